@@ -1,0 +1,269 @@
+"""Actions (the scenario vocabulary) and their legality, each refusal naming its rule."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from statecharts import timing
+
+from .errors import IllegalAction
+from .model import State
+from .moves import destination_problem
+
+KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite")
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    player: str
+    units: tuple[str, ...] = ()
+    to: str | None = None
+    card: str | None = None
+    targets: tuple[tuple[str, str], ...] = ()
+    at: str | None = None
+    source: str | None = None
+    ability: str | None = None
+    battlefield: str | None = None
+    teammate: str | None = None
+
+    def summary(self) -> str:
+        """The action as the scenario format's ``legal`` lists it (one entry per card or unit set)."""
+        k = self.kind
+        if k == "move":
+            return f"move {' '.join(self.units)} {self.to}"
+        if k == "play":
+            return f"play {self.card}"
+        if k == "activate":
+            return f"activate {self.source} {self.ability}"
+        if k == "choose":
+            return f"choose {self.battlefield}"
+        if k == "invite":
+            return f"invite {self.teammate}"
+        return k
+
+    def describe(self) -> str:
+        s = f"{self.player} {self.summary()}"
+        if self.targets:
+            s += " (" + ", ".join(f"{k}: {v}" for k, v in self.targets) + ")"
+        if self.at:
+            s += f" at {self.at}"
+        return s
+
+
+def _acting(g: State, p: str) -> bool:
+    """Whether ``p`` holds what the current state requires to take a discretionary action."""
+    return g.priority == p
+
+
+def check(g: State, a: Action) -> None:
+    """Raise :class:`IllegalAction` if the rules forbid ``a`` now; return None if it is legal."""
+    p = a.player
+    if p not in g.order:
+        raise IllegalAction(f"{p} is not a player in this game", "103")
+    if g.winner is not None:
+        raise IllegalAction("the game is over", "323.1")
+    if p not in g.in_game():
+        raise IllegalAction(f"{p} has left the game and makes no more choices", "651")
+    if a.kind == "concede":
+        return
+    if g.choosing:
+        if a.kind != "choose":
+            raise IllegalAction(f"{g.turn} must first choose which staged showdown or combat opens", "323.12, 323.13")
+        if p != g.turn:
+            raise IllegalAction(f"only the turn player {g.turn} chooses", "323.12")
+        if a.battlefield not in g.choosing:
+            raise IllegalAction(f"{a.battlefield} is not among the candidates ({', '.join(g.choosing)})", "323.12")
+        return
+    if a.kind == "choose":
+        raise IllegalAction("there is no choice of battlefield to make", "323.12")
+    st = g.turn_state()
+    if a.kind == "pass":
+        if g.priority != p:
+            raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
+        if st == "neutral-open" and g.invited != p:
+            raise IllegalAction("in Neutral Open the turn player ends the turn instead of passing", "316.9, R14")
+        return
+    if a.kind == "end-turn":
+        if p != g.turn:
+            raise IllegalAction(f"only the turn player {g.turn} may end the turn", "316.9, R14")
+        if st != "neutral-open":
+            raise IllegalAction(f"the turn can't end in a {st} state", "R14")
+        if g.priority != p:
+            raise IllegalAction(f"{p} does not hold priority", "R14")
+        return
+    if a.kind == "invite":
+        if g.cfg.mode != "magma-chamber":
+            raise IllegalAction("invitations exist only in magma-chamber", "R13")
+        if p != g.turn or st != "neutral-open" or g.priority != p:
+            raise IllegalAction("only the turn player holding priority in Neutral Open may invite", "316.5.b.1, R13")
+        if a.teammate not in g.in_game() or not g.teammates(p, a.teammate):
+            raise IllegalAction(f"{a.teammate} is not {p}'s teammate in the game", "489.8.a, R13")
+        return
+    if a.kind == "move":
+        return _check_move(g, a, st)
+    if a.kind == "play":
+        return _check_play(g, a, st)
+    if a.kind == "activate":
+        return _check_activate(g, a, st)
+    raise IllegalAction(f"unknown action {a.kind!r}", "410")
+
+
+def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
+    """155, 806, 813, 308.1.a, 309.1.a: may ``p`` use something with that timing now?"""
+    if g.priority != p:
+        need = timing.NEEDS[st]
+        raise IllegalAction(f"{p} does not hold {need[0]}", need[1])
+    if st == "neutral-open" and p != g.turn and g.invited != p:
+        raise IllegalAction(f"only the turn player acts in Neutral Open", "310.1.a, 316.5")
+    allowed = timing.PLAY[st]
+    if timing_kw not in allowed:
+        if st.endswith("closed"):
+            raise IllegalAction(f"{what} is not a Reaction: only Reactions in a Closed state", "309.1.a, 813")
+        raise IllegalAction(f"{what} has neither Action nor Reaction: not playable during a showdown", "308.1.a, 806")
+
+
+def _check_move(g: State, a: Action, st: str) -> None:
+    p = a.player
+    if st.startswith("showdown"):
+        raise IllegalAction("no standard move during a showdown or combat", "144")
+    if st.endswith("closed"):
+        raise IllegalAction("no standard move in a Closed state", "144")
+    if p != g.turn or g.priority != p:
+        raise IllegalAction(f"only the turn player holding priority may make a standard move", "144")
+    if g.ms[("phases", None)] != "Main":
+        raise IllegalAction("standard moves happen in the Main Phase", "144")
+    if not a.units:
+        raise IllegalAction("a move names at least one unit", "144")
+    if a.to != "base" and a.to not in g.bfs:
+        raise IllegalAction(f"{a.to} is not a battlefield or base", "144")
+    for uid in a.units:
+        u = g.units.get(uid)
+        if u is None or u.zone != "board" or u.kind != "unit":
+            raise IllegalAction(f"{uid} is not a unit on the board", "144")
+        if u.controller != p:
+            if g.teammates(p, u.controller):
+                raise IllegalAction(f"{uid} is a teammate's unit: no standard move of it", "489, 144")
+            raise IllegalAction(f"{uid} is not {p}'s unit", "144")
+        if u.exhausted:
+            raise IllegalAction(f"{uid} is exhausted", "144")
+        if u.at == a.to:
+            raise IllegalAction(f"{uid} is already at {a.to}", "144")
+        if u.at != "base" and a.to != "base":
+            raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144")
+        problem = destination_problem(g, u, a.to)
+        if problem:
+            raise IllegalAction(problem[0], problem[1])
+
+
+def _card(g: State, a: Action):
+    return g.cfg.cards.get(a.card)
+
+
+def _check_play(g: State, a: Action, st: str) -> None:
+    p = a.player
+    card = _card(g, a)
+    if card is None or a.card not in g.hands.get(p, []):
+        raise IllegalAction(f"{a.card} is not in {p}'s hand", "353")
+    _timing(g, p, card.timing, st, a.card)
+    if card.type == "unit":
+        where = a.at or "base"
+        if where != "base":
+            if where not in g.bfs:
+                raise IllegalAction(f"{where} is not a battlefield", "359.2")
+            if g.bfs[where].controller != p:
+                raise IllegalAction(f"a unit is played to its base or a battlefield its controller controls; "
+                                    f"{p} does not control {where}", "359.2, 806")
+    _check_targets(g, a, card)
+
+
+def _check_targets(g: State, a: Action, card) -> None:
+    given = dict(a.targets)
+    for f in card.target_fields():
+        if f not in given:
+            raise IllegalAction(f"{a.card} needs a target for {f!r}", "356")
+    if "unit" in given and "unit" in card.target_fields():
+        u = g.units.get(given["unit"])
+        if u is None or u.zone != "board" or u.kind != "unit":
+            raise IllegalAction(f"{given['unit']} is not a unit on the board", "356")
+        friendly_only = a.card in ("en-garde", "move-spell")
+        if friendly_only and u.controller != a.player and not g.teammates(a.player, u.controller):
+            raise IllegalAction(f"{a.card} targets a friendly unit; {u.id} is not", "356")
+    if "to" in given and "to" in card.target_fields():
+        dest = given["to"]
+        if dest != "base" and dest not in g.bfs:
+            raise IllegalAction(f"{dest} is not a battlefield or base", "356")
+        u = g.units.get(given.get("unit"))
+        if u is not None:
+            if u.at == dest:
+                raise IllegalAction(f"{u.id} is already at {dest}", "356")
+            problem = destination_problem(g, u, dest)
+            if problem:
+                raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
+
+
+def _check_activate(g: State, a: Action, st: str) -> None:
+    p = a.player
+    src = g.units.get(a.source)
+    if src is None or src.zone != "board":
+        raise IllegalAction(f"{a.source} is not on the board", "381")
+    if src.controller != p:
+        raise IllegalAction(f"{p} does not control {a.source}", "381")
+    ab = next((x for x in src.abilities if x.name == a.ability and x.activated), None)
+    if ab is None:
+        raise IllegalAction(f"{a.source} has no activated ability {a.ability!r}", "381")
+    if src.exhausted:
+        raise IllegalAction(f"{a.source} is exhausted", "381")
+    _timing(g, p, "reaction" if ab.adds else "normal", st, f"{a.source}'s {a.ability}")
+
+
+# -- enumeration ---------------------------------------------------------------------------------
+
+def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
+    """Every action worth checking for ``p``: targets enumerated, legality not yet checked."""
+    out: list[Action] = [Action("concede", p)]
+    if g.choosing:
+        return out + [Action("choose", p, battlefield=b) for b in g.choosing]
+    if g.priority != p:
+        return out
+    out += [Action("pass", p), Action("end-turn", p)]
+    if g.cfg.mode == "magma-chamber":
+        out += [Action("invite", p, teammate=m) for m in g.cfg.teams[g.team(p)] if m != p]
+    mine = [u for u in g.units.values() if u.zone == "board" and u.kind == "unit" and u.controller == p
+            and not u.exhausted]
+    for dest in ("base", *g.bfs):
+        movers = [u.id for u in mine if u.at != dest and (u.at == "base" or dest == "base")]
+        sizes = range(1, len(movers) + 1) if multi_move else (1,)
+        for k in sizes:
+            for group in combinations(movers, k):
+                out.append(Action("move", p, units=group, to=dest))
+    board = [u.id for u in g.units.values() if u.zone == "board" and u.kind == "unit"]
+    for cid in dict.fromkeys(g.hands.get(p, [])):
+        card = g.cfg.cards.get(cid)
+        if card is None:
+            continue
+        fields = card.target_fields()
+        pools = [board if f == "unit" else ["base", *g.bfs] if f in ("to", "at") else [] for f in fields]
+        if card.type == "unit":
+            for where in ("base", *g.bfs):
+                out.append(Action("play", p, card=cid, at=where))
+        else:
+            for combo in product(*pools):
+                out.append(Action("play", p, card=cid, targets=tuple(zip(fields, combo))))
+    for u in g.units.values():
+        if u.zone == "board" and u.controller == p:
+            for ab in u.abilities:
+                if ab.activated:
+                    out.append(Action("activate", p, source=u.id, ability=ab.name))
+    return out
+
+
+def legal(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
+    res = []
+    for a in candidates(g, p, multi_move=multi_move):
+        try:
+            check(g, a)
+        except IllegalAction:
+            continue
+        res.append(a)
+    return res

@@ -1,0 +1,156 @@
+"""What items do when they resolve: the effect vocabulary, units entering play, triggered abilities."""
+from __future__ import annotations
+
+from .chain import put_on_chain
+from .core import log
+from .model import Item, State, Unit
+from .moves import arrive, combat_outsider, forced_move, recall
+
+
+def resolve(g: State, item: Item) -> None:
+    """Carry out a finalized item (340, 337.2)."""
+    if item.kind == "unit":
+        enter_play(g, item)
+        return
+    if item.kind == "gear":
+        n = _next_id(g, item.card)
+        g.units[n] = Unit(n, item.controller, "base", 0, abilities=g.cfg.cards[item.card].abilities,
+                          card=item.card, kind="gear")
+        log(g, f"{item.controller}'s gear {n} enters play in base", "337.2, 359.2", item.controller)
+        return
+    log(g, f"{item.name} resolves", "340" if not item.immediate else "337.2, 429", item.controller)
+    run_effects(g, item)
+
+
+def _next_id(g: State, card: str) -> str:
+    g.counters[card] = g.counters.get(card, 0) + 1
+    return f"{card}#{g.counters[card]}"
+
+
+def enter_play(g: State, item: Item) -> None:
+    """A unit enters play at its chosen location, exhausted (359.2); play triggers follow (383.4.a.2)."""
+    n = _next_id(g, item.card)
+    card = g.cfg.cards[item.card]
+    u = Unit(n, item.controller, item.at or "base", card.might, abilities=card.abilities, card=item.card)
+    u.exhausted = True
+    g.units[n] = u
+    log(g, f"{n} enters play at {u.at}", "337.2, 359.2", item.controller)
+    if u.at in g.bfs:
+        arrive(g, u, u.at)
+    trigger_abilities(g, u, "on-play")
+
+
+def trigger_abilities(g: State, source: Unit, trigger: str) -> None:
+    """383: each ability of ``source`` with that trigger becomes a pending item, controlled by its controller."""
+    for ab in source.abilities:
+        if ab.trigger == trigger:
+            item = Item(g.next_uid(), f"{source.id}:{ab.name}", source.controller, "trigger", ab.effect,
+                        source=source.id, immediate=ab.adds)
+            put_on_chain(g, item, "trigger")
+
+
+def battlefield_triggers(g: State, bf: str, trigger: str) -> None:
+    """190.6: the controller controls a battlefield's abilities; uncontrolled -> the turn player."""
+    b = g.bfs[bf]
+    for ab in b.abilities:
+        if ab.trigger == trigger:
+            who = b.controller or g.turn
+            put_on_chain(g, Item(g.next_uid(), f"{bf}:{ab.name}", who, "trigger", ab.effect, source=bf,
+                                 immediate=ab.adds), "trigger")
+
+
+def _value(g: State, item: Item, field: str, value):
+    if value == "target":
+        return dict(item.targets).get(field)
+    if value == "self":
+        return item.source
+    if value == "here":
+        src = g.units.get(item.source)
+        if src is not None:
+            return src.at
+        if item.source in g.bfs:
+            return item.source
+        return "base"
+    return value
+
+
+def run_effects(g: State, item: Item) -> None:
+    here_override: str | None = None
+    for verb, fields in item.effect:
+        args = {f: _value(g, item, f, v) for f, v in fields}
+        if here_override is not None:
+            args = {f: (here_override if dict(fields).get(f) == "here" else v) for f, v in args.items()}
+        u = g.units.get(args.get("unit")) if "unit" in args else None
+        if "unit" in args and (u is None or u.zone != "board"):
+            log(g, f"{verb}: {args.get('unit')} is no longer on the board; nothing happens", "340", item.controller)
+            continue
+        if verb == "move":
+            forced_move(g, u, args["to"])
+        elif verb == "recall":
+            if u.at != "base":
+                recall(g, u, "455")
+        elif verb == "stun":
+            u.stunned = True
+            g.dirty = True
+            log(g, f"{u.id} is stunned: it deals no combat damage this turn", "423.1", item.controller)
+        elif verb == "buff":
+            u.buff += int(args["might"])
+            log(g, f"{u.id} gets +{args['might']} might this turn (now {g.might(u)})", "340", item.controller)
+        elif verb == "en-garde":
+            u.buff += 1
+            alone = [v for v in g.units_at(u.at, item.controller)] == [u]
+            if alone:
+                u.buff += 1
+            log(g, f"{u.id} gets +{2 if alone else 1} might this turn (now {g.might(u)})"
+                   + (": it is the only unit its controller has there" if alone else ""), "340", item.controller)
+        elif verb == "damage":
+            u.damage += int(args["amount"])
+            g.dirty = True
+            log(g, f"{u.id} takes {args['amount']} damage", "340", item.controller)
+        elif verb == "kill":
+            u.zone = "trash"
+            u.designation = None
+            g.dirty = True
+            log(g, f"{u.id} is killed", "340", item.controller)
+        elif verb == "play-unit":
+            where = args.get("at") or "base"
+            if where in g.bfs and combat_outsider(g, item.controller, where):
+                log(g, f"{item.controller} may not play a unit into the combat at {where}: it is played to "
+                       f"base instead, and 'here' now means that base", "462, 447.2", item.controller)
+                where = "base"
+                here_override = "base"
+            g.counters["token"] = g.counters.get("token", 0) + 1
+            n = f"token#{g.counters['token']}"
+            t = Unit(n, item.controller, where, int(args.get("might", 1)))
+            t.exhausted = True
+            g.units[n] = t
+            g.dirty = True
+            log(g, f"{n} (might {t.might}) is played at {where}", "446, 462", item.controller)
+            if where in g.bfs:
+                arrive(g, t, where)
+        elif verb == "add":
+            g.energy[item.controller] = g.energy.get(item.controller, 0) + int(args.get("energy", 1))
+            log(g, f"{item.controller} adds {args.get('energy', 1)} energy", "429", item.controller)
+        elif verb == "counter":
+            _counter(g, item, args.get("item"))
+        elif verb == "draw":
+            k = int(args.get("count", 1))
+            g.drawn[item.controller] = g.drawn.get(item.controller, 0) + k
+            log(g, f"{item.controller} draws {k}", "340", item.controller)
+        elif verb == "extra-turn":
+            who = args.get("player") or item.controller
+            if g.cfg.rulings.get("R11") == "fifo":
+                g.extra.append(who)
+            else:
+                g.extra.insert(0, who)
+            log(g, f"{who} will take an extra turn after this one", "735, R11", item.controller)
+
+
+def _counter(g: State, item: Item, name) -> None:
+    for i in range(len(g.chain) - 1, -1, -1):
+        if g.chain[i].name == name or name in (None, "newest"):
+            victim = g.chain.pop(i)
+            g.dirty = True
+            log(g, f"{victim.name} is countered", "340", item.controller)
+            return
+    log(g, f"nothing named {name} is on the chain to counter", "340", item.controller)

@@ -1,0 +1,79 @@
+"""Cards: the built-in catalogue and the effect vocabulary (spec/scenario-format.md).
+
+An effect is a tuple ``(verb, ((field, value), ...))``; a value is a literal id,
+``here``, ``self`` or ``target`` (named by the player in the action's targets).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import Ability
+
+#: verb -> the fields it takes (and whether a field names a unit, a place, ...)
+VERBS: dict[str, tuple[str, ...]] = {
+    "move": ("unit", "to"),
+    "recall": ("unit",),
+    "stun": ("unit",),
+    "buff": ("unit", "might"),
+    "en-garde": ("unit",),
+    "damage": ("unit", "amount"),
+    "kill": ("unit",),
+    "play-unit": ("might", "at"),
+    "add": ("energy",),
+    "counter": ("item",),
+    "draw": ("count",),
+    "extra-turn": ("player",),
+}
+TRIGGERS = ("on-play", "on-arrive", "on-attack", "on-defend", "on-any-attack", "on-conquer", "on-hold")
+TIMINGS = ("normal", "action", "reaction")
+TYPES = ("spell", "unit", "gear")
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    type: str                     # spell, unit, gear
+    timing: str = "normal"        # normal, action, reaction
+    effect: tuple = ()
+    might: int = 0
+    abilities: tuple = ()
+    text: str = ""
+
+    def target_fields(self) -> tuple[str, ...]:
+        """The fields the player names in ``targets`` when playing it, in order."""
+        out: list[str] = []
+        for _, fields in self.effect:
+            for f, v in fields:
+                if v == "target" and f not in out:
+                    out.append(f)
+        return tuple(out)
+
+
+def effect(*steps: tuple) -> tuple:
+    return tuple((verb, tuple(fields.items())) for verb, fields in steps)
+
+
+def _catalogue() -> dict[str, Card]:
+    cards = {
+        "rune-prison": Card("rune-prison", "spell", "action", effect(("stun", {"unit": "target"})),
+                            text="Action: stun a unit (it deals no combat damage this turn)."),
+        "en-garde": Card("en-garde", "spell", "reaction", effect(("en-garde", {"unit": "target"})),
+                         text="Reaction: a friendly unit gets +1 might this turn, +1 more if it is the only "
+                              "unit you control there."),
+        "action-spell": Card("action-spell", "spell", "action", text="Action, no effect."),
+        "reaction-spell": Card("reaction-spell", "spell", "reaction", text="Reaction, no effect."),
+        "normal-spell": Card("normal-spell", "spell", "normal", text="No timing keyword, no effect."),
+        "move-spell": Card("move-spell", "spell", "action", effect(("move", {"unit": "target", "to": "target"})),
+                           text="Action: move a friendly unit to a battlefield."),
+        "add-gear": Card("add-gear", "gear", "normal",
+                         abilities=(Ability("add", activated=True, effect=effect(("add", {"energy": 1}))),),
+                         text="Gear. Exhaust: add 1 energy (Reaction; resolves at once)."),
+    }
+    for n in range(1, 10):
+        cards[f"unit-{n}"] = Card(f"unit-{n}", "unit", "normal", might=n, text=f"Unit, might {n}.")
+        cards[f"action-unit-{n}"] = Card(f"action-unit-{n}", "unit", "action", might=n,
+                                         text=f"Unit with Action, might {n}.")
+    return cards
+
+
+CATALOGUE: dict[str, Card] = _catalogue()

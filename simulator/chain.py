@@ -1,0 +1,86 @@
+"""The chain and priority (328-340): putting items on it, finalizing, passing, resolving."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .core import fire
+from .model import Item, State
+from .registry import effect, guard
+
+
+def put_on_chain(g: State, item: Item, by: str) -> None:
+    """Add a pending item (329); ``by`` is what started the chain if it is new: card, trigger or add."""
+    if not g.chain:
+        g.chain_by = by
+    g.chain.append(item)
+    g.passed = ()
+    g.dirty = True                      # 319: a pending item was added
+    fire(g, "chain", "add", item=item.name, player=item.controller)
+
+
+def finalize_oldest(g: State) -> None:
+    """Step 1 (337): the oldest pending item is finalized; units, gear and Add abilities resolve at once."""
+    i = next(k for k, it in enumerate(g.chain) if not it.finalized)
+    g.chain[i] = replace(g.chain[i], finalized=True)
+    g.dirty = True                      # 319: a pending item became finalized
+    fire(g, "chain", "finalize", idx=i, item=g.chain[i].name, player=g.chain[i].controller)
+
+
+def pass_priority(g: State, player: str) -> None:
+    g.passed = g.passed + (player,)
+    fire(g, "chain", "pass", player=player)
+
+
+@guard("item_immediate")
+def _item_immediate(g: State, inst, ctx) -> bool:
+    return g.chain[ctx["idx"]].immediate
+
+
+@guard("pending_remain")
+def _pending_remain(g: State, inst, ctx) -> bool:
+    return any(not it.finalized for it in g.chain)
+
+
+@guard("all_passed")
+def _all_passed(g: State, inst, ctx) -> bool:
+    return set(g.in_game()) <= set(g.passed)
+
+
+@guard("chain_empty")
+def _chain_empty(g: State, inst, ctx) -> bool:
+    return not g.chain
+
+
+@guard("chain_exists")
+def _chain_exists(g: State, inst, ctx) -> bool:
+    return bool(g.chain)
+
+
+@effect("priority_to_newest")
+def _priority_to_newest(g: State, inst, ctx) -> None:
+    """312.2.c, 340.4, R17: the controller of the newest item gets priority; a new round of passes."""
+    holder = g.chain[-1].controller
+    if holder not in g.in_game():
+        holder = g.next_player(holder)
+    g.priority = holder
+    g.passed = ()
+    ctx["player"] = holder
+
+
+@effect("priority_to_next")
+def _priority_to_next(g: State, inst, ctx) -> None:
+    """312.2.d: the next player in turn order gets priority."""
+    g.priority = g.next_player(g.priority)
+    ctx["player"] = g.priority
+
+
+@effect("resolve_item")
+def _resolve_item(g: State, inst, ctx) -> None:
+    """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
+    from .cardfx import resolve
+
+    i = ctx.get("idx", len(g.chain) - 1)
+    item = g.chain.pop(i)
+    g.priority = None
+    g.dirty = True                      # 319: an item left the chain
+    resolve(g, item)

@@ -1,0 +1,243 @@
+"""Cleanup (318-324): the tasks of 323, run by the declared ``cleanup`` machine."""
+from __future__ import annotations
+
+from .core import fire, log
+from .model import State
+from .registry import effect, guard
+
+ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
+
+
+def run_cleanup(g: State) -> None:
+    """One cleanup, repeated until a pass changes nothing (322). Awards no focus or priority (320.1)."""
+    g.dirty = False
+    fire(g, "cleanup", "run")
+    while g.ms[("cleanup", None)] != "Idle":
+        fire(g, "cleanup", "next")
+    g.dirty = False
+
+
+def _status(g: State, bf: str) -> str:
+    return g.ms[("battlefield.status", bf)]
+
+
+def _changed(g: State) -> None:
+    g.changed = True
+
+
+@guard("game_over")
+def _game_over(g: State, inst, ctx) -> bool:
+    return g.winner is not None
+
+
+@guard("cleanup_changed")
+def _cleanup_changed(g: State, inst, ctx) -> bool:
+    return g.changed
+
+
+@guard("combat_cleanup")
+def _combat_cleanup(g: State, inst, ctx) -> bool:
+    return g.special == "combat"
+
+
+@guard("ending_cleanup")
+def _ending_cleanup(g: State, inst, ctx) -> bool:
+    return g.special == "ending"
+
+
+@effect("win_check")
+def _win_check(g: State, inst, ctx) -> None:
+    """323.1: at least the victory score and strictly more than every opponent (194.2)."""
+    g.changed = False
+    if g.winner is not None:
+        return
+    from .scoring import team_score
+    players = g.in_game()
+    teams = {g.team(p) for p in players}
+    for t in teams:
+        mine = team_score(g, t)
+        others = [team_score(g, o) for o in teams if o != t]
+        if mine >= g.cfg.victory and all(mine > o for o in others):
+            declare_winner(g, t, "323.1")
+            return
+
+
+def declare_winner(g: State, team: int, rule: str) -> None:
+    winners = tuple(p for p in g.in_game() if g.team(p) == team)
+    g.winner = winners
+    g.priority = None
+    g.focus = None
+    for p in winners:
+        fire(g, "player", "win", p, player=p)
+    fire(g, "phases", "game_over", player=winners[0])
+
+
+@effect("designations")
+def _designations(g: State, inst, ctx) -> None:
+    """323 task 2: designations follow the controller while a combat is in progress."""
+    if g.ms[("combat", None)] == "Idle" or g.active is None:
+        return
+    roles = {g.attacker: "attacker", g.defender: "defender"}
+    for u in g.units.values():
+        want = roles.get(u.controller) if (u.zone == "board" and u.at == g.active and u.kind == "unit") else None
+        if u.designation != want:
+            u.designation = want
+            _changed(g)
+
+
+@effect("board_state")
+def _board_state(g: State, inst, ctx) -> None:
+    """323 task 3 (142.4): a unit with non-zero damage at least its might is killed."""
+    for u in list(g.units.values()):
+        if u.zone == "board" and u.kind == "unit" and u.damage > 0 and u.damage >= g.might(u):
+            u.zone = "trash"
+            u.designation = None
+            log(g, f"{u.id} dies (lethal damage)", "323, 142.4", u.controller)
+            _changed(g)
+
+
+@effect("combat_cleanup")
+def _combat_special(g: State, inst, ctx) -> None:
+    """466.1: 3c heal all units; 3d recall attackers if defenders are still there."""
+    g.special = None
+    for u in g.units.values():
+        if u.damage:
+            u.damage = 0
+    bf = g.active
+    if bf and g.units_at(bf, g.defender):
+        for u in g.units_at(bf, g.attacker):
+            u.at = "base"
+            u.designation = None
+            g.recalled = True
+            log(g, f"{u.id} is recalled to base: defenders remain", "466.1", u.controller)
+            _changed(g)
+
+
+@effect("ending_cleanup")
+def _ending_special(g: State, inst, ctx) -> None:
+    """317.2: 3c heal all units; 3d 'this turn' effects end and Stun clears (423.1.a.2); 3e pools empty."""
+    g.special = None
+    for u in g.units.values():
+        if u.damage or u.buff or u.stunned:
+            u.damage = u.buff = 0
+            u.stunned = False
+    for p in g.energy:
+        g.energy[p] = 0
+
+
+@effect("loss_of_control")
+def _loss_of_control(g: State, inst, ctx) -> None:
+    """323.6 (190.4.c): lose control where you have no units, if Open and nothing ongoing there."""
+    if g.ms[("turn.window", None)] != "Open":
+        return
+    for name, b in g.bfs.items():
+        if b.controller and not g.units_at(name, b.controller) and _status(g, name) not in ONGOING:
+            b.controller = None
+            fire(g, "battlefield.control", "lose", name)
+            _changed(g)
+
+
+@effect("corrective")
+def _corrective(g: State, inst, ctx) -> None:
+    """323.7: corrective recalls. Gear always sits in its base and nothing is hidden here: nothing to do."""
+
+
+@effect("stage_showdowns")
+def _stage_showdowns(g: State, inst, ctx) -> None:
+    """323.8: a showdown is staged where Contested was applied, while the applier still has units there."""
+    for name, b in g.bfs.items():
+        st = _status(g, name)
+        present = bool(b.contested_by and g.units_at(name, b.contested_by))
+        if st == "Contested" and present:
+            fire(g, "battlefield.status", "stage_showdown", name)
+            _changed(g)
+        elif st in ("Staged", "StagedCombat") and not present:
+            fire(g, "battlefield.status", "unstage", name)
+            _changed(g)
+
+
+def two_sides(g: State, bf: str) -> bool:
+    ps = g.players_at(bf)
+    return any(g.opponents(a, b) for a in ps for b in ps)
+
+
+@effect("stage_combats")
+def _stage_combats(g: State, inst, ctx) -> None:
+    """323.9-323.10: a combat is staged where units of two opposing players are; unstaged when one side leaves."""
+    for name in g.bfs:
+        st = _status(g, name)
+        both = two_sides(g, name)
+        if st in ("Staged", "Showdown") and both:
+            fire(g, "battlefield.status", "stage_combat", name)
+            _changed(g)
+        elif st in ("StagedCombat", "ShowdownCombatStaged") and not both:
+            fire(g, "battlefield.status", "unstage_combat", name)
+            _changed(g)
+
+
+@effect("clear_contested")
+def _clear_contested(g: State, inst, ctx) -> None:
+    """323.11: Contested is removed where its applier has no units and nothing is ongoing; 8a re-applies it."""
+    for name, b in g.bfs.items():
+        if _status(g, name) == "Contested" and not (b.contested_by and g.units_at(name, b.contested_by)):
+            b.contested_by = None
+            fire(g, "battlefield.status", "clear", name)
+            _changed(g)
+    for name, b in g.bfs.items():
+        if _status(g, name) == "Calm":
+            claimants = [p for p in g.players_at(name) if p != b.controller]
+            if claimants:
+                from .moves import contest
+                contest(g, name, claimants[0], "323.11.a, R7")
+                _changed(g)
+
+
+def _open(g: State, kind: str) -> None:
+    want = "Staged" if kind == "showdown" else "StagedCombat"
+    cands = tuple(n for n in g.bfs if _status(g, n) == want)
+    if not cands:
+        return
+    if len(cands) == 1:
+        open_at(g, cands[0])
+        _changed(g)
+    elif g.choosing != cands:
+        g.choosing = cands
+        g.priority = None
+        log(g, f"{g.turn} must choose where to open a {kind}: {', '.join(cands)}",
+            "323.12" if kind == "showdown" else "323.13", g.turn)
+
+
+def open_at(g: State, bf: str) -> None:
+    """Open the showdown or combat staged at ``bf`` (323.12, 323.13)."""
+    g.choosing = ()
+    g.active = bf
+    g.focus_due = g.bfs[bf].contested_by
+    if _status(g, bf) == "Staged":
+        fire(g, "battlefield.status", "open_showdown", bf)
+    else:
+        fire(g, "battlefield.status", "open_combat", bf)
+    g.dirty = True
+
+
+@effect("open_showdown")
+def _open_showdown(g: State, inst, ctx) -> None:
+    """323.12: in Neutral Open, a staged non-combat showdown opens; the turn player picks among several."""
+    if g.choosing:
+        staged = tuple(n for n in g.bfs if _status(g, n) == "Staged")
+        combats = tuple(n for n in g.bfs if _status(g, n) == "StagedCombat")
+        if g.choosing not in (staged, combats) or (staged and g.choosing != staged):
+            g.choosing = ()
+    if g.turn_state() == "neutral-open" and g.active is None and g.winner is None:
+        _open(g, "showdown")
+
+
+@effect("open_combat")
+def _open_combat(g: State, inst, ctx) -> None:
+    """323.13: in Neutral Open, a staged combat opens; 323.14: in Showdown Open one converts the showdown."""
+    if g.winner is not None:
+        return
+    if g.turn_state() == "neutral-open" and g.active is None and not g.choosing:
+        _open(g, "combat")
+    elif g.turn_state() == "showdown-open" and g.active and _status(g, g.active) == "ShowdownCombatStaged":
+        fire(g, "battlefield.status", "convert", g.active)
+        _changed(g)

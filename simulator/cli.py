@@ -1,0 +1,54 @@
+"""The ``riftsim`` command: simulate, diagrams, verify, and friends.
+
+Each subcommand lives in its own module, which provides ``add_arguments(parser)``
+and ``run(args) -> int``. Errors never show a traceback: they print one line.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from .errors import RiftsimError
+
+COMMANDS = {
+    "simulate": ("simulator.scenario_cmd", "run scenario files and print their traces"),
+    "diagrams": ("simulator.render", "export every statechart as DOT and SVG into diagrams/"),
+    "verify": ("simulator.verify", "check the statecharts and explore the simulator's state space"),
+}
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="riftsim",
+        description="Reference simulator of the Riftbound TCG timing rules (Core Rules v1.4).",
+        epilog="example: riftsim simulate scenarios/*.yaml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, helptext) in COMMANDS.items():
+        mod = importlib.import_module(module)
+        sp = sub.add_parser(name, help=helptext, description=mod.__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(sp)
+        sp.set_defaults(_run=mod.run)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    if not getattr(args, "_run", None):
+        p.print_help()
+        return 2
+    try:
+        return args._run(args)
+    except RiftsimError as e:
+        print(f"riftsim: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

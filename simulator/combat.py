@@ -1,0 +1,139 @@
+"""Combat (459-466): designations, the combat chain, damage, resolution."""
+from __future__ import annotations
+
+from .cleanup import run_cleanup
+from .core import fire, log
+from .model import Item, State
+from .registry import effect, guard
+from .scoring import establish_control
+
+
+@guard("both_sides_present")
+def _both_present(g: State, inst, ctx) -> bool:
+    bf = g.active
+    return bool(g.units_at(bf, g.attacker)) and bool(g.units_at(bf, g.defender))
+
+
+@guard("both_sides_remain")
+def _both_remain(g: State, inst, ctx) -> bool:
+    return _both_present(g, inst, ctx)
+
+
+@guard("control_settled")
+def _control_settled(g: State, inst, ctx) -> bool:
+    ps = g.players_at(inst)
+    return len(ps) == 1 and g.bfs[inst].controller == ps[0]
+
+
+@effect("designate")
+def _designate(g: State, inst, ctx) -> None:
+    """464.2.b-c: attacker = who applied Contested, defender = the other player; their units designated."""
+    bf = g.active
+    g.attacker = g.bfs[bf].contested_by
+    g.defender = next(p for p in g.players_at(bf) if p != g.attacker and g.opponents(p, g.attacker))
+    for u in g.units_at(bf):
+        u.designation = "attacker" if u.controller == g.attacker else "defender" if u.controller == g.defender else None
+    ctx["bf"] = bf
+
+
+@effect("combat_chain")
+def _combat_chain(g: State, inst, ctx) -> None:
+    """464.2.e: attack/defend triggers placed attacker first, then non-defenders in turn order, then defender.
+    Each player's own triggers go in board order (their choice, 383.3.d)."""
+    bf = g.active
+    others = [p for p in g.from_turn_player(g.in_game()) if p not in (g.attacker, g.defender)]
+    for p in [g.attacker, *others, g.defender]:
+        for u in list(g.units.values()):
+            if u.zone != "board" or u.controller != p:
+                continue
+            for ab in u.abilities:
+                fires = (ab.trigger == "on-any-attack"
+                         or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
+                         or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
+                if fires:
+                    from .chain import put_on_chain
+                    put_on_chain(g, Item(g.next_uid(), f"{u.id}:{ab.name}", p, "trigger", ab.effect, source=u.id,
+                                         immediate=ab.adds), "trigger")
+
+
+def _assign(g: State, total: int, victims: list) -> list[tuple]:
+    """465.2: lethal damage to one unit before the next gets any; the excess to the last one."""
+    out = []
+    for i, v in enumerate(victims):
+        if total <= 0:
+            break
+        need = max(g.might(v) - v.damage, 1)
+        give = total if i == len(victims) - 1 else min(total, need)
+        out.append((v, give))
+        total -= give
+    return out
+
+
+@effect("deal_combat_damage")
+def _deal(g: State, inst, ctx) -> None:
+    """465: each side totals its might (stunned units add 0, 423.1.b); all damage is dealt at once."""
+    bf = g.active
+    att = g.units_at(bf, g.attacker)
+    dfn = g.units_at(bf, g.defender)
+    a_total = sum(0 if u.stunned else max(g.might(u), 0) for u in att)
+    d_total = sum(0 if u.stunned else max(g.might(u), 0) for u in dfn)
+    stunned = [u.id for u in att + dfn if u.stunned]
+    log(g, f"combat damage at {bf}: {g.attacker} deals {a_total}, {g.defender} deals {d_total}"
+           + (f" (stunned, adding nothing: {', '.join(stunned)})" if stunned else ""), "465.2, 423.1.b")
+    hits = _assign(g, a_total, dfn) + _assign(g, d_total, att)
+    for u, n in hits:
+        u.damage += n
+        log(g, f"{u.id} takes {n} combat damage", "465.2, 465.3", u.controller)
+    g.dirty = False                                 # 465.3: skip FEPR, cancel outstanding tasks
+
+
+@effect("resolve_combat")
+def _resolve(g: State, inst, ctx) -> None:
+    """466: Combat Cleanup (deaths, heal, recall), then the result, control and Conquer."""
+    bf = g.active
+    g.special = "combat"
+    g.recalled = False
+    run_cleanup(g)
+    a = bool(g.units_at(bf, g.attacker))
+    d = bool(g.units_at(bf, g.defender))
+    if g.recalled or a == d:
+        log(g, f"combat at {bf}: no result", "466.3.d")
+    else:
+        win, lose = (g.attacker, g.defender) if a else (g.defender, g.attacker)
+        log(g, f"combat at {bf}: {win} wins, {lose} loses", "466.3")
+    if not (a and d):
+        if a or d:
+            establish_control(g, bf, g.attacker if a else g.defender)
+        elif g.bfs[bf].controller is not None:
+            g.bfs[bf].controller = None
+            fire(g, "battlefield.control", "lose", bf)
+        g.bfs[bf].contested_by = None
+    g.recalled = False
+
+
+@effect("end_combat")
+def _end(g: State, inst, ctx) -> None:
+    """466.7: designations are removed."""
+    for u in g.units.values():
+        u.designation = None
+    g.dirty = True
+
+
+@effect("settle_showdown")
+def _settle(g: State, inst, ctx) -> None:
+    """348.2.a: the one player whose units remain establishes control (a Conquer if not yet scored)."""
+    bf = g.active
+    ps = g.players_at(bf)
+    if len(ps) == 1:
+        establish_control(g, bf, ps[0])
+        g.bfs[bf].contested_by = None               # R6, 190.3.b: Contested lasts until control is settled
+    ctx["bf"] = bf
+
+
+@effect("clear_active")
+def _clear_active(g: State, inst, ctx) -> None:
+    g.active = None
+    g.attacker = g.defender = None
+    g.focus = None
+    g.focus_passed = ()
+    g.dirty = True

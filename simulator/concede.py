@@ -1,0 +1,106 @@
+"""Conceding and removal from the game (649-652, seed 003), so that nothing waits on a player who left."""
+from __future__ import annotations
+
+from .core import fire, log
+from .model import State
+from .registry import effect
+
+
+def concede(g: State, player: str, trigger: str = "concede") -> None:
+    """651: the player leaves; in team modes the whole team loses (651.4); the procedure of 652 runs."""
+    was_turn = g.turn == player
+    held_focus = g.focus == player
+    held_priority = g.priority == player
+    fire(g, "player", trigger, player, player=player)
+    while g.ms[("player", player)] != "Lost":
+        fire(g, "player", "next", player, player=player, was_turn=was_turn, held_focus=held_focus,
+             held_priority=held_priority)
+    if g.cfg.mode == "magma-chamber":
+        for mate in g.cfg.teams[g.team(player)]:
+            if mate != player and g.ms[("player", mate)] == "InGame":
+                concede(g, mate, "lose")
+    left = g.in_game()
+    if g.winner is None and len({g.team(p) for p in left}) == 1 and left:
+        from .cleanup import declare_winner
+        log(g, "only one side is left in the game", "651.1, 195")
+        declare_winner(g, g.team(left[0]), "651.1")
+
+
+@effect("banish_all")
+def _banish(g: State, inst, ctx) -> None:
+    """652.1: banish every permanent the player owns or controls."""
+    for u in g.units.values():
+        if u.zone == "board" and (u.owner == inst or u.controller == inst):
+            u.zone = "banished"
+            u.designation = None
+            log(g, f"{u.id} is banished", "652.1", inst)
+    g.dirty = True
+
+
+@effect("replace_battlefield")
+def _replace(g: State, inst, ctx) -> None:
+    """652.2 (R9): their battlefield becomes a token battlefield with no abilities; units stay."""
+    for name, b in g.bfs.items():
+        if b.provider == inst and not b.token:
+            b.token = True
+            b.abilities = ()
+            b.static_might = 0
+            log(g, f"{name} is replaced by a token battlefield with no abilities; units there stay", "652.2, R9", inst)
+            if g.cfg.rulings.get("R9") == "reset":
+                if b.controller:
+                    b.controller = None
+                    fire(g, "battlefield.control", "lose", name)
+                if g.ms[("battlefield.status", name)] in ("Contested", "Staged", "StagedCombat"):
+                    b.contested_by = None
+                    fire(g, "battlefield.status", "reset", name)
+
+
+@effect("remove_cards")
+def _remove(g: State, inst, ctx) -> None:
+    """652.3: every card they own leaves the game."""
+    for u in g.units.values():
+        if u.owner == inst:
+            u.zone = "removed"
+    g.hands[inst] = []
+
+
+@effect("counter_items")
+def _counter(g: State, inst, ctx) -> None:
+    """652.4: counter every spell and ability they control on the chain."""
+    keep = [it for it in g.chain if it.controller != inst]
+    for it in g.chain:
+        if it.controller == inst:
+            log(g, f"{it.name} is countered: its controller left", "652.4", inst)
+    g.chain[:] = keep
+
+
+@effect("continue_game")
+def _continue(g: State, inst, ctx) -> None:
+    """652.5 (R10, R15): the turn, focus and priority move on to players still in the game."""
+    g.passed = tuple(p for p in g.passed if p != inst)
+    g.focus_passed = tuple(p for p in g.focus_passed if p != inst)
+    if g.invited == inst:
+        g.invited = None
+    g.extra = [p for p in g.extra if p != inst]
+    if not g.in_game():
+        return
+    if ctx.get("was_turn"):
+        g.turn = g.next_player(inst)
+        g.handoff = True
+        log(g, f"the turn passes to {g.turn} once nothing is ongoing", "652.5, R10", g.turn)
+    if g.winner is not None or len({g.team(p) for p in g.in_game()}) <= 1:
+        return
+    st = g.ms[("chain", None)]
+    if st == "Execute":
+        if ctx.get("held_priority"):
+            g.priority = inst
+        if g.priority == inst or not g.chain or set(g.in_game()) <= set(g.passed):
+            fire(g, "chain", "withdraw", player=inst)
+    fs = g.ms[("focus", None)]
+    if ctx.get("held_focus"):
+        g.focus = inst
+    if (fs == "Holding" and (g.focus == inst or set(g.in_game()) <= set(g.focus_passed))) or \
+            (fs == "Waiting" and g.focus == inst):
+        fire(g, "focus", "holder_left", player=inst)
+    if g.priority == inst:
+        g.priority = None

@@ -1,0 +1,164 @@
+"""The engine: applies actions and runs HOT FEPR (334) until someone must decide.
+
+:class:`Game` is the OpenSpiel-style facade: ``legal_actions()``, ``apply()``,
+``clone()``, ``is_terminal()``, ``key()``; a rejected action leaves the state
+exactly as it was (the action runs on a clone that replaces the state only on
+success).
+"""
+from __future__ import annotations
+
+from . import cardfx, chain, cleanup, combat, concede, focus, phases  # noqa: F401  (register guards/effects)
+from .actions import Action, check, legal
+from .chain import finalize_oldest, pass_priority, put_on_chain
+from .cleanup import open_at, run_cleanup
+from .core import fire, log
+from .errors import IllegalAction, RulesBug
+from .model import Item, State
+from .moves import standard_move
+
+LIMIT = 10_000
+
+
+def settle(g: State) -> None:
+    """HOT FEPR (334-340) and the turn cycle, until a player must act (or the game is over)."""
+    for _ in range(LIMIT):
+        if g.winner is not None:
+            g.priority = None
+            return
+        if g.dirty:
+            run_cleanup(g)                                   # 334: handle outstanding tasks first
+            continue
+        if g.choosing:
+            g.priority = None                                # the turn player must choose (323.12)
+            return
+        cs = g.ms[("chain", None)]
+        if cs == "Resolve":
+            fire(g, "chain", "resolved")                     # 340.2-340.4
+            continue
+        if g.focus_due is not None:
+            fire(g, "focus", "award", player=g.focus_due)    # 345, R4: once cleanups have settled
+            continue
+        if cs == "Finalize":
+            finalize_oldest(g)                               # 337
+            continue
+        if cs == "Execute":
+            return                                           # 338: the priority holder decides
+        step = g.ms[("combat", None)]
+        if step == "DamageStep":
+            fire(g, "combat", "damage_dealt", bf=g.active)
+            continue
+        if step == "ResolutionStep":
+            fire(g, "combat", "finish", bf=g.active)
+            continue
+        if g.ms[("turn.mode", None)] == "Showdown":
+            return                                           # 347: the focus holder decides
+        phase = g.ms[("phases", None)]
+        if phase == "GameOver":
+            return
+        if phase == "Main":
+            if g.handoff:
+                fire(g, "phases", "handoff", player=g.turn)
+                continue
+            g.priority = g.invited or g.turn                 # 335.1, 312.2.a
+            return
+        fire(g, "phases", "advance", player=g.turn)
+    raise RulesBug("HOT FEPR did not settle (a loop in the rules model)")
+
+
+def perform(g: State, a: Action) -> None:
+    """Carry out a legal action."""
+    p = a.player
+    k = a.kind
+    if k == "concede":
+        concede.concede(g, p)
+    elif k == "choose":
+        log(g, f"{p} chooses {a.battlefield}", "323.12, 323.13", p)
+        open_at(g, a.battlefield)
+    elif k == "pass":
+        if g.invited == p and g.turn_state() == "neutral-open":
+            log(g, f"{p} declines the invitation; priority returns to {g.turn}", "R13", p)
+            g.invited = None
+        elif g.ms[("chain", None)] == "Execute":
+            log(g, f"{p} passes priority", "338.2", p)
+            pass_priority(g, p)
+        else:
+            log(g, f"{p} passes focus", "347.2", p)
+            g.focus_passed = g.focus_passed + (p,)
+            fire(g, "focus", "pass_focus", player=p)
+    elif k == "end-turn":
+        g.priority = None
+        fire(g, "phases", "end_turn", player=p)
+        g.dirty = True                                       # 319: moving between phases
+    elif k == "invite":
+        g.invited = a.teammate
+        g.priority = a.teammate
+        log(g, f"{p} invites {a.teammate} to act with {p}'s priority", "316.5.b.1, 489.8.a, R13", p)
+    elif k == "move":
+        standard_move(g, p, [g.units[u] for u in a.units], a.to)
+    elif k == "play":
+        card = g.cfg.cards[a.card]
+        g.hands[p].remove(a.card)
+        g.invited = None
+        log(g, f"{p} plays {a.card}" + (f" at {a.at}" if card.type == "unit" else "")
+            + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "353", p)
+        item = Item(g.next_uid(), a.card, p, card.type, card.effect, targets=a.targets, card=a.card,
+                    immediate=card.type in ("unit", "gear"), might=card.might, at=a.at or "base")
+        put_on_chain(g, item, "card")
+    elif k == "activate":
+        src = g.units[a.source]
+        ab = next(x for x in src.abilities if x.name == a.ability and x.activated)
+        src.exhausted = True
+        g.invited = None
+        log(g, f"{p} activates {a.source}'s {a.ability}", "377", p)
+        item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds)
+        put_on_chain(g, item, "add" if ab.adds else "card")
+    else:  # pragma: no cover - check() refuses unknown kinds
+        raise IllegalAction(f"unknown action {k!r}", "410")
+
+
+def step(g: State, a: Action, number: int | None = None) -> State:
+    """The successor of ``g`` under ``a`` (a new state); raises IllegalAction and leaves ``g`` untouched."""
+    check(g, a)
+    n = g.clone()
+    if number is not None:
+        n.step = number
+    perform(n, a)
+    settle(n)
+    return n
+
+
+class Game:
+    """A game you can play, copy, hash and explore."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    @classmethod
+    def from_setup(cls, setup: dict, *, backend: str = "compiled", rulings: dict | None = None) -> "Game":
+        from .setup import build
+        return cls(build(setup, backend=backend, rulings=rulings))
+
+    # OpenSpiel-style API
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        players = [player] if player else list(self.state.in_game())
+        return [a for p in players for a in legal(self.state, p)]
+
+    def legal_summary(self, player: str) -> list[str]:
+        return sorted(dict.fromkeys(a.summary() for a in legal(self.state, player)))
+
+    def apply(self, action: Action, step_number: int | None = None) -> None:
+        """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
+        self.state = step(self.state, action, step_number)
+
+    def clone(self) -> "Game":
+        return Game(self.state.clone())
+
+    def is_terminal(self) -> bool:
+        return self.state.winner is not None
+
+    def key(self) -> tuple:
+        return self.state.key()
+
+    @property
+    def trace(self):
+        return self.state.trace

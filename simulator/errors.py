@@ -1,0 +1,27 @@
+"""Errors the simulator raises. Each carries a one-line message."""
+
+
+class RiftsimError(Exception):
+    """Base class."""
+
+
+class IllegalAction(RiftsimError):
+    """The rules forbid this action now. ``rule`` names the rule that forbids it."""
+
+    def __init__(self, reason: str, rule: str) -> None:
+        super().__init__(f"{reason} [{rule}]")
+        self.reason = reason
+        self.rule = rule
+
+
+class ScenarioError(RiftsimError):
+    """A scenario file is not valid: ``where`` is FILE:LINE."""
+
+    def __init__(self, where: str, what: str) -> None:
+        super().__init__(f"{where}: {what}")
+        self.where = where
+        self.what = what
+
+
+class RulesBug(RiftsimError):
+    """A declared machine was asked for a transition it does not have: a bug in the rules model."""

@@ -1,0 +1,87 @@
+"""Focus (313, 341-348): who may start a chain in Showdown Open."""
+from __future__ import annotations
+
+from .model import State
+from .registry import effect, guard
+
+
+def next_focus(g: State, current: str) -> str:
+    """R2: the next player in turn order; with R2=defender-last, in a combat, the defender comes last."""
+    players = g.in_game()
+    if g.cfg.rulings.get("R2") == "defender-last" and g.attacker and g.defender in players:
+        order = g.cfg.order
+        i = order.index(g.attacker)
+        ring = [order[(i + k) % len(order)] for k in range(len(order))]
+        ring = [p for p in ring if p in players and p != g.defender] + [g.defender]
+        if current not in ring:
+            return ring[0]
+        return ring[(ring.index(current) + 1) % len(ring)]
+    return g.next_player(current, players)
+
+
+@guard("all_passed_focus")
+def _all_passed_focus(g: State, inst, ctx) -> bool:
+    return set(g.in_game()) <= set(g.focus_passed)
+
+
+@guard("chain_by_trigger_or_add")
+def _by_trigger(g: State, inst, ctx) -> bool:
+    return g.chain_by in ("trigger", "add")
+
+
+@guard("in_combat")
+def _in_combat(g: State, inst, ctx) -> bool:
+    return g.ms[("combat", None)] != "Idle"
+
+
+@guard("ruling_R1_attacker")
+def _r1(g: State, inst, ctx) -> bool:
+    return g.cfg.rulings.get("R1") == "attacker"
+
+
+@effect("focus_to_contester")
+def _award(g: State, inst, ctx) -> None:
+    """345 / 464.2.c.1.a: the player who applied Contested (the attacker) gains focus, and priority (313.2)."""
+    holder = g.focus_due if g.focus_due in g.in_game() else g.next_player(g.focus_due)
+    g.focus, g.focus_due, g.focus_passed = holder, None, ()
+    if not g.chain:
+        g.priority = holder
+    ctx["player"] = holder
+
+
+@effect("reset_focus_passes")
+def _reset(g: State, inst, ctx) -> None:
+    """R3: any new chain restarts the run of consecutive focus passes."""
+    g.focus_passed = ()
+
+
+@effect("chain_over")
+def _chain_over(g: State, inst, ctx) -> None:
+    g.chain_by = None
+
+
+@effect("focus_keeps")
+def _keeps(g: State, inst, ctx) -> None:
+    g.chain_by = None
+    g.priority = g.focus
+    ctx["player"] = g.focus
+
+
+@effect("focus_to_next")
+def _to_next(g: State, inst, ctx) -> None:
+    g.chain_by = None
+    g.focus = next_focus(g, g.focus)
+    g.priority = g.focus
+    ctx["player"] = g.focus
+
+
+@effect("focus_to_next_silent")
+def _to_next_silent(g: State, inst, ctx) -> None:
+    g.focus = next_focus(g, g.focus)
+
+
+@effect("focus_to_attacker")
+def _to_attacker(g: State, inst, ctx) -> None:
+    g.focus = g.attacker
+    g.priority = g.attacker
+    ctx["player"] = g.attacker

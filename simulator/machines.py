@@ -1,0 +1,166 @@
+"""Driving the declared machines.
+
+Two interchangeable backends choose which declared transition fires:
+
+* :class:`Compiled` (the default): a dict ``(leaf, source, trigger) -> [T...]``
+  derived from the declarations, guards tried in declaration order.
+* :class:`Transitions`: real ``transitions`` machines built from the same
+  declarations (a ``HierarchicalMachine`` with parallel regions for machines
+  that have regions), whose conditions call the same named guards.
+
+``tests/test_backends.py`` runs every scenario on both and compares traces.
+:func:`fire` is the only way the simulator changes a machine's state.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import statecharts
+from statecharts.spec import Machine, T
+
+from .errors import RulesBug
+from .model import Event, State
+
+GuardFn = Callable[[str], bool]
+
+
+def _holds(t: T, guard: GuardFn) -> bool:
+    return all(guard(g) for g in t.guards) and not any(guard(u) for u in t.unless)
+
+
+class Compiled:
+    """The declarations compiled into a lookup table."""
+
+    name = "compiled"
+
+    def __init__(self, machines: tuple[Machine, ...] = statecharts.MACHINES) -> None:
+        self.table: dict[tuple[str, str, str], tuple[T, ...]] = {}
+        for m in machines:
+            for leaf in m.leaves():
+                rows: dict[tuple[str, str, str], list[T]] = {}
+                for t in leaf.transitions:
+                    rows.setdefault((leaf.name, t.source, t.trigger), []).append(t)
+                self.table.update({k: tuple(v) for k, v in rows.items()})
+
+    def step(self, leaf: str, source: str, trigger: str, guard: GuardFn) -> T | None:
+        for t in self.table.get((leaf, source, trigger), ()):
+            if _holds(t, guard):
+                return t
+        return None
+
+
+class _Model:
+    """The ``transitions`` model: its conditions ask the current guard function."""
+
+    def __init__(self) -> None:
+        self.guard: GuardFn = lambda name: False
+        self.fired: T | None = None
+
+
+class Transitions:
+    """The same declarations as real ``transitions`` machines (slower; the reference)."""
+
+    name = "transitions"
+
+    def __init__(self, machines: tuple[Machine, ...] = statecharts.MACHINES) -> None:
+        from transitions import Machine as FlatMachine
+        from transitions.extensions import HierarchicalMachine
+
+        self.runners: dict[str, tuple[object, _Model, Callable[[str], object]]] = {}
+        for m in machines:
+            model = _Model()
+            guards = set(m.guards())
+            for g in guards:
+                setattr(model, "g_" + g, (lambda name: (lambda: model.guard(name)))(g))
+            decls: list[T] = []
+
+            def cfg(t: T, prefix: str) -> dict:
+                decls.append(t)
+                idx = len(decls) - 1
+                setattr(model, f"fired_{idx}", (lambda i: (lambda: setattr(model, "fired", decls[i])))(idx))
+                return {"trigger": t.trigger, "source": prefix + t.source, "dest": prefix + t.dest,
+                        "conditions": ["g_" + g for g in t.guards], "unless": ["g_" + u for u in t.unless],
+                        "after": [f"fired_{idx}"]}
+
+            if m.regions:
+                root = m.name
+                states = [{"name": root, "parallel": [
+                    {"name": r.name.split(".")[-1], "children": list(r.states), "initial": r.initial}
+                    for r in m.regions]}]
+                trans = [cfg(t, f"{root}_{r.name.split('.')[-1]}_") for r in m.regions for t in r.transitions]
+                machine = HierarchicalMachine(model=model, states=states, transitions=trans, initial=root,
+                                              auto_transitions=False)
+                initials = {r.name: f"{root}_{r.name.split('.')[-1]}_{r.initial}" for r in m.regions}
+                for r in m.regions:
+                    prefix = f"{root}_{r.name.split('.')[-1]}_"
+
+                    def setter(src: str, r=r, prefix=prefix, machine=machine, model=model) -> None:
+                        others = [v for k, v in initials.items() if k != r.name]
+                        machine.set_state([prefix + src, *others] if r is m.regions[0]
+                                          else [*others, prefix + src], model)
+                    self.runners[r.name] = (machine, model, setter)
+            else:
+                machine = FlatMachine(model=model, states=list(m.states), transitions=[cfg(t, "") for t in m.transitions],
+                                      initial=m.initial, auto_transitions=False)
+                self.runners[m.name] = (machine, model, (lambda machine, model: (
+                    lambda src: machine.set_state(src, model)))(machine, model))
+
+    def step(self, leaf: str, source: str, trigger: str, guard: GuardFn) -> T | None:
+        from transitions.core import MachineError
+
+        machine, model, set_state = self.runners[leaf]
+        set_state(source)
+        model.guard = guard
+        model.fired = None
+        try:
+            model.trigger(trigger)
+        except (MachineError, AttributeError):
+            return None
+        return model.fired
+
+
+_BACKENDS: dict[str, object] = {}
+
+
+def backend(name: str = "compiled"):
+    """The shared backend of that name, built once."""
+    if name not in _BACKENDS:
+        _BACKENDS[name] = {"compiled": Compiled, "transitions": Transitions}[name]()
+    return _BACKENDS[name]
+
+
+class Runtime:
+    """Binds a backend to the simulator's named guards and effects."""
+
+    def __init__(self, backend_name: str = "compiled") -> None:
+        self.backend = backend(backend_name)
+
+    def fire(self, g: State, leaf: str, trigger: str, inst: str | None = None, **ctx) -> T:
+        from . import registry
+
+        source = g.ms[(leaf, inst)]
+        t = self.backend.step(leaf, source, trigger, lambda name: registry.GUARDS[name](g, inst, ctx))
+        if t is None:
+            raise RulesBug(f"machine {leaf}{'[' + inst + ']' if inst else ''}: no transition on "
+                           f"{trigger!r} from {source!r}")
+        g.ms[(leaf, inst)] = t.dest
+        if g.coverage is not None:
+            g.coverage.add((leaf, t.source, t.trigger, t.dest, t.guards))
+        at = len(g.trace)
+        for e in t.effects:
+            registry.EFFECTS[e](g, inst, ctx)
+        if t.say and g.events_on:
+            # the transition's own line goes before what its effects logged; it is worded after them
+            values = {"bf": inst if inst in g.bfs else ctx.get("bf", g.active), "player": ctx.get("player"),
+                      "item": ctx.get("item"), "attacker": g.attacker, "defender": g.defender}
+            g.trace.insert(at, Event(g.step, t.say.format(**values), ctx.get("player"), "", ", ".join(t.rules),
+                                     leaf, t.source, t.dest, t.trigger, inst))
+        enter = statecharts.LEAVES[leaf].enter.get(t.dest)
+        if enter:
+            registry.EFFECTS[enter](g, inst, ctx)
+        for s in t.sends:
+            target, trig = s.split(":")
+            per = statecharts.LEAVES[target].per
+            tinst = inst if per == "battlefield" and inst in g.bfs else (g.active if per == "battlefield" else None)
+            self.fire(g, target, trig, tinst, **ctx)
+        return t

@@ -1,0 +1,291 @@
+"""The game model: a value that can be cloned, compared and hashed.
+
+Everything the rules need to decide the next step lives in :class:`State`:
+players in turn order, teams, battlefields, units, the chain, focus and
+priority, and the current state of every declared machine (``ms``). The trace
+is kept beside the state (it is history, not position) and is not hashed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A unit's, gear's or battlefield's ability (scenario vocabulary)."""
+
+    name: str
+    trigger: str | None = None      # on-play, on-arrive, on-attack, on-defend, on-any-attack, on-conquer, on-hold
+    activated: bool = False
+    effect: tuple = ()              # tuple of (verb, ((field, value), ...))
+    static_might: int = 0
+
+    @property
+    def adds(self) -> bool:
+        """An Add ability resolves at once when finalized (337.2, 429)."""
+        return bool(self.effect) and all(verb == "add" for verb, _ in self.effect)
+
+
+class Unit:
+    __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
+                 "exhausted", "abilities", "zone", "designation", "card", "kind")
+
+    def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
+                 abilities: tuple = (), card: str | None = None, kind: str = "unit") -> None:
+        self.id = id
+        self.owner = owner
+        self.controller = controller or owner
+        self.at = at                  # "base" (the controller's base) or a battlefield name
+        self.might = might
+        self.buff = 0                 # +might until end of turn
+        self.stunned = False
+        self.damage = 0
+        self.exhausted = False
+        self.abilities = abilities
+        self.zone = "board"           # board, trash, banished, removed
+        self.designation: str | None = None   # attacker / defender during combat
+        self.card = card
+        self.kind = kind              # unit or gear
+
+    def clone(self) -> "Unit":
+        u = Unit.__new__(Unit)
+        for s in Unit.__slots__:
+            setattr(u, s, getattr(self, s))
+        return u
+
+    def key(self) -> tuple:
+        return (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
+                self.exhausted, self.zone, self.designation)
+
+
+class Battlefield:
+    __slots__ = ("name", "provider", "abilities", "static_might", "controller", "contested_by", "token")
+
+    def __init__(self, name: str, provider: str | None = None, abilities: tuple = (),
+                 static_might: int = 0) -> None:
+        self.name = name
+        self.provider = provider
+        self.abilities = abilities
+        self.static_might = static_might
+        self.controller: str | None = None
+        self.contested_by: str | None = None
+        self.token = False
+
+    def clone(self) -> "Battlefield":
+        b = Battlefield.__new__(Battlefield)
+        for s in Battlefield.__slots__:
+            setattr(b, s, getattr(self, s))
+        return b
+
+    def key(self) -> tuple:
+        return (self.name, self.controller, self.contested_by, self.token)
+
+
+@dataclass(frozen=True)
+class Item:
+    """A chain item: a card being played, or an ability (329)."""
+
+    uid: int
+    name: str
+    controller: str
+    kind: str                 # spell, unit, gear, trigger, ability
+    effect: tuple = ()
+    targets: tuple = ()       # ((field, value), ...)
+    finalized: bool = False
+    source: str | None = None  # the unit, gear or battlefield it comes from
+    card: str | None = None
+    immediate: bool = False   # units, gear and Add abilities resolve when finalized (337.2)
+    might: int = 0            # for units being played
+    at: str | None = None     # for units being played
+
+    def key(self) -> tuple:
+        return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source)
+
+
+@dataclass
+class Event:
+    """One line of the trace."""
+
+    step: int
+    event: str
+    player: str | None = None
+    detail: str = ""
+    rule: str = ""
+    machine: str | None = None     # set when a declared transition fired
+    source: str | None = None
+    dest: str | None = None
+    trigger: str | None = None
+    instance: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        d = {"step": self.step, "event": self.event, "player": self.player, "detail": self.detail,
+             "rule": self.rule}
+        if self.machine:
+            d["transition"] = {"machine": self.machine, "instance": self.instance, "trigger": self.trigger,
+                               "source": self.source, "dest": self.dest}
+        return d
+
+
+@dataclass
+class Config:
+    """What does not change during a game: cards, mode, teams, rulings."""
+
+    mode: str
+    order: tuple[str, ...]                 # turn order, every player who started
+    teams: tuple[tuple[str, ...], ...]     # magma-chamber only; else one team per player
+    victory: int
+    cards: dict
+    rulings: dict
+    team_of: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.team_of = {p: i for i, t in enumerate(self.teams) for p in t}
+
+
+class State:
+    """A game position. Clone before changing it; ``key()`` is its hashable identity."""
+
+    __slots__ = ("cfg", "ms", "turn", "priority", "focus", "passed", "focus_passed", "chain", "chain_by",
+                 "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
+                 "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
+                 "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled")
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self.ms: dict[tuple[str, str | None], str] = {}   # (leaf machine, instance) -> state
+        self.turn = cfg.order[0]
+        self.priority: str | None = None
+        self.focus: str | None = None
+        self.passed: tuple[str, ...] = ()        # consecutive priority passes (339)
+        self.focus_passed: tuple[str, ...] = ()  # consecutive focus passes (347.2)
+        self.chain: list[Item] = []
+        self.chain_by: str | None = None          # card | trigger | add: what started the chain (346.1)
+        self.active: str | None = None            # battlefield of the active showdown or combat
+        self.attacker: str | None = None
+        self.defender: str | None = None
+        self.choosing: tuple[str, ...] = ()       # candidates the turn player must choose among (323.12-13)
+        self.units: dict[str, Unit] = {}
+        self.bfs: dict[str, Battlefield] = {}
+        self.hands: dict[str, list[str]] = {}
+        self.score: dict[str, int] = {}           # per player (shared by a team in magma-chamber)
+        self.scored: dict[str, str] = {}          # battlefield -> who scored it this turn (470)
+        self.drawn: dict[str, int] = {}
+        self.energy: dict[str, int] = {}
+        self.counters: dict[str, int] = {}        # CARD -> N for CARD#N ids; "token" for token#N
+        self.extra: list[str] = []                # queued extra turns (734-738)
+        self.invited: str | None = None           # R13
+        self.dirty = False                        # a cleanup is outstanding (319)
+        self.focus_due: str | None = None         # focus awarded once cleanups settle (R4)
+        self.special: str | None = None           # combat / ending: a special cleanup (324)
+        self.winner: tuple[str, ...] | None = None
+        self.handoff = False                      # R10: the turn passes once nothing is ongoing
+        self.trace: list[Event] = []
+        self.step = 0
+        self.uid = 0
+        self.coverage: set | None = None
+        self.events_on = True
+        self.changed = False                      # the running cleanup changed something (322)
+        self.recalled = False                     # 466.1 3d recalled attackers (No Result)
+
+    # -- copying and identity ------------------------------------------------
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.cfg = self.cfg
+        s.ms = dict(self.ms)
+        for a in ("turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
+                  "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
+                  "step", "uid", "coverage", "events_on", "changed", "recalled"):
+            setattr(s, a, getattr(self, a))
+        s.chain = list(self.chain)
+        s.units = {k: u.clone() for k, u in self.units.items()}
+        s.bfs = {k: b.clone() for k, b in self.bfs.items()}
+        s.hands = {k: list(v) for k, v in self.hands.items()}
+        s.score = dict(self.score)
+        s.scored = dict(self.scored)
+        s.drawn = dict(self.drawn)
+        s.energy = dict(self.energy)
+        s.counters = dict(self.counters)
+        s.extra = list(self.extra)
+        s.trace = list(self.trace)
+        return s
+
+    def key(self) -> tuple:
+        """Everything that decides the future; not the trace, not id counters."""
+        return (
+            tuple(sorted(self.ms.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))),
+            self.turn, self.priority, self.focus, self.passed, self.focus_passed,
+            tuple(i.key() for i in self.chain), self.chain_by, self.active, self.attacker, self.defender,
+            self.choosing, tuple(u.key() for u in self.units.values()),
+            tuple(b.key() for b in self.bfs.values()),
+            tuple((p, tuple(sorted(h))) for p, h in self.hands.items()),
+            tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())),
+            tuple(self.extra), self.invited, self.winner, self.handoff,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    # -- machine states ---------------------------------------------------------
+    def m(self, leaf: str, inst: str | None = None) -> str:
+        return self.ms[(leaf, inst)]
+
+    # -- players ---------------------------------------------------------------
+    @property
+    def order(self) -> tuple[str, ...]:
+        return self.cfg.order
+
+    def in_game(self) -> tuple[str, ...]:
+        """Players still in the game, in turn order."""
+        return tuple(p for p in self.cfg.order if self.ms[("player", p)] in ("InGame", "Won"))
+
+    def next_player(self, after: str, among: tuple[str, ...] | None = None) -> str:
+        """The next player in turn order after ``after`` who is in ``among`` (default: still in the game)."""
+        among = self.in_game() if among is None else among
+        order = self.cfg.order
+        i = order.index(after)
+        for k in range(1, len(order) + 1):
+            p = order[(i + k) % len(order)]
+            if p in among:
+                return p
+        return after
+
+    def from_turn_player(self, players) -> list[str]:
+        """``players`` sorted in turn order starting with the turn player (303.2.a)."""
+        order = self.cfg.order
+        i = order.index(self.turn)
+        rank = {p: (order.index(p) - i) % len(order) for p in order}
+        return sorted(players, key=rank.__getitem__)
+
+    def team(self, p: str) -> int:
+        return self.cfg.team_of[p]
+
+    def teammates(self, a: str, b: str) -> bool:
+        return a != b and self.cfg.team_of[a] == self.cfg.team_of[b]
+
+    def opponents(self, a: str, b: str) -> bool:
+        return self.cfg.team_of[a] != self.cfg.team_of[b]
+
+    # -- the board -------------------------------------------------------------
+    def units_at(self, where: str, controller: str | None = None) -> list[Unit]:
+        return [u for u in self.units.values() if u.zone == "board" and u.kind == "unit" and u.at == where
+                and (controller is None or u.controller == controller)]
+
+    def players_at(self, bf: str) -> list[str]:
+        return self.from_turn_player({u.controller for u in self.units_at(bf)})
+
+    def might(self, u: Unit) -> int:
+        bonus = self.bfs[u.at].static_might if u.at in self.bfs else 0
+        return u.might + u.buff + bonus
+
+    def turn_state(self) -> str:
+        mode = "showdown" if self.ms[("turn.mode", None)] == "Showdown" else "neutral"
+        window = "closed" if self.ms[("turn.window", None)] == "Closed" else "open"
+        return f"{mode}-{window}"
+
+    def next_uid(self) -> int:
+        self.uid += 1
+        return self.uid

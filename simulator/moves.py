@@ -1,0 +1,91 @@
+"""Moving units (144, 445-458): destinations, Contested, recalls, arrivals."""
+from __future__ import annotations
+
+from .core import fire, log
+from .model import State, Unit
+
+
+def contest(g: State, bf: str, player: str, rule: str = "190.3.a.1") -> None:
+    """190.3.a.1: ``player`` applies Contested to ``bf``."""
+    g.bfs[bf].contested_by = player
+    g.dirty = True
+    fire(g, "battlefield.status", "contest", bf, player=player)
+
+
+def combat_outsider(g: State, player: str, bf: str) -> bool:
+    """462, 447.2.a: a staged or ongoing combat between two others, and ``player`` has no units there."""
+    st = g.ms[("battlefield.status", bf)]
+    if st not in ("StagedCombat", "ShowdownCombatStaged", "Combat"):
+        return False
+    if g.units_at(bf, player):
+        return False
+    return True
+
+
+def destination_problem(g: State, u: Unit, dest: str) -> tuple[str, str] | None:
+    """Why ``u`` may not go to battlefield ``dest`` now, with the rule; None if it may (447.2, 144)."""
+    if dest == "base":
+        return None
+    if combat_outsider(g, u.controller, dest):
+        return (f"{dest} has a staged or ongoing combat between two other players", "447.2.a, 462")
+    others = {p for p in g.players_at(dest) if p != u.controller}
+    if any(g.teammates(u.controller, p) for p in others):
+        return (f"{dest} is occupied by a teammate's units", "447.2.b, 489")
+    if len(others) >= 2:
+        return (f"{dest} already has units of two other players", "144, 462")
+    return None
+
+
+def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> None:
+    """Put ``u`` at ``dest``; arriving at a battlefield may apply Contested (190.3.a.1, 450)."""
+    u.at = dest
+    g.dirty = True                                  # 453: a move completes -> cleanup
+    log(g, f"{u.id} {verb} to {dest}", rule, u.controller)
+    if dest in g.bfs:
+        arrive(g, u, dest)
+
+
+def arrive(g: State, u: Unit, bf: str) -> None:
+    b = g.bfs[bf]
+    if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
+        contest(g, bf, u.controller)
+    from .cardfx import trigger_abilities
+    trigger_abilities(g, u, "on-arrive")
+
+
+def recall(g: State, u: Unit, rule: str) -> None:
+    """455: to its base, not a move."""
+    u.at = "base"
+    u.designation = None
+    g.dirty = True
+    log(g, f"{u.id} is recalled to base", rule, u.controller)
+
+
+def forced_move(g: State, u: Unit, dest: str) -> None:
+    """446: a move by an effect; an invalid destination becomes a recall (447.2.c)."""
+    problem = destination_problem(g, u, dest)
+    if problem:
+        log(g, f"{u.id} cannot move to {dest} ({problem[0]}): it is recalled instead", "447.2.c, " + problem[1],
+            u.controller)
+        if u.at != "base":
+            recall(g, u, "447.2.c, 455")
+        return
+    relocate(g, u, dest, "446, 450")
+
+
+def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
+    """144: exhaust each unit and move them together to one destination."""
+    for u in units:
+        u.exhausted = True
+    names = " ".join(u.id for u in units)
+    log(g, f"{player} moves {names} to {dest}", "144", player)
+    g.events_on, was = False, g.events_on
+    try:
+        for u in units:
+            u.at = dest
+    finally:
+        g.events_on = was
+    g.dirty = True
+    if dest in g.bfs:
+        for u in units:
+            arrive(g, u, dest)

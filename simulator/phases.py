@@ -1,0 +1,53 @@
+"""The turn cycle (315-317, R10-R12): Start of Turn tasks, Main Phase, Ending Phase, the next turn."""
+from __future__ import annotations
+
+from .core import log
+from .model import State
+from .registry import effect
+
+
+@effect("hold_scoring")
+def _hold(g: State, inst, ctx) -> None:
+    from .scoring import hold_all
+    hold_all(g)
+    g.dirty = True
+
+
+@effect("draw_for_turn")
+def _draw(g: State, inst, ctx) -> None:
+    """315.4: draw 1 (decks are not modelled: an unnamed card, never a burn out)."""
+    g.drawn[g.turn] = g.drawn.get(g.turn, 0) + 1
+
+
+@effect("main_start")
+def _main(g: State, inst, ctx) -> None:
+    """316.1: rune pools empty at the start of the Main Phase."""
+    for p in g.energy:
+        g.energy[p] = 0
+    ctx["player"] = g.turn
+
+
+@effect("expire")
+def _expire(g: State, inst, ctx) -> None:
+    """317.2: the Expiration Step is an Ending Cleanup (heal, 'this turn' effects end, pools empty)."""
+    g.special = "ending"
+    g.dirty = True
+
+
+@effect("next_turn")
+def _next_turn(g: State, inst, ctx) -> None:
+    """317.3 (R11): the next queued turn, else the next player in turn order; Awaken readies everything (315.1)."""
+    if g.handoff:
+        g.handoff = False
+    elif g.extra:
+        g.turn = g.extra.pop(0)
+        log(g, f"{g.turn} takes an extra turn", "735, R11", g.turn)
+    else:
+        g.turn = g.next_player(g.turn)
+    g.scored = {}
+    g.priority = None
+    g.invited = None
+    for u in g.units.values():
+        if u.zone == "board" and u.controller == g.turn:
+            u.exhausted = False
+    ctx["player"] = g.turn

@@ -1,0 +1,77 @@
+"""Scoring (467-472): Conquer and Hold, one score per battlefield per turn, the final point."""
+from __future__ import annotations
+
+from .core import fire, log
+from .model import State
+
+
+def holder(g: State, player: str) -> str:
+    """Whose score a point goes to: the player, or the team's first player (489.8.d: shared points)."""
+    team = g.cfg.teams[g.team(player)]
+    return team[0]
+
+
+def team_score(g: State, team: int) -> int:
+    return g.score.get(g.cfg.teams[team][0], 0)
+
+
+def points(g: State, player: str) -> int:
+    return g.score.get(holder(g, player), 0)
+
+
+def add_points(g: State, player: str, n: int = 1) -> None:
+    h = holder(g, player)
+    g.score[h] = g.score.get(h, 0) + n
+    g.dirty = True
+
+
+def establish_control(g: State, bf: str, player: str) -> None:
+    """190.4.a: ``player`` establishes control; a Conquer if not scored this turn (469.1)."""
+    b = g.bfs[bf]
+    if b.controller == player:
+        return
+    b.controller = player
+    g.dirty = True
+    fire(g, "battlefield.control", "gain", bf, player=player)
+    conquer(g, bf, player)
+
+
+def conquer(g: State, bf: str, player: str) -> None:
+    """469.1, 470, 471.1.b (R16): the final point needs every battlefield scored this turn."""
+    if bf in g.scored:
+        log(g, f"{bf} was already scored this turn: no Conquer point", "470", player)
+        return
+    short = g.cfg.victory - points(g, player)
+    if short <= 1:
+        others = [n for n in g.bfs if n != bf]
+        if not all(g.scored.get(n) == player for n in others):
+            g.drawn[player] = g.drawn.get(player, 0) + 1
+            log(g, f"{player} conquers {bf} one point short of victory without having scored every "
+                   f"battlefield this turn: draws a card instead", "471.1.b, R16", player)
+            return
+    g.scored[bf] = player
+    add_points(g, player)
+    log(g, f"{player} conquers {bf} and scores 1 (now {points(g, player)})", "469.1, 470", player)
+    from .cardfx import battlefield_triggers, trigger_abilities
+    for u in g.units_at(bf, player):
+        trigger_abilities(g, u, "on-conquer")
+    battlefield_triggers(g, bf, "on-conquer")
+
+
+def hold_all(g: State) -> None:
+    """315.2.b, 469.2: the turn player holds every battlefield they control, together (R12)."""
+    p = g.turn
+    if g.cfg.mode == "magma-chamber":
+        for name, b in g.bfs.items():
+            if b.controller and g.teammates(p, b.controller):
+                g.scored.setdefault(name, b.controller)     # 469.1.a, 489.8.b
+    held = [n for n, b in g.bfs.items() if b.controller == p and n not in g.scored]
+    from .cardfx import battlefield_triggers, trigger_abilities
+    for name in held:
+        g.scored[name] = p
+        add_points(g, p)
+        log(g, f"{p} holds {name} and scores 1 (now {points(g, p)})", "469.2, 315.2.b", p)
+    for name in held:
+        for u in g.units_at(name, p):
+            trigger_abilities(g, u, "on-hold")
+        battlefield_triggers(g, name, "on-hold")

@@ -1,0 +1,90 @@
+"""Building a starting position from a scenario's setup (spec/scenario-format.md)."""
+from __future__ import annotations
+
+import statecharts
+
+from .cards import CATALOGUE, Card
+from .errors import ScenarioError
+from .machines import Runtime
+from .model import Ability, Battlefield, Config, State, Unit
+
+MODES = {"duel": (2, 8), "skirmish": (3, 8), "war": (4, 8), "magma-chamber": (4, 11)}
+RULINGS = {"R1": ("default", "attacker"), "R2": ("default", "defender-last"), "R9": ("default", "reset"),
+           "R11": ("default", "fifo")}
+
+
+def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None,
+          cards: dict[str, Card] | None = None, where=lambda *path: "setup") -> State:
+    """A :class:`State` in the first player's Main Phase, Neutral Open, that player holding priority."""
+    mode = setup.get("mode", "duel")
+    players = tuple(setup["players"])
+    size, victory = MODES[mode]
+    if len(players) != size:
+        raise ScenarioError(where("players"), f"mode {mode} needs {size} players, got {len(players)}")
+    teams = tuple(tuple(t) for t in setup.get("teams") or [(p,) for p in players])
+    merged = {**(setup.get("rulings") or {}), **(rulings or {})}
+    cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged)
+    cfg.rt = Runtime(backend)
+    g = State(cfg)
+    for m in statecharts.MACHINES:
+        for leaf in m.leaves():
+            if leaf.per == "game":
+                g.ms[(leaf.name, None)] = leaf.initial
+            elif leaf.per == "player":
+                for p in players:
+                    g.ms[(leaf.name, p)] = leaf.initial
+    for entry in setup.get("battlefields", []):
+        if isinstance(entry, str):
+            entry = {"name": entry}
+        abilities = tuple(to_ability(a) for a in entry.get("abilities", []))
+        b = Battlefield(entry["name"], entry.get("provider"), tuple(a for a in abilities if not a.static_might),
+                        sum(a.static_might for a in abilities))
+        g.bfs[b.name] = b
+        for leaf in statecharts.BATTLEFIELD.leaves():
+            g.ms[(leaf.name, b.name)] = leaf.initial
+    for bf, p in (setup.get("control") or {}).items():
+        if p is not None:
+            g.bfs[bf].controller = p
+            g.ms[("battlefield.control", bf)] = "Controlled"
+    for p in players:
+        g.score[p] = 0
+        g.hands[p] = list((setup.get("hands") or {}).get(p, []))
+        g.energy[p] = 0
+    for p, n in (setup.get("score") or {}).items():
+        team = teams[[i for i, t in enumerate(teams) if p in t][0]]
+        g.score[team[0]] = n
+    for entry in setup.get("units", []) or []:
+        g.units[entry["id"]] = make_unit(entry, cfg.cards, "unit")
+    for entry in setup.get("gear", []) or []:
+        g.units[entry["id"]] = make_unit(entry, cfg.cards, "gear")
+    g.priority = players[0]
+    return g
+
+
+def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
+    card = cards.get(entry.get("card")) if entry.get("card") else None
+    might = entry.get("might", card.might if card else 0)
+    abilities = tuple(to_ability(a) for a in entry.get("abilities", [])) or (card.abilities if card else ())
+    u = Unit(entry["id"], entry["owner"], entry.get("at", "base"), might, entry.get("controller"), abilities,
+             entry.get("card"), kind)
+    if kind == "gear":
+        u.at = "base"
+    return u
+
+
+def to_effect(steps) -> tuple:
+    out = []
+    for s in steps or []:
+        (verb, fields), = s.items()
+        out.append((verb, tuple((fields or {}).items())))
+    return tuple(out)
+
+
+def to_ability(a: dict) -> Ability:
+    static = (a.get("static") or {}).get("might", 0)
+    return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static)
+
+
+def to_card(cid: str, d: dict) -> Card:
+    return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
+                int(d.get("might", 0)), tuple(to_ability(a) for a in d.get("abilities", []) or []), d.get("text", ""))

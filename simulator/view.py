@@ -1,0 +1,68 @@
+"""The position as the scenario format's expectation keys (and the JSON trace's ``final``)."""
+from __future__ import annotations
+
+from .actions import legal
+from .model import State
+from .scoring import points
+
+
+def chain_names(g: State) -> list[str]:
+    return [it.name for it in g.chain]
+
+
+def active(g: State):
+    if g.active is None:
+        return None
+    if g.ms[("combat", None)] != "Idle":
+        return {"kind": "combat", "at": g.active, "attacker": g.attacker, "defender": g.defender}
+    return {"kind": "showdown", "at": g.active}
+
+
+def staged(g: State) -> dict:
+    out = {}
+    for name in g.bfs:
+        st = g.ms[("battlefield.status", name)]
+        kinds = {"Staged": ["showdown"], "StagedCombat": ["showdown", "combat"],
+                 "ShowdownCombatStaged": ["combat"]}.get(st)
+        if kinds:
+            out[name] = kinds
+    return out
+
+
+def contested(g: State) -> list[str]:
+    return [n for n in g.bfs if g.ms[("battlefield.status", n)] != "Calm"]
+
+
+def unit_view(g: State, u) -> dict:
+    return {"at": u.at, "might": g.might(u), "stunned": u.stunned, "zone": u.zone, "damage": u.damage,
+            "controller": u.controller, "exhausted": u.exhausted, "designation": u.designation}
+
+
+def winner(g: State):
+    if g.winner is None:
+        return None
+    if g.cfg.mode == "magma-chamber":
+        return list(g.winner)
+    return g.winner[0]
+
+
+def view(g: State, *, with_legal: bool = True) -> dict:
+    v = {
+        "state": g.turn_state(),
+        "turn": g.turn,
+        "focus": g.focus,
+        "priority": g.priority,
+        "chain": chain_names(g),
+        "active": active(g),
+        "staged": staged(g),
+        "contested": contested(g),
+        "controller": {n: b.controller for n, b in g.bfs.items()},
+        "score": {p: points(g, p) for p in g.order},
+        "units": {u.id: unit_view(g, u) for u in g.units.values() if u.kind == "unit"},
+        "players": list(g.in_game()),
+        "winner": winner(g),
+        "phase": g.ms[("phases", None)],
+    }
+    if with_legal:
+        v["legal"] = {p: sorted(dict.fromkeys(a.summary() for a in legal(g, p))) for p in g.order}
+    return v

@@ -1,0 +1,19 @@
+"""The Riftbound timing rules, declared as statecharts (data).
+
+``MACHINES`` lists every declared machine; each leaf (a flat machine or a
+region) carries state in the simulator. ``LEAVES`` maps a leaf's name to it.
+"""
+from .battlefield import BATTLEFIELD
+from .chain import CHAIN
+from .cleanup import CLEANUP
+from .combat import COMBAT
+from .concede import PLAYER
+from .focus import FOCUS
+from .phases import PHASES
+from .spec import Machine, T
+from .turn import TURN
+
+MACHINES: tuple[Machine, ...] = (TURN, CHAIN, FOCUS, CLEANUP, BATTLEFIELD, COMBAT, PHASES, PLAYER)
+LEAVES: dict[str, Machine] = {leaf.name: leaf for m in MACHINES for leaf in m.leaves()}
+
+__all__ = ["MACHINES", "LEAVES", "Machine", "T"]
