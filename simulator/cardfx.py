@@ -44,7 +44,7 @@ def trigger_abilities(g: State, source: Unit, trigger: str) -> None:
     """383: each ability of ``source`` with that trigger becomes a pending item, controlled by its controller."""
     for ab in source.abilities:
         if ab.trigger == trigger:
-            item = Item(g.next_uid(), f"{source.id}:{ab.name}", source.controller, "trigger", ab.effect,
+            item = Item(g.next_uid(), ab.name, source.controller, "trigger", ab.effect,
                         source=source.id, immediate=ab.adds)
             put_on_chain(g, item, "trigger")
 
@@ -55,7 +55,7 @@ def battlefield_triggers(g: State, bf: str, trigger: str) -> None:
     for ab in b.abilities:
         if ab.trigger == trigger:
             who = b.controller or g.turn
-            put_on_chain(g, Item(g.next_uid(), f"{bf}:{ab.name}", who, "trigger", ab.effect, source=bf,
+            put_on_chain(g, Item(g.next_uid(), ab.name, who, "trigger", ab.effect, source=bf,
                                  immediate=ab.adds), "trigger")
 
 

@@ -52,7 +52,7 @@ def _combat_chain(g: State, inst, ctx) -> None:
                          or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
                 if fires:
                     from .chain import put_on_chain
-                    put_on_chain(g, Item(g.next_uid(), f"{u.id}:{ab.name}", p, "trigger", ab.effect, source=u.id,
+                    put_on_chain(g, Item(g.next_uid(), ab.name, p, "trigger", ab.effect, source=u.id,
                                          immediate=ab.adds), "trigger")
 
 

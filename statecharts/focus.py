@@ -11,10 +11,10 @@ from .spec import Machine, T
 FOCUS = Machine(
     "focus", "Focus in a showdown (313, 341-348)", ("Off", "Holding", "Waiting"), "Off",
     (
-        T("award", "Off", "Holding", ("345", "313.2", "464.2.c.1.a", "R4"),
-          effects=("focus_to_contester",), say="{player} gains focus and priority"),
         T("award", "Off", "Waiting", ("345", "464.2.d", "R4", "R17"), guards=("chain_exists",),
           effects=("focus_to_contester",), say="{player} gains focus; the combat chain is pending"),
+        T("award", "Off", "Holding", ("345", "313.2", "464.2.c.1.a", "R4"),
+          effects=("focus_to_contester",), say="{player} gains focus and priority"),
         T("start_chain", "Holding", "Waiting", ("347.1", "313.3"), effects=("reset_focus_passes",)),
         T("start_chain", "Off", "Off", ("313.5",)),
         T("chain_closed", "Waiting", "Holding", ("346.1", "340.2.a", "R3"), guards=("chain_by_trigger_or_add",),
