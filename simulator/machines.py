@@ -63,47 +63,46 @@ class Transitions:
     name = "transitions"
 
     def __init__(self, machines: tuple[Machine, ...] = statecharts.MACHINES) -> None:
+        self.runners: dict[str, tuple[object, _Model, Callable[[str], None]]] = {}
+        for m in machines:
+            self._build(m)
+
+    def _build(self, m: Machine) -> None:
         from transitions import Machine as FlatMachine
         from transitions.extensions import HierarchicalMachine
 
-        self.runners: dict[str, tuple[object, _Model, Callable[[str], object]]] = {}
-        for m in machines:
-            model = _Model()
-            guards = set(m.guards())
-            for g in guards:
-                setattr(model, "g_" + g, (lambda name: (lambda: model.guard(name)))(g))
-            decls: list[T] = []
+        model = _Model()
+        for g in m.guards():
+            setattr(model, "g_" + g, lambda name=g: model.guard(name))
+        decls: list[T] = []
 
-            def cfg(t: T, prefix: str) -> dict:
-                decls.append(t)
-                idx = len(decls) - 1
-                setattr(model, f"fired_{idx}", (lambda i: (lambda: setattr(model, "fired", decls[i])))(idx))
-                return {"trigger": t.trigger, "source": prefix + t.source, "dest": prefix + t.dest,
-                        "conditions": ["g_" + g for g in t.guards], "unless": ["g_" + u for u in t.unless],
-                        "after": [f"fired_{idx}"]}
+        def cfg(t: T, prefix: str) -> dict:
+            decls.append(t)
+            idx = len(decls) - 1
+            setattr(model, f"fired_{idx}", lambda i=idx: setattr(model, "fired", decls[i]))
+            return {"trigger": t.trigger, "source": prefix + t.source, "dest": prefix + t.dest,
+                    "conditions": ["g_" + g for g in t.guards], "unless": ["g_" + u for u in t.unless],
+                    "after": [f"fired_{idx}"]}
 
-            if m.regions:
-                root = m.name
-                states = [{"name": root, "parallel": [
-                    {"name": r.name.split(".")[-1], "children": list(r.states), "initial": r.initial}
-                    for r in m.regions]}]
-                trans = [cfg(t, f"{root}_{r.name.split('.')[-1]}_") for r in m.regions for t in r.transitions]
-                machine = HierarchicalMachine(model=model, states=states, transitions=trans, initial=root,
-                                              auto_transitions=False)
-                initials = {r.name: f"{root}_{r.name.split('.')[-1]}_{r.initial}" for r in m.regions}
-                for r in m.regions:
-                    prefix = f"{root}_{r.name.split('.')[-1]}_"
-
-                    def setter(src: str, r=r, prefix=prefix, machine=machine, model=model) -> None:
-                        others = [v for k, v in initials.items() if k != r.name]
-                        machine.set_state([prefix + src, *others] if r is m.regions[0]
-                                          else [*others, prefix + src], model)
-                    self.runners[r.name] = (machine, model, setter)
-            else:
-                machine = FlatMachine(model=model, states=list(m.states), transitions=[cfg(t, "") for t in m.transitions],
-                                      initial=m.initial, auto_transitions=False)
-                self.runners[m.name] = (machine, model, (lambda machine, model: (
-                    lambda src: machine.set_state(src, model)))(machine, model))
+        if not m.regions:
+            machine = FlatMachine(model=model, states=list(m.states), initial=m.initial, auto_transitions=False,
+                                  transitions=[cfg(t, "") for t in m.transitions])
+            self.runners[m.name] = (machine, model, lambda src: machine.set_state(src, model))
+            return
+        root = m.name
+        short = {r.name: r.name.split(".")[-1] for r in m.regions}
+        states = [{"name": root, "parallel": [
+            {"name": short[r.name], "children": list(r.states), "initial": r.initial} for r in m.regions]}]
+        trans = [cfg(t, f"{root}_{short[r.name]}_") for r in m.regions for t in r.transitions]
+        machine = HierarchicalMachine(model=model, states=states, transitions=trans, initial=root,
+                                      auto_transitions=False)
+        initials = [f"{root}_{short[r.name]}_{r.initial}" for r in m.regions]
+        for k, r in enumerate(m.regions):
+            def setter(src: str, k=k, prefix=f"{root}_{short[r.name]}_") -> None:
+                full = list(initials)
+                full[k] = prefix + src
+                machine.set_state(full, model)
+            self.runners[r.name] = (machine, model, setter)
 
     def step(self, leaf: str, source: str, trigger: str, guard: GuardFn) -> T | None:
         from transitions.core import MachineError
@@ -114,7 +113,7 @@ class Transitions:
         model.fired = None
         try:
             model.trigger(trigger)
-        except (MachineError, AttributeError):
+        except (MachineError, AttributeError):       # no such transition / trigger from this state
             return None
         return model.fired
 
