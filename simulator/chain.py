@@ -56,6 +56,24 @@ def _chain_exists(g: State, inst, ctx) -> bool:
     return bool(g.chain)
 
 
+@guard("priority_kept")
+def _priority_kept(g: State, inst, ctx) -> bool:
+    return g.priority is not None
+
+
+@effect("new_round")
+def _new_round(g: State, inst, ctx) -> None:
+    """The holder keeps priority; a new full round of passes is needed (339)."""
+    g.passed = ()
+    ctx["player"] = g.priority
+
+
+@effect("cleanup_due")
+def _cleanup_due(g: State, inst, ctx) -> None:
+    """319: moving into or out of an Open or Closed state makes a cleanup outstanding."""
+    g.dirty = True
+
+
 @effect("priority_to_newest")
 def _priority_to_newest(g: State, inst, ctx) -> None:
     """312.2.c, 340.4, R17: the controller of the newest item gets priority; a new round of passes."""
@@ -81,6 +99,7 @@ def _resolve_item(g: State, inst, ctx) -> None:
 
     i = ctx.get("idx", len(g.chain) - 1)
     item = g.chain.pop(i)
-    g.priority = None
+    if not (item.kind == "ability" and item.immediate):
+        g.priority = None               # an Add ability keeps priority with its activator (429, seed 001)
     g.dirty = True                      # 319: an item left the chain
     resolve(g, item)

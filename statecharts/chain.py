@@ -28,6 +28,8 @@ CHAIN = Machine(
         T("resolved", "Resolve", "Empty", ("340.2",), guards=("chain_empty",),
           sends=("turn.window:open_state", "focus:chain_closed"), say="the chain is empty"),
         T("resolved", "Resolve", "Finalize", ("340.3",), guards=("pending_remain",)),
+        T("resolved", "Resolve", "Execute", ("429", "400.2", "338"), guards=("priority_kept",),
+          effects=("new_round",), say="{player} keeps priority: an Add ability does not pass it"),
         T("resolved", "Resolve", "Execute", ("340.4", "R17"), effects=("priority_to_newest",)),
         T("withdraw", "Execute", "Empty", ("652.4",), guards=("chain_empty",),
           sends=("turn.window:open_state", "focus:chain_closed"), say="the chain is empty"),

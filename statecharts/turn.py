@@ -20,8 +20,10 @@ MODE = Machine(
 WINDOW = Machine(
     "turn.window", "Open / Closed (309)", ("Open", "Closed"), "Open",
     (
-        T("close_state", "Open", "Closed", ("309", "354.1", "377.3.a.1"), say="the state is Closed"),
-        T("open_state", "Closed", "Open", ("309", "340.2"), say="the state is Open"),
+        T("close_state", "Open", "Closed", ("309", "354.1", "377.3.a.1", "319"), effects=("cleanup_due",),
+          say="the state is Closed"),
+        T("open_state", "Closed", "Open", ("309", "340.2", "319"), effects=("cleanup_due",),
+          say="the state is Open"),
     ),
     state_docs={"Open": "no chain exists (309)", "Closed": "a chain exists; only Reaction (309.1.a)"},
 )
