@@ -11,9 +11,7 @@ ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
 def run_cleanup(g: State) -> None:
     """One cleanup, repeated until a pass changes nothing (322). Awards no focus or priority (320.1)."""
     g.dirty = False
-    fire(g, "cleanup", "run")
-    while g.ms[("cleanup", None)] != "Idle":
-        fire(g, "cleanup", "next")
+    g.cfg.rt.run(g, "cleanup", "run", "next", "Idle")
     g.dirty = False
 
 
@@ -178,12 +176,15 @@ def _stage_combats(g: State, inst, ctx) -> None:
 @effect("clear_contested")
 def _clear_contested(g: State, inst, ctx) -> None:
     """323.11: Contested is removed where its applier has no units and nothing is ongoing; 8a re-applies it."""
+    cleared = []
     for name, b in g.bfs.items():
         if _status(g, name) == "Contested" and not (b.contested_by and g.units_at(name, b.contested_by)):
             b.contested_by = None
             fire(g, "battlefield.status", "clear", name)
+            cleared.append(name)
             _changed(g)
-    for name, b in g.bfs.items():
+    for name in cleared:                    # 8a applies only where this task just removed Contested
+        b = g.bfs[name]
         if _status(g, name) == "Calm":
             claimants = [p for p in g.players_at(name) if p != b.controller]
             if claimants:
