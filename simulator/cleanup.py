@@ -47,7 +47,7 @@ def _ending_cleanup(g: State, inst, ctx) -> bool:
 def _win_check(g: State, inst, ctx) -> None:
     """323.1: at least the victory score and strictly more than every opponent (194.2)."""
     g.changed = False
-    if g.winner is not None:
+    if g.winner is not None or max(g.score.values(), default=0) < g.cfg.victory:
         return
     from .scoring import team_score
     players = g.in_game()
@@ -155,8 +155,10 @@ def _stage_showdowns(g: State, inst, ctx) -> None:
 
 
 def two_sides(g: State, bf: str) -> bool:
-    ps = g.players_at(bf)
-    return any(g.opponents(a, b) for a in ps for b in ps)
+    """Units of two opposing players (different teams) are at ``bf``."""
+    team = g.cfg.team_of
+    teams = {team[u.controller] for u in g.units.values() if u.at == bf and u.zone == "board" and u.kind == "unit"}
+    return len(teams) >= 2
 
 
 @effect("stage_combats")

@@ -18,6 +18,7 @@ from typing import Callable
 import statecharts
 from statecharts.spec import Machine, T
 
+from . import registry
 from .errors import RulesBug
 from .model import Event, State
 
@@ -45,6 +46,24 @@ class Compiled:
     def step(self, leaf: str, source: str, trigger: str, guard: GuardFn) -> T | None:
         for t in self.table.get((leaf, source, trigger), ()):
             if _holds(t, guard):
+                return t
+        return None
+
+    def pick(self, leaf: str, source: str, trigger: str, g, inst, ctx) -> T | None:
+        """``step`` with the registry's guards called directly (the hot path)."""
+        guards = registry.GUARDS
+        for t in self.table.get((leaf, source, trigger), ()):
+            ok = True
+            for n in t.guards:
+                if not guards[n](g, inst, ctx):
+                    ok = False
+                    break
+            if ok:
+                for n in t.unless:
+                    if guards[n](g, inst, ctx):
+                        ok = False
+                        break
+            if ok:
                 return t
         return None
 
@@ -104,6 +123,9 @@ class Transitions:
                 machine.set_state(full, model)
             self.runners[r.name] = (machine, model, setter)
 
+    def pick(self, leaf: str, source: str, trigger: str, g, inst, ctx) -> T | None:
+        return self.step(leaf, source, trigger, lambda name: registry.GUARDS[name](g, inst, ctx))
+
     def step(self, leaf: str, source: str, trigger: str, guard: GuardFn) -> T | None:
         from transitions.core import MachineError
 
@@ -133,16 +155,17 @@ class Runtime:
 
     def __init__(self, backend_name: str = "compiled") -> None:
         self.backend = backend(backend_name)
+        self.enter = {name: leaf.enter for name, leaf in statecharts.LEAVES.items()}
+        self.per = {name: leaf.per for name, leaf in statecharts.LEAVES.items()}
 
     def fire(self, g: State, leaf: str, trigger: str, inst: str | None = None, **ctx) -> T:
-        from . import registry
-
-        source = g.ms[(leaf, inst)]
-        t = self.backend.step(leaf, source, trigger, lambda name: registry.GUARDS[name](g, inst, ctx))
+        key = (leaf, inst)
+        source = g.ms[key]
+        t = self.backend.pick(leaf, source, trigger, g, inst, ctx)
         if t is None:
             raise RulesBug(f"machine {leaf}{'[' + inst + ']' if inst else ''}: no transition on "
                            f"{trigger!r} from {source!r}")
-        g.ms[(leaf, inst)] = t.dest
+        g.ms[key] = t.dest
         if g.coverage is not None:
             g.coverage.add((leaf, t.source, t.trigger, t.dest, t.guards))
         at = len(g.trace)
@@ -154,12 +177,55 @@ class Runtime:
                       "item": ctx.get("item"), "attacker": g.attacker, "defender": g.defender}
             g.trace.insert(at, Event(g.step, t.say.format(**values), ctx.get("player"), "", ", ".join(t.rules),
                                      leaf, t.source, t.dest, t.trigger, inst))
-        enter = statecharts.LEAVES[leaf].enter.get(t.dest)
+        enter = self.enter[leaf].get(t.dest)
         if enter:
             registry.EFFECTS[enter](g, inst, ctx)
         for s in t.sends:
             target, trig = s.split(":")
-            per = statecharts.LEAVES[target].per
-            tinst = inst if per == "battlefield" and inst in g.bfs else (g.active if per == "battlefield" else None)
+            if self.per[target] == "battlefield":
+                tinst = inst if inst in g.bfs else g.active
+            else:
+                tinst = None
             self.fire(g, target, trig, tinst, **ctx)
         return t
+
+    def run(self, g: State, leaf: str, start: str, step: str, until: str, inst: str | None = None) -> None:
+        """Fire ``start``, then ``step`` until the machine is back in ``until`` (the cleanup's loop).
+
+        With the compiled backend and a machine whose transitions are silent (no effects, sends or trace
+        text: only ``enter`` effects), this runs a tight loop over the same table: same transitions, same
+        order, same coverage records, without the general ``fire`` bookkeeping.
+        """
+        if not isinstance(self.backend, Compiled) or not self._silent(leaf):
+            self.fire(g, leaf, start, inst)
+            while g.ms[(leaf, inst)] != until:
+                self.fire(g, leaf, step, inst)
+            return
+        key = (leaf, inst)
+        enter = self.enter[leaf]
+        effects = registry.EFFECTS
+        pick = self.backend.pick
+        cov = g.coverage
+        trigger = start
+        while True:
+            src = g.ms[key]
+            t = pick(leaf, src, trigger, g, inst, None)
+            if t is None:
+                raise RulesBug(f"machine {leaf}: no transition on {trigger!r} from {src!r}")
+            g.ms[key] = t.dest
+            if cov is not None:
+                cov.add((leaf, t.source, t.trigger, t.dest, t.guards))
+            e = enter.get(t.dest)
+            if e:
+                effects[e](g, inst, {})
+            if t.dest == until:
+                return
+            trigger = step
+
+    _silent_cache: dict = {}
+
+    def _silent(self, leaf: str) -> bool:
+        if leaf not in self._silent_cache:
+            ts = statecharts.LEAVES[leaf].transitions
+            self._silent_cache[leaf] = all(not (t.effects or t.sends or t.say) for t in ts)
+        return self._silent_cache[leaf]

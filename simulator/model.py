@@ -50,8 +50,9 @@ class Unit:
 
     def clone(self) -> "Unit":
         u = Unit.__new__(Unit)
-        for s in Unit.__slots__:
-            setattr(u, s, getattr(self, s))
+        u.id, u.owner, u.controller, u.at, u.might, u.buff = self.id, self.owner, self.controller, self.at, self.might, self.buff
+        u.stunned, u.damage, u.exhausted, u.abilities = self.stunned, self.damage, self.exhausted, self.abilities
+        u.zone, u.designation, u.card, u.kind = self.zone, self.designation, self.card, self.kind
         return u
 
     def key(self) -> tuple:
@@ -74,8 +75,8 @@ class Battlefield:
 
     def clone(self) -> "Battlefield":
         b = Battlefield.__new__(Battlefield)
-        for s in Battlefield.__slots__:
-            setattr(b, s, getattr(self, s))
+        b.name, b.provider, b.abilities, b.static_might = self.name, self.provider, self.abilities, self.static_might
+        b.controller, b.contested_by, b.token = self.controller, self.contested_by, self.token
         return b
 
     def key(self) -> tuple:
