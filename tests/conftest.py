@@ -1,0 +1,144 @@
+"""Shared helpers for the rules tests: build a game, act with a one-line DSL, check what a judge checks.
+
+* ``game(setup=None, cards=None, rulings=None, backend="compiled", **setup_keys)``: a
+  :class:`simulator.engine.Game` from the scenario format's starting position (default: duel, players
+  A and B, battlefields North and South); ``cards`` adds custom cards (scenario vocabulary dicts).
+* ``do(g, "A move a1 North", "B pass", ...)``: apply actions, numbered as steps; an illegal one fails
+  the test with the engine's reason.
+* ``illegal(g, "B move b1 North", "showdown")``: the action is rejected, the reason contains the text,
+  and the position (``state.key()``) and the trace are exactly as before.
+* ``expect(g, state=..., focus=..., ...)``: the scenario format's expectation keys over
+  :func:`simulator.view.view`; ``controller``, ``score`` and ``units`` compare only the entries given,
+  ``legal`` compares each listed player's actions exactly.
+* ``events(g)`` / ``lines(g)``: the trace as ``(step, event, rule)`` / event texts.
+"""
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from simulator.actions import Action
+from simulator.cards import CATALOGUE
+from simulator.engine import Game
+from simulator.errors import IllegalAction
+from simulator.setup import build, to_card
+from simulator.view import view
+
+DEFAULT = {"players": ["A", "B"], "battlefields": ["North", "South"]}
+
+
+def game(setup: dict | None = None, *, cards: dict | None = None, rulings: dict | None = None,
+         backend: str = "compiled", **keys) -> Game:
+    """A game in the first player's Main Phase, Neutral Open (the scenario format's starting position)."""
+    s = dict(DEFAULT)
+    s.update(setup or {})
+    s.update(keys)
+    deck = dict(CATALOGUE)
+    for cid, d in (cards or {}).items():
+        deck[cid] = to_card(cid, d)
+    return Game(build(s, backend=backend, rulings=rulings, cards=deck))
+
+
+def parse(g: Game, text: str) -> Action:
+    """``"A move a1 a2 North"``, ``"A play rune-prison unit=b1"``, ``"A play unit-2 at=North"``,
+    ``"A activate g1 add"``, ``"A choose North"``, ``"A pass"``, ``"A end-turn"``, ``"A concede"``."""
+    words = shlex.split(text)
+    p, kind, rest = words[0], words[1], words[2:]
+    if kind == "move":
+        return Action("move", p, units=tuple(rest[:-1]), to=rest[-1])
+    if kind == "play":
+        card, opts = rest[0], dict(w.split("=", 1) for w in rest[1:])
+        at = opts.pop("at", None)
+        return Action("play", p, card=card, targets=tuple(opts.items()), at=at)
+    if kind == "activate":
+        return Action("activate", p, source=rest[0], ability=rest[1])
+    if kind == "choose":
+        return Action("choose", p, battlefield=rest[0])
+    if kind == "invite":
+        return Action("invite", p, teammate=rest[0])
+    assert not rest, f"unexpected words in {text!r}"
+    return Action(kind, p)
+
+
+def do(g: Game, *texts: str) -> Game:
+    """Apply each action in turn (a step number each); fail with the engine's reason if one is illegal."""
+    for text in texts:
+        a = parse(g, text)
+        try:
+            g.apply(a, g.state.step + 1)
+        except IllegalAction as e:  # pragma: no cover - only on a failing test
+            pytest.fail(f"{text!r} was rejected: {e}")
+    return g
+
+
+def illegal(g: Game, text: str, reason: str = "", rule: str | None = None) -> IllegalAction:
+    """The action is rejected (with ``reason`` in its message) and the position is left exactly as it was."""
+    before_key, before_trace = g.state.key(), list(g.state.trace)
+    before_view = view(g.state)
+    with pytest.raises(IllegalAction) as info:
+        g.apply(parse(g, text), g.state.step + 1)
+    assert reason.lower() in str(info.value).lower(), f"{text!r}: {info.value}"
+    if rule is not None:
+        assert rule in info.value.rule, f"{text!r}: cites {info.value.rule}, expected {rule}"
+    assert g.state.key() == before_key, f"{text!r} changed the position although it was rejected"
+    assert list(g.state.trace) == before_trace
+    assert view(g.state) == before_view
+    return info.value
+
+
+PARTIAL = ("controller", "score", "units")
+
+
+def expect(g: Game, **keys) -> dict:
+    """Every key given must match the view of the current position (scenario-format semantics)."""
+    v = view(g.state, with_legal="legal" in keys)
+    problems = []
+    for k, want in keys.items():
+        have = v[k]
+        if k in PARTIAL:
+            for name, w in want.items():
+                h = have.get(name)
+                if isinstance(w, dict):
+                    h = {f: (h or {}).get(f) for f in w}
+                if h != w:
+                    problems.append(f"{k}[{name}]: expected {w!r}, got {h!r}")
+        elif k == "legal":
+            for p, acts in want.items():
+                if sorted(have[p]) != sorted(acts):
+                    problems.append(f"legal[{p}]: expected {sorted(acts)!r}, got {have[p]!r}")
+        elif have != want:
+            problems.append(f"{k}: expected {want!r}, got {have!r}")
+    if problems:
+        pytest.fail("; ".join(problems) + "\n" + "\n".join(lines(g, with_rules=True)[-25:]))
+    return v
+
+
+def events(g: Game, since: int = 0) -> list[tuple[int, str, str]]:
+    return [(e.step, e.event, e.rule) for e in g.trace[since:]]
+
+
+def lines(g: Game, since: int = 0, *, with_rules: bool = False, step: int | None = None) -> list[str]:
+    return [f"{e.event}  [{e.rule}]" if with_rules else e.event for e in g.trace[since:]
+            if step is None or e.step == step]
+
+
+def rules_of(g: Game, text: str) -> str:
+    """The rule cited by the (first) trace line containing ``text``."""
+    for e in g.trace:
+        if text in e.event:
+            return e.rule
+    pytest.fail(f"no trace line contains {text!r}:\n" + "\n".join(lines(g)))
+
+
+def index_of(g: Game, text: str, since: int = 0) -> int:
+    for i, e in enumerate(g.trace[since:], since):
+        if text in e.event:
+            return i
+    pytest.fail(f"no trace line contains {text!r}:\n" + "\n".join(lines(g, since)))
+
+
+@pytest.fixture(params=["compiled", "transitions"])
+def backend(request) -> str:
+    """Both backends pick the same declared transitions (a test taking this runs on each)."""
+    return request.param
