@@ -177,22 +177,17 @@ def _stage_combats(g: State, inst, ctx) -> None:
 
 @effect("clear_contested")
 def _clear_contested(g: State, inst, ctx) -> None:
-    """323.11: Contested is removed where its applier has no units and nothing is ongoing; 8a re-applies it."""
-    cleared = []
+    """323.11: Contested is removed where its applier has no units and nothing is ongoing; 323.11.a: if that
+    leaves units there whose controller doesn't control it, that controller applies Contested (R7 order)."""
     for name, b in g.bfs.items():
         if _status(g, name) == "Contested" and not (b.contested_by and g.units_at(name, b.contested_by)):
             b.contested_by = None
             fire(g, "battlefield.status", "clear", name)
-            cleared.append(name)
             _changed(g)
-    for name in cleared:                    # 8a applies only where this task just removed Contested
-        b = g.bfs[name]
-        if _status(g, name) == "Calm":
             claimants = [p for p in g.players_at(name) if p != b.controller]
             if claimants:
                 from .moves import contest
                 contest(g, name, claimants[0], "323.11.a, R7")
-                _changed(g)
 
 
 def _open(g: State, kind: str) -> None:
