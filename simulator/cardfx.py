@@ -4,7 +4,7 @@ from __future__ import annotations
 from .chain import put_on_chain
 from .core import log
 from .model import Item, State, Unit
-from .moves import arrive, combat_outsider, forced_move, recall
+from .moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 
 
 def resolve(g: State, item: Item) -> None:
@@ -19,7 +19,12 @@ def resolve(g: State, item: Item) -> None:
         log(g, f"{item.controller}'s gear {n} enters play in base", "337.2, 359.2", item.controller)
         return
     log(g, f"{item.name} resolves", "340" if not item.immediate else "337.2, 429", item.controller)
-    run_effects(g, item)
+    g.arrivals = []
+    try:
+        run_effects(g, item)
+    finally:
+        arrivals, g.arrivals = g.arrivals, None
+    settle_arrivals(g, arrivals)
 
 
 def _next_id(g: State, card: str) -> str:

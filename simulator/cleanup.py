@@ -187,7 +187,7 @@ def _clear_contested(g: State, inst, ctx) -> None:
             claimants = [p for p in g.players_at(name) if p != b.controller]
             if claimants:
                 from .moves import contest
-                contest(g, name, claimants[0], "323.11.a, R7")
+                contest(g, name, claimants[0])
 
 
 def _open(g: State, kind: str) -> None:

@@ -150,7 +150,8 @@ class State:
     __slots__ = ("cfg", "ms", "turn", "priority", "focus", "passed", "focus_passed", "chain", "chain_by",
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
-                 "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled")
+                 "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
+                 "arrivals")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -188,6 +189,7 @@ class State:
         self.events_on = True
         self.changed = False                      # the running cleanup changed something (322)
         self.recalled = False                     # 466.1 3d recalled attackers (No Result)
+        self.arrivals: list | None = None         # R7: arrivals of one effect, contested together
 
     # -- copying and identity ------------------------------------------------
     def clone(self) -> "State":
@@ -196,7 +198,7 @@ class State:
         s.ms = dict(self.ms)
         for a in ("turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
                   "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
-                  "step", "uid", "coverage", "events_on", "changed", "recalled"):
+                  "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals"):
             setattr(s, a, getattr(self, a))
         s.chain = list(self.chain)
         s.units = {k: u.clone() for k, u in self.units.items()}

@@ -5,7 +5,7 @@ from .core import fire, log
 from .model import State, Unit
 
 
-def contest(g: State, bf: str, player: str, rule: str = "190.3.a.1") -> None:
+def contest(g: State, bf: str, player: str) -> None:
     """190.3.a.1: ``player`` applies Contested to ``bf``."""
     g.bfs[bf].contested_by = player
     g.dirty = True
@@ -46,9 +46,14 @@ def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> No
 
 
 def arrive(g: State, u: Unit, bf: str) -> None:
-    b = g.bfs[bf]
-    if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
-        contest(g, bf, u.controller)
+    """190.3.a.1: arriving where your controller lacks control applies Contested, if not already Contested.
+    During one effect, arrivals are collected and settled together by :func:`settle_arrivals` (R7)."""
+    if g.arrivals is not None:
+        g.arrivals.append((bf, u.controller))
+    else:
+        b = g.bfs[bf]
+        if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
+            contest(g, bf, u.controller)
     from .cardfx import trigger_abilities
     trigger_abilities(g, u, "on-arrive")
 
@@ -89,3 +94,16 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     if dest in g.bfs:
         for u in units:
             arrive(g, u, dest)
+
+
+def settle_arrivals(g: State, arrivals: list) -> None:
+    """R7 (303.2.a): when one effect brings units of several players, the turn player applies Contested if
+    among them, else the first of them in turn order from the turn player."""
+    for bf in dict.fromkeys(bf for bf, _ in arrivals):
+        b = g.bfs[bf]
+        who = [p for p in g.from_turn_player({p for x, p in arrivals if x == bf}) if p != b.controller]
+        if who and g.ms[("battlefield.status", bf)] == "Calm":
+            if len(who) > 1:
+                log(g, f"units of {', '.join(who)} arrive at {bf} together: {who[0]} applies Contested",
+                    "303.2.a, R7", who[0])
+            contest(g, bf, who[0])
