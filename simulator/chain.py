@@ -10,7 +10,7 @@ from .registry import effect, guard
 
 def put_on_chain(g: State, item: Item, by: str) -> None:
     """Add a pending item (329); ``by`` is what started the chain if it is new: card, trigger or add."""
-    if not g.chain:
+    if g.ms[("chain", None)] == "Empty":  # a new chain (not one whose last item is resolving, R5)
         g.chain_by = by
     g.chain.append(item)
     g.passed = ()
