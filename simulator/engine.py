@@ -99,7 +99,7 @@ def perform(g: State, a: Action) -> None:
         card = g.cfg.cards[a.card]
         g.hands[p].remove(a.card)
         g.invited = None
-        log(g, f"{p} plays {a.card}" + (f" at {a.at}" if card.type == "unit" else "")
+        log(g, f"{p} plays {a.card}" + (f" at {a.at or 'base'}" if card.type == "unit" else "")
             + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "353", p)
         item = Item(g.next_uid(), a.card, p, card.type, card.effect, targets=a.targets, card=a.card,
                     immediate=card.type in ("unit", "gear"), might=card.might, at=a.at or "base")
