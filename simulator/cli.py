@@ -15,6 +15,7 @@ COMMANDS = {
     "simulate": ("simulator.scenario_cmd", "run scenario files and print their traces"),
     "diagrams": ("simulator.render", "export every statechart as DOT and SVG into diagrams/"),
     "verify": ("simulator.verify", "check the statecharts and explore the simulator's state space"),
+    "rules": ("simulator.rules_cmd", "which declared transitions implement a rule or apply a ruling"),
 }
 
 
@@ -53,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:                 # e.g. `riftsim rules | head`
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import statecharts
+from statecharts.rulings import SWITCHES
 
 from .cards import CATALOGUE, Card
 from .errors import ScenarioError
@@ -9,8 +10,7 @@ from .machines import Runtime
 from .model import Ability, Battlefield, Config, State, Unit
 
 MODES = {"duel": (2, 8), "skirmish": (3, 8), "war": (4, 8), "magma-chamber": (4, 11)}
-RULINGS = {"R1": ("default", "attacker"), "R2": ("default", "defender-last"), "R9": ("default", "reset"),
-           "R11": ("default", "fifo")}
+RULINGS = SWITCHES
 
 
 def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None,

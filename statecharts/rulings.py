@@ -1,0 +1,44 @@
+"""The rulings (../shared/rules/rulings.md): how the simulator decides where the rules leave a gap.
+
+Each ruling has a default and, for some, an alternative a user can switch to
+(``--ruling R1=attacker`` or a scenario's ``rulings:``). Trace events and the
+declarations name the ruling ids they apply.
+"""
+
+RULINGS: dict[str, dict] = {
+    "R1": {"name": "focus-on-conversion", "default": "the focus holder after the closing chain's hand-off keeps "
+           "focus through the conversion (464.2.c.1.b)", "alternative": ("attacker", "the attacker gains focus (464.2.d)")},
+    "R2": {"name": "focus-order", "default": "next player in turn order, every player still in the game",
+           "alternative": ("defender-last", "in a combat, from the attacker round the table, the defender last")},
+    "R3": {"name": "pass-sequence", "default": "any new chain restarts the run of consecutive focus passes"},
+    "R4": {"name": "focus-after-cleanup", "default": "a showdown opens in the cleanup; focus and priority are "
+           "awarded once cleanups have settled"},
+    "R5": {"name": "unit-in-showdown", "default": "a unit played in a showdown: focus passes when its chain empties"},
+    "R6": {"name": "showdown-end", "default": "establishing control clears Contested; with no units left nobody "
+           "gains control and cleanup task 8 clears Contested"},
+    "R7": {"name": "simultaneous-arrival", "default": "the turn player applies Contested if among the arrivals, "
+           "else the first of them in turn order"},
+    "R8": {"name": "no-result-restage", "default": "a re-staged combat keeps the same attacker"},
+    "R9": {"name": "concede-battlefield", "default": "the token battlefield keeps control and Contested",
+           "alternative": ("reset", "the token battlefield is uncontrolled and uncontested")},
+    "R10": {"name": "concede-turn", "default": "the turn passes to the next player still in the game, from Start of "
+            "Turn; the conceder's extra turns are dropped"},
+    "R11": {"name": "extra-turns", "default": "each new extra turn goes directly after the current turn",
+            "alternative": ("fifo", "extra turns in the order their effects occurred")},
+    "R12": {"name": "phases-modelled", "default": "Beginning (Hold), Main, Ending (expiration); Awaken, Channel "
+            "and Draw as tasks without choices"},
+    "R13": {"name": "team-invite", "default": "on a teammate's turn, Neutral Open plays need the turn player's "
+            "invite, which lends priority for one action"},
+    "R14": {"name": "end-turn", "default": "only the turn player, Main Phase, Neutral Open, holding priority"},
+    "R15": {"name": "concede-control", "default": "the conceder's units are banished; a staged combat losing a "
+            "side is dropped; an active combat proceeds"},
+    "R16": {"name": "final-point", "default": "'every battlefield' counts all battlefields in play, the one "
+            "being conquered included"},
+    "R17": {"name": "chain-first-priority", "default": "the controller of the newest item once all pending "
+            "items are finalized"},
+}
+
+#: the rulings that are switches: id -> allowed values ("default" first)
+SWITCHES: dict[str, tuple[str, ...]] = {
+    rid: ("default", r["alternative"][0]) for rid, r in RULINGS.items() if "alternative" in r
+}
