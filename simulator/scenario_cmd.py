@@ -1,0 +1,133 @@
+"""Run scenario files and print their traces: one line per event, with the rule (and ruling) it applies.
+
+Each file is a YAML scenario (docs/scenarios.md, spec/scenario-format.md): a starting
+position, then steps that act (do:) and check the position (expect:).
+
+exit status: 0 every expectation held; 1 an expectation failed or an action was illegal
+where none was expected; 2 a file is not a valid scenario (FILE:LINE: what is wrong).
+
+examples:
+  riftsim simulate scenarios/*.yaml
+  riftsim simulate scenarios/seed000-showdown-on-an-empty-battlefield.yaml --json
+  riftsim simulate scenarios/combat-conversion-focus-goes-to-attacker.yaml --ruling R1=default
+  riftsim simulate scenarios/seed001-reaction-resolves-before-the-spell.yaml --diagram trace.svg
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import ScenarioError
+from .scenario import Result, check_ruling, load, trace_line
+from .scenario import run as run_scenario
+from .setup import RULINGS
+
+
+def _ruling(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected ID=VALUE, e.g. R1=attacker")
+    rid, value = (x.strip() for x in text.split("=", 1))
+    try:
+        check_ruling(rid, value, "--ruling")
+    except ScenarioError as e:
+        raise argparse.ArgumentTypeError(e.what) from None
+    return rid, value
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (YAML)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object per scenario and line: "
+                        '{"scenario", "file", "status", "message", "events": [{"step", "event", "player", '
+                        '"detail", "rule", "transition"}], "final": {expectation keys}}; '
+                        "the summary goes to stderr")
+    alternatives = "; ".join(f"{r}={'|'.join(v)}" for r, v in RULINGS.items())
+    p.add_argument("--ruling", action="append", type=_ruling, default=[], metavar="ID=VALUE",
+                   help=f"pin a ruling alternative for every file, over the file's own rulings: ({alternatives}); "
+                        "repeatable. see docs/scenarios.md")
+    p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled",
+                   help="how declared transitions are picked: the compiled table (default) or real "
+                        "`transitions` machines; both give the same traces")
+    p.add_argument("--diagram", metavar="OUT.svg",
+                   help="also draw the trace of the (single) scenario as a diagram with simulator.render")
+    p.add_argument("--quiet", "-q", action="store_true", help="no traces: only result lines and the summary")
+
+
+def run(args: argparse.Namespace) -> int:
+    rulings = dict(args.ruling)
+    if args.diagram and len(args.files) != 1:
+        print(f"riftsim simulate: --diagram draws one scenario's trace; got {len(args.files)} files", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    counts = {"pass": 0, "fail": 0, "pending": 0, "invalid": 0}
+    worst = 0
+    results: list[Result] = []
+    for i, path in enumerate(args.files):
+        try:
+            sc = load(path)
+            res = run_scenario(sc, backend=args.backend, rulings=rulings)
+        except ScenarioError as e:
+            counts["invalid"] += 1
+            worst = 2
+            print(str(e), file=sys.stderr)
+            if args.json:
+                print(json.dumps({"scenario": None, "file": path, "status": "invalid", "message": str(e),
+                                  "events": [], "final": None}), file=out)
+            continue
+        counts[res.status] += 1
+        results.append(res)
+        if res.status == "fail":
+            worst = max(worst, 1)
+        if args.json:
+            print(json.dumps({"scenario": sc.name, "file": path, "status": res.status, "message": res.message,
+                              "events": [e.as_dict() for e in res.events], "final": res.final}), file=out)
+            if res.message and res.status == "fail":
+                print(res.message, file=sys.stderr)
+            continue
+        if i:
+            print(file=out)
+        print(_header(sc, rulings), file=out)
+        if not args.quiet:
+            for e in res.events:
+                print(trace_line(e), file=out)
+        print(_result_line(res), file=out)
+    summary = (f"{len(args.files)} scenario{'s' if len(args.files) != 1 else ''}: {counts['pass']} passed, "
+               f"{counts['fail']} failed, {counts['invalid']} invalid, {counts['pending']} pending")
+    print(summary, file=sys.stderr if args.json else out)
+    if args.diagram and results and worst < 2:
+        code = _diagram(results[0], args.diagram)
+        worst = max(worst, code)
+    return worst
+
+
+def _header(sc, rulings: dict) -> str:
+    pinned = {**sc.rulings, **rulings}
+    extra = f"; rulings {', '.join(f'{k}={v}' for k, v in sorted(pinned.items()))}" if pinned else ""
+    mode = sc.setup.get("mode", "duel")
+    return f"== {sc.file}: {sc.name} ({mode}: {', '.join(sc.setup['players'])}{extra})"
+
+
+def _result_line(res: Result) -> str:
+    if res.status == "pass":
+        return f"-- PASS: {res.steps_run} steps, {res.checks} expectations held"
+    if res.status == "pending":
+        return f"-- PENDING ({res.scenario.pending}): {res.message}"
+    return f"-- FAIL: {res.message}"
+
+
+def _diagram(res: Result, out_path: str) -> int:
+    try:
+        from . import render
+        draw = render.draw_trace
+    except (ImportError, AttributeError):
+        print("riftsim simulate: --diagram needs simulator.render.draw_trace, which is not available",
+              file=sys.stderr)
+        return 2
+    try:
+        draw(res.events, out_path)
+    except OSError as e:
+        print(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    print(f"diagram written to {out_path}", file=sys.stderr)
+    return 0
