@@ -15,6 +15,7 @@ COMMANDS = {
     "simulate": ("simulator.scenario_cmd", "run scenario files and print their traces"),
     "diagrams": ("simulator.render", "export every statechart as DOT and SVG into diagrams/"),
     "verify": ("simulator.verify", "check the statecharts and explore the simulator's state space"),
+    "play": ("simulator.play_cmd", "play a position interactively: type actions, see trace, state, legal actions"),
     "rules": ("simulator.rules_cmd", "which declared transitions implement a rule or apply a ruling"),
 }
 
