@@ -8,7 +8,7 @@ from statecharts import timing
 
 from .errors import IllegalAction
 from .model import State
-from .moves import destination_problem
+from .moves import combat_outsider, destination_problem
 
 KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite")
 
@@ -174,6 +174,9 @@ def _check_play(g: State, a: Action, st: str) -> None:
             if g.bfs[where].controller != p:
                 raise IllegalAction(f"a unit is played to its base or a battlefield its controller controls; "
                                     f"{p} does not control {where}", "359.2, 806")
+            if combat_outsider(g, p, where):
+                raise IllegalAction(f"{where} has a staged or ongoing combat between two other players: "
+                                    f"{p} may not play a unit there", "462, 447.2.a")
     _check_targets(g, a, card)
 
 
