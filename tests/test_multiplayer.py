@@ -262,3 +262,22 @@ def test_conversion_with_combat_triggers_r1_attacker(backend):
     """R1=attacker (464.2.d): the attacker A gains focus at the conversion; priority still goes to B first."""
     g = _conversion({"R1": "attacker"}, backend)
     expect(g, state="showdown-closed", chain=["a-attacks", "b-defends"], focus="A", priority="B")
+
+
+def test_outsider_may_not_choose_to_play_a_unit_into_a_staged_combat_even_at_a_battlefield_it_controls(backend):
+    """462: 'Il n'est pas non plus un emplacement valide où un joueur extérieur peut jouer des unités.' B still
+    controls South (its unit was recalled in a Closed state, so control is not yet lost, 323.6) while A and D
+    have a combat staged there: B's Reaction unit may not be played at South (no three-player combat), only
+    in base."""
+    cards = {"swap": {"type": "spell", "timing": "reaction", "effect": [
+                {"recall": {"unit": "b2"}}, {"move": {"unit": "a2", "to": "South"}}, {"move": {"unit": "d2", "to": "South"}}]},
+             "ambusher": {"type": "unit", "timing": "reaction", "might": 1}}
+    g = war(control=CONTROL, cards=cards, backend=backend, hands={"A": ["action-spell", "swap"], "B": ["ambusher"]},
+            units=[unit("a1", "A", "base", 2), unit("a2", "A", "base", 1), unit("b2", "B", "South"),
+                   unit("c1", "C", "North", 3), unit("d2", "D", "East")])
+    do(g, "A move a1 North", "A play action-spell", "A play swap", "A pass", "B pass", "C pass", "D pass", "A pass")
+    expect(g, state="showdown-closed", chain=["action-spell"], priority="B", controller={"South": "B"},
+           staged={"South": ["showdown", "combat"]})
+    illegal(g, "B play ambusher at=South", "staged or ongoing combat", rule="462")
+    do(g, "B play ambusher at=base")
+    expect(g, units={"ambusher#1": {"at": "base", "controller": "B"}})
