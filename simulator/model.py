@@ -151,7 +151,7 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals")
+                 "arrivals", "normal")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -190,6 +190,7 @@ class State:
         self.changed = False                      # the running cleanup changed something (322)
         self.recalled = False                     # 466.1 3d recalled attackers (No Result)
         self.arrivals: list | None = None         # R7: arrivals of one effect, contested together
+        self.normal = cfg.order[0]                # whose normal turn was last: extra turns don't move it (735)
 
     # -- copying and identity ------------------------------------------------
     def clone(self) -> "State":
@@ -198,7 +199,8 @@ class State:
         s.ms = dict(self.ms)
         for a in ("turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
                   "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
-                  "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals"):
+                  "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals",
+                  "normal"):
             setattr(s, a, getattr(self, a))
         s.chain = list(self.chain)
         s.units = {k: u.clone() for k, u in self.units.items()}
@@ -223,7 +225,7 @@ class State:
             tuple(b.key() for b in self.bfs.values()),
             tuple((p, tuple(sorted(h))) for p, h in self.hands.items()),
             tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())),
-            tuple(self.extra), self.invited, self.winner, self.handoff,
+            tuple(self.extra), self.invited, self.winner, self.handoff, self.normal,
         )
 
     def __eq__(self, other: object) -> bool:

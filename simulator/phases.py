@@ -39,11 +39,12 @@ def _next_turn(g: State, inst, ctx) -> None:
     """317.3 (R11): the next queued turn, else the next player in turn order; Awaken readies everything (315.1)."""
     if g.handoff:
         g.handoff = False
+        g.normal = g.turn
     elif g.extra:
         g.turn = g.extra.pop(0)
         log(g, f"{g.turn} takes an extra turn", "735, R11", g.turn)
-    else:
-        g.turn = g.next_player(g.turn)
+    else:                                   # 735: extra turns don't change turn order
+        g.turn = g.normal = g.next_player(g.normal)
     g.scored = {}
     g.priority = None
     g.invited = None
