@@ -136,7 +136,7 @@ def machine_graph(m: Machine) -> graphviz.Digraph:
         if m.regions:
             ctx = g.subgraph(name=f"cluster_{leaf.name}")
             target = ctx.__enter__()
-            target.attr(label=f"region {leaf.name}: {leaf.title}", style="dashed,rounded", color="#6b7280",
+            target.attr(label=f"region {leaf.name}\n{leaf.title}", style="dashed,rounded", color="#6b7280",
                         fontsize="12")
         _draw_leaf(target, leaf)
         for source, dest, ts in grouped(leaf):
@@ -404,25 +404,27 @@ def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
         for n, f in mine:
             taken.setdefault((f[3], f[4], f[5], f[6]), []).append(n)
         with g.subgraph(name=f"cluster_{machine}_{inst or ''}") as c:
-            c.attr(label=f"{machine}" + (f" [{inst}]" if inst else "") + f": {leaf.title}",
+            c.attr(label=f"{machine}" + (f" [{inst}]" if inst else "") + f"\n{leaf.title}",
                    style="rounded", color="#9ca3af", fontsize="12")
             _draw_leaf(c, leaf, inst, visited, faded=True)
-            drawn = set()
+            # one edge per (source, dest): what fired there, one line per transition; else one faded edge
+            pairs: dict[tuple[str, str], list[str]] = {}
             for t in leaf.transitions:
                 key = (t.trigger, t.source, t.dest, ", ".join(t.rules))
-                ids = (_node_id(machine, t.source, inst), _node_id(machine, t.dest, inst))
-                if key in taken:
-                    nums = ", ".join(f"#{n}" for n in taken[key])
-                    c.edge(*ids, label=f"{nums} {t.trigger}", color=VISITED, fontcolor=VISITED,
-                           penwidth="2.5", fontsize="11")
-                    drawn.add(key)
-                elif (t.source, t.dest) not in {(k[1], k[2]) for k in taken}:
-                    c.edge(*ids, color="#d1d5db", arrowsize="0.6")
+                line = [f"{', '.join(f'#{n}' for n in taken[key])} {t.trigger}"] if key in taken else []
+                pairs.setdefault((t.source, t.dest), []).extend(line)
+            declared = {(t.trigger, t.source, t.dest, ", ".join(t.rules)) for t in leaf.transitions}
             for key, nums in taken.items():
-                if key not in drawn:   # a transition the declarations no longer have: still draw it
-                    c.edge(_node_id(machine, key[1], inst), _node_id(machine, key[2], inst),
-                           label=", ".join(f"#{n}" for n in nums) + f" {key[0]}", color=VISITED,
-                           fontcolor=VISITED, penwidth="2.5", style="dashed")
+                if key not in declared:   # a transition the declarations no longer have: still draw it
+                    pairs.setdefault((key[1], key[2]), []).append(
+                        f"{', '.join(f'#{n}' for n in nums)} {key[0]} (undeclared)")
+            for (source, dest), labels in pairs.items():
+                ids = (_node_id(machine, source, inst), _node_id(machine, dest, inst))
+                if labels:
+                    c.edge(*ids, label="\n".join(labels), color=VISITED, fontcolor=VISITED, penwidth="2.5",
+                           fontsize="11")
+                else:
+                    c.edge(*ids, color="#d1d5db", arrowsize="0.6")
     lines = [f"#{n}  step {step}  {machine}{f'[{inst}]' if inst else ''}  {trigger}: {source} -> {dest}"
              f"  ({rule})  {text}" for n, (step, machine, inst, trigger, source, dest, rule, text)
              in enumerate(fired, 1)] or ["no declared transition fired"]

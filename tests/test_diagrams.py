@@ -224,14 +224,15 @@ def test_trace_numbers_transitions_in_the_order_the_rules_fired():
     drawn = edges(src)
     numbered = {}
     for a, b, attrs in drawn:
-        for n in re.findall(r"#(\d+)", attrs.get("label", "")):
-            numbered[int(n)] = (a, b, attrs)
+        for line in attrs.get("label", "").split("\n"):
+            for n in re.findall(r"#(\d+)", line):
+                numbered[int(n)] = (a, b, line, attrs["color"])
     assert sorted(numbered) == list(range(1, len(fired) + 1))
     for n, e in enumerate(fired, 1):
-        a, b, attrs = numbered[n]
+        a, b, line, color = numbered[n]
         where = f"{e.machine}[{e.instance}]" if e.instance else e.machine
         assert (a, b) == (f"{where}.{e.source}", f"{where}.{e.dest}")
-        assert attrs["label"].endswith(e.trigger) and attrs["color"] == render.VISITED
+        assert line.endswith(" " + e.trigger) and color == render.VISITED
     first = fired[0]
     assert (first.machine, first.instance, first.trigger, first.rule.split(", ")[0]) == \
         ("battlefield.status", "North", "contest", "190.3.a.1")
