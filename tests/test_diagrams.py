@@ -146,7 +146,7 @@ def test_writes_dot_and_svg_for_every_machine_byte_stable(tmp_path):
     assert diagrams("--out", str(tmp_path / "a")) == 0
     assert diagrams("--out", str(tmp_path / "b")) == 0
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
-    stems = [m.name for m in statecharts.MACHINES] + ["overview"]
+    stems = [m.name for m in statecharts.MACHINES] + ["overview"] + [f"trace-{s}" for s in render.EXAMPLE_TRACES]
     assert names == sorted([f"{s}.dot" for s in stems] + [f"{s}.svg" for s in stems])
     for n in names:
         assert (tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes(), n
@@ -202,7 +202,7 @@ def test_no_renderer_writes_dot_and_fails_with_one_line(tmp_path, monkeypatch):
         diagrams("--out", str(tmp_path))
     msg = str(e.value)
     assert "\n" not in msg and "SVG not rendered" in msg and "apt-get install graphviz" in msg
-    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".dot"] * (len(statecharts.MACHINES) + 1)
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".dot"] * len(render.all_graphs())
 
 
 def test_unwritable_out_is_a_one_line_error(tmp_path):
