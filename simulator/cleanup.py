@@ -187,6 +187,8 @@ def _clear_contested(g: State, inst, ctx) -> None:
             claimants = [p for p in g.players_at(name) if p != b.controller]
             if claimants:
                 from .moves import contest
+                log(g, f"{claimants[0]}'s units remain at {name}, which {claimants[0]} doesn't control: "
+                       f"{claimants[0]} applies Contested", "323.11.a, R7", claimants[0])
                 contest(g, name, claimants[0])
 
 
