@@ -1,0 +1,354 @@
+"""Bounded exhaustive exploration of the simulator: breadth-first over game states, invariants everywhere.
+
+From a starting position (the scenario format's setup keys), every legal action of every player
+(``actions.legal(state, p, multi_move=False)``) is applied with the engine's own ``check``,
+``perform`` and ``settle``; states are deduplicated by a 56-bit blake2b fingerprint of
+``State.key()``. Breadth-first order makes every counterexample trace a shortest one.
+
+Memory: the visited set holds only fingerprints; the shortest-trace tree is three flat arrays
+(fingerprint, parent index, action index in the parent's action list), so a trace is rebuilt by
+replaying the action indices from the start. Full states live only in the BFS frontier.
+
+Checks:
+
+* state invariants (:data:`INVARIANTS`), each citing its rule, evaluated on every distinct state;
+* transition monitors (:class:`Monitor`): every declared transition the engine fires is recorded
+  as coverage ``(leaf, source, trigger, dest, guards)`` and checked at the moment it fires
+  (combat damage with a chain, a showdown ending without a full round of focus passes);
+* an engine error (``RulesBug`` or any exception) while computing a successor is a violation too.
+"""
+from __future__ import annotations
+
+import gc
+import hashlib
+import time
+from array import array
+from collections import deque
+from dataclasses import dataclass, field
+
+from . import engine
+from .actions import Action, legal
+from .errors import IllegalAction
+from .model import State
+from .setup import build, to_card
+from .cards import CATALOGUE
+
+ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
+
+
+def fingerprint(g: State) -> int:
+    """A 56-bit fingerprint of the state's identity (deterministic across runs and processes)."""
+    return int.from_bytes(hashlib.blake2b(repr(g.key()).encode(), digest_size=7).digest(), "big")
+
+
+# -- state invariants ----------------------------------------------------------------------------
+# Each takes (state, actors) where actors maps every player in the game to their legal actions
+# other than concede; it returns None or a one-line description of the violation.
+
+def _one_active(g: State, actors) -> str | None:
+    active = [b for b in g.bfs if g.ms[("battlefield.status", b)] in ONGOING]
+    if len(active) > 1:
+        return f"{len(active)} showdowns or combats are active at once: {', '.join(active)}"
+    showdown = g.ms[("turn.mode", None)] == "Showdown"
+    if active and (g.active != active[0] or not showdown):
+        return f"{active[0]} is active but the turn is {g.turn_state()} with active={g.active}"
+    if not active and showdown:
+        return "the turn is in a Showdown state but no battlefield has an active showdown or combat"
+    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] == "Combat"):
+        return f"combat step {g.ms[('combat', None)]} with no active combat"
+    return None
+
+
+def _focus_priority(g: State, actors) -> str | None:
+    if g.winner is None and not g.choosing and g.turn_state() == "showdown-open" and \
+            (g.focus is None or g.priority != g.focus):
+        return f"Showdown Open: focus is {g.focus} but priority is {g.priority}"
+    return None
+
+
+def _neutral_no_focus(g: State, actors) -> str | None:
+    if g.ms[("turn.mode", None)] == "Neutral" and (g.focus is not None or g.ms[("focus", None)] != "Off"):
+        return f"Neutral state but {g.focus} has focus (focus machine {g.ms[('focus', None)]})"
+    return None
+
+
+def _chain_closed(g: State, actors) -> str | None:
+    if g.winner is not None:
+        return None                  # the game is over (323.1, 651.1): nothing is Open or Closed any more
+    closed = g.ms[("turn.window", None)] == "Closed"
+    if bool(g.chain) != closed:
+        return f"the chain has {len(g.chain)} item(s) but the state is {'Closed' if closed else 'Open'}"
+    return None
+
+
+def _no_standard_move(g: State, actors) -> str | None:
+    st = g.turn_state()
+    if st != "neutral-open":
+        for p, acts in actors.items():
+            for a in acts:
+                if a.kind == "move":
+                    return f"{a.describe()} is legal in a {st} state"
+    return None
+
+
+def _one_actor(g: State, actors) -> str | None:
+    who = [p for p, acts in actors.items() if acts]
+    if g.winner is not None:
+        return f"the game is over but {', '.join(who)} can still act" if who else None
+    if len(who) > 1:
+        return f"{len(who)} players can act at once: {', '.join(who)}"
+    if who:
+        expected = g.turn if g.choosing else g.priority
+        if who[0] != expected:
+            return f"{who[0]} can act but {'the chooser' if g.choosing else 'priority'} is {expected}"
+    return None
+
+
+def _no_deadlock(g: State, actors) -> str | None:
+    if g.winner is None and not any(actors.values()):
+        return (f"deadlock: nobody can act (state {g.turn_state()}, priority {g.priority}, focus {g.focus}, "
+                f"chain {len(g.chain)})")
+    return None
+
+
+def _no_stale_holder(g: State, actors) -> str | None:
+    if g.winner is not None:
+        return None
+    left = set(g.order) - set(g.in_game())
+    for what, who in (("priority", g.priority), ("focus", g.focus), ("invited", g.invited),
+                      ("turn", None if g.handoff else g.turn)):
+        if who in left:
+            return f"{who} has left the game but still holds {what}"
+    return None
+
+
+#: (name, rule ids, check): the state invariants of the verification issue
+INVARIANTS = (
+    ("one active showdown or combat", "308, 323.12, 323.13, 460", _one_active),
+    ("Showdown Open: the focus holder has priority", "313.2", _focus_priority),
+    ("Neutral: nobody has focus", "313.5, 348", _neutral_no_focus),
+    ("the chain is non-empty iff the state is Closed", "309, 329.1, 340.2", _chain_closed),
+    ("no standard move in a showdown or Closed state", "144, 308.1.a, 309.1.a", _no_standard_move),
+    ("exactly one player can act", "312.2, 313.2, 323.12", _one_actor),
+    ("no deadlock", "334, 335.1", _no_deadlock),
+    ("nobody who left holds priority, focus or the turn", "652.5, R10", _no_stale_holder),
+)
+
+
+class Monitor:
+    """Coverage recorder and transition monitor: the engine calls ``add`` for every fired transition.
+
+    Installed as ``state.coverage`` on the start state (clones share it); ``g`` is set to the state
+    being computed before each successor, so the checks see the state at the moment of firing.
+    """
+
+    def __init__(self) -> None:
+        self.seen: set[tuple] = set()
+        self.g: State | None = None
+        self.found: list[tuple[str, str, str]] = []
+
+    def add(self, rec: tuple) -> None:
+        self.seen.add(rec)
+        leaf, source, trigger, dest = rec[0], rec[1], rec[2], rec[3]
+        g = self.g
+        if g is None:
+            return
+        if leaf == "combat" and dest == "DamageStep" and g.chain:
+            self.found.append(("combat damage never with a chain", "465.1, 465.3",
+                               f"combat damage is dealt at {g.active} with {len(g.chain)} item(s) on the chain"))
+        elif leaf == "focus" and source == "Holding" and dest == "Off":
+            missing = [p for p in g.in_game() if p not in g.focus_passed]
+            if missing:
+                self.found.append(("a showdown ends after a full round of focus passes", "347.2.a, 348",
+                                   f"the showdown's focus round ends ({trigger}) but {', '.join(missing)} "
+                                   f"did not pass focus"))
+        elif leaf == "turn.mode" and dest == "Neutral" and g.ms[("focus", None)] != "Off":
+            self.found.append(("a showdown ends after a full round of focus passes", "347.2.a, 348",
+                               f"the turn becomes Neutral while focus is {g.ms[('focus', None)]}"))
+
+
+# -- positions, results ----------------------------------------------------------------------------
+
+@dataclass
+class Position:
+    """A starting position (scenario setup keys) and its exploration bounds."""
+
+    name: str
+    setup: dict
+    turns: int = 2                 # states after this many end-turns (on their shortest path) are not expanded
+    concede: bool = False          # explore concede too
+    max_states: int = 200_000
+    rulings: dict = field(default_factory=dict)
+
+    def start(self, backend: str = "compiled") -> State:
+        cards = {**CATALOGUE, **{cid: to_card(cid, c) for cid, c in (self.setup.get("cards") or {}).items()}}
+        g = build(self.setup, backend=backend, rulings=self.rulings or None, cards=cards)
+        g.events_on = False
+        g.trace = []
+        return g
+
+
+@dataclass
+class Violation:
+    invariant: str
+    rule: str
+    message: str
+    position: str
+    actions: list                  # the shortest trace: Actions from the start
+    depth: int = 0
+
+
+@dataclass
+class Result:
+    position: str
+    states: int = 0
+    edges: int = 0
+    depth: int = 0
+    bounded: int = 0               # states not expanded: turn, depth or state bound
+    terminal: int = 0
+    seconds: float = 0.0
+    coverage: set = field(default_factory=set)
+    violations: list = field(default_factory=list)
+    graph: tuple | None = None     # (nodes {fp: attrs}, edges [(fp, fp, label)]) when asked
+    visited_bytes: int = 0         # bytes of the visited set + trace tree, when asked
+    complete: bool = True          # False if max_states stopped the search
+
+
+def actions_of(g: State, concede: bool) -> list[Action]:
+    """Every player's legal actions in a fixed order (the order the trace tree indexes)."""
+    out: list[Action] = []
+    for p in g.in_game():
+        for a in legal(g, p, multi_move=False):
+            if concede or a.kind != "concede":
+                out.append(a)
+    return out
+
+
+def successor(g: State, a: Action, mon: Monitor) -> State:
+    """``engine.step`` with the monitor pointed at the new state while it is computed."""
+    engine.check(g, a)
+    n = g.clone()
+    mon.g = n
+    try:
+        engine.perform(n, a)
+        engine.settle(n)
+    finally:
+        mon.g = None
+    return n
+
+
+def explore(pos: Position, *, max_states: int | None = None, max_depth: int | None = None,
+            graph: bool = False, measure: bool = False, backend: str = "compiled") -> Result:
+    """Breadth-first exploration of ``pos`` within its bounds; the first violation of each kind is kept."""
+    limit = max_states or pos.max_states
+    res = Result(pos.name)
+    mon = Monitor()
+    start = pos.start(backend)
+    start.coverage = mon
+    fps = array("Q")            # index -> fingerprint
+    parent = array("l")         # index -> parent index
+    via = array("H")            # index -> action index in the parent's action list
+    seen: set[int] = set()
+    f0 = fingerprint(start)
+    seen.add(f0)
+    fps.append(f0)
+    parent.append(-1)
+    via.append(0)
+    nodes: dict[int, dict] = {}
+    edges: list[tuple[int, int, str]] = []
+    queue = deque([(start, 0, 0, 0)])   # state, index, depth, end-turns
+    kinds: set[str] = set()
+    t0 = time.perf_counter()
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        while queue:
+            g, idx, depth, turns = queue.popleft()
+            res.depth = max(res.depth, depth)
+            acts = actions_of(g, pos.concede)
+            actors = {p: [a for a in acts if a.player == p and a.kind != "concede"] for p in g.in_game()}
+            for name, rule, check in INVARIANTS:
+                msg = check(g, actors)
+                if msg and name not in kinds:
+                    kinds.add(name)
+                    res.violations.append(Violation(name, rule, msg, pos.name, _trace(pos, parent, via, idx,
+                                                                                     backend), depth))
+            terminal = g.winner is not None
+            stop = (turns >= pos.turns or (max_depth is not None and depth >= max_depth)
+                    or len(seen) >= limit)
+            if graph:
+                nodes[fps[idx]] = {"depth": depth, "terminal": terminal, "bounded": bool(stop and not terminal),
+                                   "state": g.turn_state(), "turn": g.turn}
+            if terminal:
+                res.terminal += 1
+                continue
+            if stop:
+                res.bounded += 1
+                if len(seen) >= limit:
+                    res.complete = False
+                continue
+            for k, a in enumerate(acts):
+                try:
+                    n = successor(g, a, mon)
+                except IllegalAction as e:   # legal() said yes, check() says no: a rules bug
+                    mon.found.append(("legal actions are accepted", "410", f"{a.describe()} listed as legal "
+                                      f"but rejected: {e}"))
+                    n = None
+                except Exception as e:  # noqa: BLE001 - an engine crash is a finding, with its trace
+                    mon.found.append(("the engine never fails", "334", f"{a.describe()}: "
+                                      f"{type(e).__name__}: {e}"))
+                    n = None
+                res.edges += 1
+                if mon.found:
+                    name, rule, msg = mon.found[0]
+                    mon.found.clear()
+                    if name not in kinds:
+                        kinds.add(name)
+                        res.violations.append(Violation(name, rule, msg, pos.name,
+                                                        _trace(pos, parent, via, idx, backend) + [a], depth + 1))
+                if n is None:
+                    continue
+                f = fingerprint(n)
+                if graph:
+                    edges.append((fps[idx], f, a.describe()))
+                if f in seen:
+                    continue
+                seen.add(f)
+                fps.append(f)
+                parent.append(idx)
+                via.append(k)
+                queue.append((n, len(fps) - 1, depth + 1, turns + (a.kind == "end-turn")))
+    finally:
+        if gc_was:
+            gc.enable()
+    res.seconds = time.perf_counter() - t0
+    res.states = len(seen)
+    res.coverage = set(mon.seen)
+    if measure:
+        res.visited_bytes = visited_bytes(seen, fps, parent, via)
+    if graph:
+        res.graph = (nodes, edges)
+    return res
+
+
+def visited_bytes(seen: set, *arrays) -> int:
+    """Bytes held by the visited set and the trace tree: the set's table, its int objects, the arrays."""
+    import sys
+    total = sys.getsizeof(seen) + sum(sys.getsizeof(f) for f in seen)
+    return total + sum(a.itemsize * len(a) + 64 for a in arrays)
+
+
+def _trace(pos: Position, parent: array, via: array, idx: int, backend: str) -> list[Action]:
+    """The shortest trace to state ``idx``: replay the recorded action indices from the start."""
+    path = []
+    while parent[idx] >= 0:
+        path.append(via[idx])
+        idx = parent[idx]
+    path.reverse()
+    g = pos.start(backend)
+    out = []
+    for k in path:
+        a = actions_of(g, pos.concede)[k]
+        out.append(a)
+        g = engine.step(g, a)
+    return out

@@ -1,0 +1,289 @@
+"""Verify the rules model: the declared statecharts, then a bounded exhaustive exploration of the simulator.
+
+Part 1 (networkx, on the declarations): every state reachable from the initial state, no trap state,
+the order of overlapping guarded transitions declared, hand-offs and named guards/effects resolved.
+
+Part 2 (breadth-first over game states from starting positions, default verify/positions.yaml):
+invariants at every state and on every fired transition, each citing its rule; a violation prints
+its shortest trace and is written as a scenario file that ``riftsim simulate`` replays. Declared
+transitions that no position exercised are findings, unless the positions file lists them under
+``unexercised`` with the reason.
+
+Exit status: 0 everything holds, 1 a finding or violation, 2 bad input.
+
+examples:
+  riftsim verify
+  riftsim verify --stats --jobs 2
+  riftsim verify --positions my.yaml --max-states 50000 --export space.graphml
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import yaml
+
+from . import graphcheck
+from .errors import ScenarioError
+from .explore import Position, Result, Violation, explore
+
+DEFAULT_POSITIONS = Path(__file__).resolve().parent.parent / "verify" / "positions.yaml"
+EXPLORE_KEYS = {"turns", "concede", "max_states", "rulings"}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--positions", metavar="FILE.yaml", action="append",
+                   help="starting positions to explore (default: verify/positions.yaml); repeatable")
+    p.add_argument("--max-states", type=int, metavar="N", help="stop each position's search after N distinct states")
+    p.add_argument("--depth", type=int, metavar="N", help="do not expand states deeper than N actions")
+    p.add_argument("--turns", type=int, metavar="N", help="do not expand states after N end-turns (overrides the file)")
+    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+                   help="worker processes, one position each at a time (default: 2)")
+    p.add_argument("--stats", action="store_true", help="print distinct states/s, bytes per visited state, times")
+    p.add_argument("--graph", action="store_true",
+                   help="build the explored state space as a networkx graph: SCCs, terminal states")
+    p.add_argument("--export", metavar="FILE.graphml", help="write the explored state space as GraphML (implies --graph)")
+    p.add_argument("--out", metavar="DIR", default="verify-counterexamples",
+                   help="where violations are written as scenario files (default: verify-counterexamples/)")
+    p.add_argument("--statecharts-only", action="store_true", help="only part 1: the declared machines")
+    p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled",
+                   help="which machine backend the explored games run on")
+
+
+# -- positions files -------------------------------------------------------------------------------
+
+def load_positions(path: str) -> tuple[list[Position], dict]:
+    """Positions and the ``unexercised`` allowance from a YAML file; a bad file raises ScenarioError."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ScenarioError(path, f"cannot read: {e.strerror}") from None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else path
+        raise ScenarioError(where, f"not valid YAML: {getattr(e, 'problem', e)}") from None
+    if isinstance(doc, dict) and "positions" not in doc and "players" in doc:
+        doc = {"positions": [doc]}                     # a scenario file: its starting position
+    if not isinstance(doc, dict) or not isinstance(doc.get("positions"), list) or not doc["positions"]:
+        raise ScenarioError(path, "expected a mapping with a non-empty 'positions' list (or one scenario)")
+    out = []
+    for i, entry in enumerate(doc["positions"]):
+        where = f"{path}: positions[{i}]"
+        if not isinstance(entry, dict):
+            raise ScenarioError(where, "each position is a mapping of scenario setup keys")
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            raise ScenarioError(where, "a position needs a 'name'")
+        where = f"{path}: position {name!r}"
+        bounds = entry.get("explore") or {}
+        if not isinstance(bounds, dict) or set(bounds) - EXPLORE_KEYS:
+            raise ScenarioError(where, f"'explore' takes only {', '.join(sorted(EXPLORE_KEYS))}")
+        setup = {k: v for k, v in entry.items() if k not in ("explore", "steps", "name")}
+        pos = Position(name, setup, int(bounds.get("turns", 2)), bool(bounds.get("concede", False)),
+                       int(bounds.get("max_states", 200_000)), dict(bounds.get("rulings") or setup.get("rulings") or {}))
+        try:
+            pos.start()
+        except ScenarioError as e:
+            raise ScenarioError(where, e.what) from None
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
+            raise ScenarioError(where, f"not a valid starting position ({type(e).__name__}: {e})") from None
+        out.append(pos)
+    allowed = {}
+    for i, u in enumerate(doc.get("unexercised") or []):
+        try:
+            rec = (u["machine"], u["source"], u["trigger"], u["dest"], tuple(u.get("guards") or ()))
+            allowed[rec] = str(u["why"])
+        except (KeyError, TypeError):
+            raise ScenarioError(f"{path}: unexercised[{i}]",
+                                "needs machine, source, trigger, dest, why (and guards if any)") from None
+    return out, allowed
+
+
+# -- counterexamples as scenarios ------------------------------------------------------------------
+
+def step_of(a) -> dict:
+    d = {"do": a.kind, "player": a.player}
+    if a.kind == "move":
+        d.update(units=list(a.units), to=a.to)
+    elif a.kind == "play":
+        d["card"] = a.card
+        if a.targets:
+            d["targets"] = dict(a.targets)
+        if a.at:
+            d["at"] = a.at
+    elif a.kind == "activate":
+        d.update(source=a.source, ability=a.ability)
+    elif a.kind == "choose":
+        d["battlefield"] = a.battlefield
+    elif a.kind == "invite":
+        d["teammate"] = a.teammate
+    return d
+
+
+def scenario_of(pos: Position, v: Violation) -> dict:
+    """The violation as a scenario: the position, the shortest trace, and what the last state shows."""
+    from .engine import step
+    from .view import view
+
+    g = pos.start()
+    for a in v.actions:
+        try:
+            g = step(g, a)
+        except Exception:  # noqa: BLE001 - the last action is the one that crashed the engine
+            break
+    seen = view(g, with_legal=False)
+    doc = {"name": f"verify: {v.invariant} ({v.position})", **pos.setup}
+    if pos.rulings:
+        doc["rulings"] = dict(pos.rulings)
+    doc["steps"] = [step_of(a) for a in v.actions]
+    doc["steps"].append({"expect": {k: seen[k] for k in ("state", "turn", "focus", "priority", "chain", "players",
+                                                           "winner")}})
+    return doc
+
+
+def write_counterexample(out: Path, pos: Position, v: Violation, n: int) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    slug = "".join(c if c.isalnum() else "-" for c in f"{pos.name}-{v.invariant}").strip("-").lower()
+    path = out / f"{n:02d}-{slug}.yaml"
+    head = f"# {v.invariant} [{v.rule}]: {v.message}\n# shortest trace found by riftsim verify\n"
+    path.write_text(head + yaml.safe_dump(scenario_of(pos, v), sort_keys=False, allow_unicode=True),
+                    encoding="utf-8")
+    return path
+
+
+# -- running ---------------------------------------------------------------------------------------
+
+def _work(job) -> Result:
+    pos, max_states, depth, graph, measure, backend = job
+    return explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend)
+
+
+def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
+                  depth: int | None = None, graph: bool = False, measure: bool = False,
+                  backend: str = "compiled") -> list[Result]:
+    """Explore every position (in parallel over ``jobs`` processes); results in the positions' order."""
+    work = [(p, max_states, depth, graph, measure, backend) for p in positions]
+    if jobs > 1 and len(work) > 1:
+        import multiprocessing as mp
+        ctx = mp.get_context("fork")
+        with ctx.Pool(min(jobs, len(work))) as pool:
+            results = list(pool.imap(_work, work, chunksize=1))
+    else:
+        results = [_work(w) for w in work]
+    return results
+
+
+def state_graph(results: list[Result]):
+    """The explored state spaces as one networkx DiGraph (node ids ``position:fingerprint``)."""
+    import networkx as nx
+    gr = nx.DiGraph()
+    for r in results:
+        nodes, edges = r.graph
+        for fp, attrs in nodes.items():
+            gr.add_node(f"{r.position}:{fp:014x}", position=r.position, **attrs)
+        for a, b, label in edges:
+            gr.add_edge(f"{r.position}:{a:014x}", f"{r.position}:{b:014x}", action=label)
+    return gr
+
+
+def run(args: argparse.Namespace) -> int:
+    import statecharts
+
+    bad = 0
+    findings = graphcheck.check(statecharts.MACHINES)
+    leaves = [leaf for m in statecharts.MACHINES for leaf in m.leaves()]
+    n_states = sum(len(leaf.states) for leaf in leaves)
+    n_trans = sum(len(leaf.transitions) for leaf in leaves)
+    print(f"statecharts: {len(statecharts.MACHINES)} machines, {len(leaves)} leaves, {n_states} states, "
+          f"{n_trans} transitions")
+    for f in findings:
+        print("  FINDING " + f.line())
+    if not findings:
+        print("  every state reachable, no trap state, order of overlapping guards declared, "
+              "hand-offs and guards/effects resolved")
+    bad += len(findings)
+    if args.statecharts_only:
+        return 1 if bad else 0
+
+    positions, allowed = [], {}
+    for path in args.positions or [str(DEFAULT_POSITIONS)]:
+        ps, al = load_positions(path)
+        positions += ps
+        allowed.update(al)
+    if args.turns is not None:
+        for p in positions:
+            p.turns = args.turns
+    graph = bool(args.graph or args.export)
+    import time
+    t0 = time.perf_counter()
+    results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
+                            graph=graph, measure=args.stats, backend=args.backend)
+    wall = time.perf_counter() - t0
+    print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
+    for r, p in zip(results, positions):
+        print(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
+              f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}), "
+              f"{r.terminal} terminal{'' if r.complete else ', STOPPED at the state limit'}")
+    total = sum(r.states for r in results)
+    print(f"  total: {total} distinct states, {sum(r.edges for r in results)} transitions")
+
+    covered = set().union(*(r.coverage for r in results))
+    declared = graphcheck.declared_transitions(statecharts.MACHINES)
+    missing = [d for d in declared if d not in covered]
+    print(f"coverage: {len(declared) - len(missing)}/{len(declared)} declared transitions exercised")
+    for d in missing:
+        label = f"{d[0]}: {d[1]} --{d[2]}{'[' + ' & '.join(d[4]) + ']' if d[4] else ''}--> {d[3]} " \
+                f"({', '.join(graphcheck.rules_of(d))})"
+        if d in allowed:
+            print(f"  not exercised (known: {allowed[d]}): {label}")
+        else:
+            print(f"  FINDING never exercised: {label}")
+            bad += 1
+
+    out = Path(args.out)
+    by_name = {p.name: p for p in positions}
+    n = 0
+    for r in results:
+        for v in r.violations:
+            n += 1
+            bad += 1
+            print(f"VIOLATION {v.invariant} [{v.rule}] in {v.position}: {v.message}")
+            print(f"  shortest trace ({len(v.actions)} actions):")
+            for k, a in enumerate(v.actions, 1):
+                print(f"    {k}. {a.describe()}")
+            path = write_counterexample(out, by_name[v.position], v, n)
+            print(f"  written to {path} (replay: riftsim simulate {path})")
+    if not n:
+        print("invariants: all hold (" + "; ".join(name for name, _, _ in _invariant_names()) + ")")
+
+    if graph:
+        import networkx as nx
+        gr = state_graph(results)
+        sccs = list(nx.strongly_connected_components(gr))
+        big = max((len(c) for c in sccs), default=0)
+        terminal = sum(1 for _, d in gr.nodes(data=True) if d.get("terminal"))
+        sinks = sum(1 for v in gr.nodes if gr.out_degree(v) == 0)
+        print(f"state graph: {gr.number_of_nodes()} nodes, {gr.number_of_edges()} edges, {len(sccs)} strongly "
+              f"connected components (largest {big}), {terminal} terminal states, {sinks} without successors "
+              f"(terminal or at the bound)")
+        if args.export:
+            nx.write_graphml(gr, args.export)
+            print(f"  exported to {args.export}")
+
+    if args.stats:
+        cpu = sum(r.seconds for r in results)
+        mem = sum(r.visited_bytes for r in results)
+        print(f"stats: {total / cpu:,.0f} distinct states/s per core, {total / wall:,.0f} states/s wall "
+              f"({max(1, args.jobs)} jobs), {mem / max(total, 1):.0f} bytes per visited state "
+              f"(visited set + trace tree), {wall:.1f} s wall, {cpu:.1f} s in workers")
+    return 1 if bad else 0
+
+
+def _invariant_names():
+    from .explore import INVARIANTS
+    return INVARIANTS + (("combat damage never with a chain", "465", None),
+                         ("a showdown ends after a full round of focus passes", "347.2.a", None))
