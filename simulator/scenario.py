@@ -99,7 +99,10 @@ def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark else 1
-        what = " ".join(str(x) for x in (e.context, e.problem) if x)
+        ctx = e.context or ""
+        if ctx and e.context_mark and mark and e.context_mark.line != mark.line:
+            ctx += f" (from line {e.context_mark.line + 1})"
+        what = " ".join(str(x) for x in (ctx, e.problem) if x)
         raise ScenarioError(f"{file}:{line}", f"YAML syntax error: {what}") from None
     except yaml.YAMLError as e:
         raise ScenarioError(f"{file}:1", f"YAML error: {str(e).splitlines()[0]}") from None
@@ -303,7 +306,11 @@ class Validator:
             check_ruling(rid, value, self.where("rulings", rid))
         steps = [self.step(s, i) for i, s in enumerate(self.seq(doc["steps"], ("steps",), "steps"))]
         setup = {k: doc[k] for k in ("mode", "players", "teams", "battlefields", "control", "score", "units",
-                                     "gear", "hands") if k in doc}
+                                     "gear", "hands") if doc.get(k) is not None}
+        setup["hands"] = {p: list(c or []) for p, c in hands.items()}
+        for key in ("units", "gear", "battlefields"):       # `abilities:` left empty means none
+            setup[key] = [({k: x for k, x in e.items() if not (k == "abilities" and x is None)}
+                           if isinstance(e, dict) else e) for e in setup.get(key) or []]
         return Scenario(self.file, name, setup, self.cards, steps, dict(rulings), pending, self.where)
 
     def teams(self, doc, mode: str) -> None:
@@ -419,7 +426,8 @@ class Validator:
             if len(e) != 1:
                 self.fail(p, "an effect is one verb: {verb: {field: value}}")
             (verb, fields), = e.items()
-            self.choice(verb, p, "an effect verb", tuple(VERBS))
+            if verb not in VERBS:
+                self.fail(p, f"unknown effect verb {_fmt(verb)} (verbs: {', '.join(VERBS)})")
             fields = self.mapping(fields or {}, p + (verb,), f"{verb}'s fields", VERBS[verb])
             for f, val in fields.items():
                 fp = p + (verb, f)
@@ -473,11 +481,12 @@ class Validator:
             self.fail(path, "a step has either do: or expect:")
         if "expect" in s:
             self.mapping(s, path, "an expect step", ("expect",))
-            return Step(i + 1, line, expect=self.expectation(s["expect"], path + ("expect",)))
-        kind = self.choice(s["do"], path + ("do",), "do", tuple(ACTION_FIELDS))
+            return Step(i + 1, line, expect=self.expectation(s["expect"], path + ("expect",), i + 1))
+        kind = self.choice(s["do"], path + ("do",), f"step {i + 1}'s do", tuple(ACTION_FIELDS))
         self.mapping(s, path, f"a {kind} step", ("do", "player", "illegal") + ACTION_FIELDS[kind],
                      required=("player",) + REQUIRED_FIELDS.get(kind, ()))
-        p = self.player(s["player"], path + ("player",))
+        tag = f"step {i + 1}"
+        p = self.player(s["player"], path + ("player",), tag)
         illegal = s.get("illegal", False)
         if not isinstance(illegal, (bool, str)):
             self.fail(path + ("illegal",), f"illegal must be true or a reason text, not {_kind(illegal)}")
@@ -487,10 +496,10 @@ class Validator:
             if not units:
                 self.fail(path + ("units",), "a move names at least one unit")
             for j, u in enumerate(units):
-                self.unit_id(u, path + ("units", j), "units")
-            a = Action("move", p, units=tuple(units), to=self.place(s["to"], path + ("to",), "to"))
+                self.unit_id(u, path + ("units", j), f"{tag}'s units")
+            a = Action("move", p, units=tuple(units), to=self.place(s["to"], path + ("to",), f"{tag}'s to"))
         elif kind == "play":
-            cid = self.card_id(s["card"], path + ("card",), "play")
+            cid = self.card_id(s["card"], path + ("card",), tag)
             card = self.cards[cid]
             targets = self.mapping(s.get("targets") or {}, path + ("targets",), "targets")
             fields = card.target_fields()
@@ -500,11 +509,11 @@ class Validator:
                     self.fail(tp, f"{cid} takes no target {_fmt(f)}"
                                   + (f" (it takes: {', '.join(fields)})" if fields else ""))
                 if f in PLACE_FIELDS:
-                    self.place(v, tp, "targets")
+                    self.place(v, tp, f"{tag}'s targets")
                 elif f == "unit":
-                    self.unit_id(v, tp, "targets")
+                    self.unit_id(v, tp, f"{tag}'s targets")
                 elif f == "player":
-                    self.player(v, tp, "targets")
+                    self.player(v, tp, f"{tag}'s targets")
                 elif f in NUMBER_FIELDS:
                     self.integer(v, tp, f"target {f}")
                 else:
@@ -513,22 +522,22 @@ class Validator:
             if at is not None:
                 if card.type != "unit":
                     self.fail(path + ("at",), f"{cid} is a {card.type}: at: is for units")
-                self.place(at, path + ("at",), "at")
+                self.place(at, path + ("at",), f"{tag}'s at")
             ordered = tuple((f, targets[f]) for f in fields if f in targets)
             a = Action("play", p, card=cid, targets=ordered, at=at)
         elif kind == "activate":
-            src = self.unit_id(s["source"], path + ("source",), "source", gear=True)
+            src = self.unit_id(s["source"], path + ("source",), f"{tag}'s source", gear=True)
             a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"))
         elif kind == "choose":
-            a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), "choose"))
+            a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
         elif kind == "invite":
-            a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), "teammate"))
+            a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
         else:
             a = Action(kind, p)
         return Step(i + 1, line, action=a, illegal=illegal)
 
-    def expectation(self, e, path: Path) -> dict:
-        self.mapping(e, path, "expect", EXPECT_KEYS)
+    def expectation(self, e, path: Path, number: int) -> dict:
+        self.mapping(e, path, f"step {number}'s expect", EXPECT_KEYS)
         if not e:
             self.fail(path, "expect: names at least one key")
         for k, v in e.items():
