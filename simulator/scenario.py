@@ -627,6 +627,7 @@ class Result:
     final: dict = field(default_factory=dict)
     steps_run: int = 0
     checks: int = 0
+    checked: list = field(default_factory=list)   # (step, "state showdown-open, focus A") per expectation held
 
 
 def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None) -> Result:
@@ -634,15 +635,19 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None)
     game = sc.game(backend=backend, rulings=rulings)
     failure = ""
     steps = checks = 0
+    checked = []
     for st in sc.steps:
         failure = _do(game, sc, st) if st.action else _check(game, sc, st)
         if failure:
             failure = f"{sc.file}:{st.line}: step {st.number}: {failure}"
             break
         steps += 1
-        checks += 0 if st.action else 1
+        if st.expect is not None:
+            checks += 1
+            checked.append((st.number, ", ".join(f"{k} {_fmt(v)}" for k, v in st.expect.items())))
     from .view import view
-    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), view(game.state), steps, checks)
+    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), view(game.state), steps, checks,
+                 checked)
     if sc.pending is not None:
         if failure:
             res.status = "pending"

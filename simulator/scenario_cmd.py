@@ -51,6 +51,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "`transitions` machines; both give the same traces")
     p.add_argument("--diagram", metavar="OUT.svg",
                    help="also draw the trace of the (single) scenario as a diagram with simulator.render")
+    p.add_argument("--checks", action="store_true",
+                   help="also print each expectation that held, as a line `STEP  expect: key value, ...  [held]`")
     p.add_argument("--quiet", "-q", action="store_true", help="no traces: only result lines and the summary")
 
 
@@ -89,8 +91,11 @@ def run(args: argparse.Namespace) -> int:
             print(file=out)
         print(_header(sc, rulings), file=out)
         if not args.quiet:
-            for e in res.events:
-                print(trace_line(e), file=out)
+            lines = [(e.step, trace_line(e)) for e in res.events]
+            if args.checks:
+                lines += [(n, f"{n}  expect: {text}  [held]") for n, text in res.checked]
+            for _, line in sorted(lines, key=lambda x: x[0]):
+                print(line, file=out)
         print(_result_line(res), file=out)
     summary = (f"{len(args.files)} scenario{'s' if len(args.files) != 1 else ''}: {counts['pass']} passed, "
                f"{counts['fail']} failed, {counts['invalid']} invalid, {counts['pending']} pending")
