@@ -22,6 +22,12 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
     if len(players) != size:
         raise ScenarioError(where("players"), f"mode {mode} needs {size} players, got {len(players)}")
     teams = tuple(tuple(t) for t in setup.get("teams") or [(p,) for p in players])
+    if mode == "magma-chamber":
+        if len(teams) != 2 or any(len(t) != 2 for t in teams) or sorted(sum(teams, ())) != sorted(players):
+            raise ScenarioError(where("teams"), "magma-chamber needs two teams of two of its players (489)")
+        if any((players[i] in teams[0]) == (players[i + 1] in teams[0]) for i in range(3)):
+            raise ScenarioError(where("players"), f"magma-chamber turn order alternates teams (489): "
+                                                  f"{', '.join(players)} seats two teammates in a row")
     merged = {**(setup.get("rulings") or {}), **(rulings or {})}
     cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged)
     cfg.rt = Runtime(backend)
