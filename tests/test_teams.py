@@ -136,3 +136,32 @@ def test_a_battlefield_the_ally_controlled_at_the_beginning_phase_cannot_be_scor
     do(g, "A move a1 North", "A pass", "B pass", "C pass", "D pass")
     expect(g, state="neutral-open", controller={"North": "A"}, score={"A": 2, "C": 2})
     assert "470" in rules_of(g, "North was already scored this turn")
+
+
+def test_magma_chamber_setup_needs_two_teams_seated_alternately():
+    """489: a magma-chamber game has two teams of two and its turn order alternates teams; anything else is a
+    one-line setup error naming the field (not a silent free-for-all)."""
+    import pytest
+
+    from conftest import game
+    from simulator.errors import ScenarioError
+
+    base = {"mode": "magma-chamber", "players": ["A", "B", "C", "D"], "battlefields": BFS4}
+    with pytest.raises(ScenarioError, match="needs two teams of two"):
+        game(base)
+    with pytest.raises(ScenarioError, match="alternates teams"):
+        game(base, teams=[["A", "B"], ["C", "D"]])
+    g = game(base, teams=[["A", "C"], ["B", "D"]])
+    assert g.state.teammates("A", "C") and g.state.opponents("A", "B")
+
+
+def test_magma_chamber_scenario_with_teammates_seated_together_is_invalid(tmp_path, capsys):
+    """The CLI contract: a setup that is not a valid magma-chamber game exits 2 with FILE:LINE and the reason."""
+    from simulator.cli import main
+
+    f = tmp_path / "bad.yaml"
+    f.write_text("name: bad seating\nmode: magma-chamber\nplayers: [A, C, B, D]\nteams: [[A, C], [B, D]]\n"
+                 "battlefields: [North, South, East]\nsteps:\n  - expect: {turn: A}\n")
+    assert main(["simulate", str(f)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"{f}:3: magma-chamber turn order alternates teams (489): A, C, B, D seats two teammates in a row"]
