@@ -43,7 +43,8 @@ def conquer(g: State, bf: str, player: str) -> None:
         return
     short = g.cfg.victory - points(g, player)
     if short <= 1:
-        others = [n for n in g.bfs if n != bf]
+        # 489.8.g.1: battlefields blocked for the team at the scoring step (an ally's) are not counted
+        others = [n for n in g.bfs if n != bf and not (n in g.scored and g.teammates(player, g.scored[n]))]
         if not all(g.scored.get(n) == player for n in others):
             g.drawn[player] = g.drawn.get(player, 0) + 1
             log(g, f"{player} conquers {bf} one point short of victory without having scored every "
