@@ -21,7 +21,7 @@ import yaml
 
 from .actions import Action
 from .cards import CATALOGUE, TIMINGS, TRIGGERS, TYPES, VERBS, Card
-from .errors import IllegalAction, ScenarioError
+from .errors import IllegalAction, RulesBug, ScenarioError
 from .setup import MODES, RULINGS, build, to_card
 
 TOP = ("name", "mode", "players", "teams", "battlefields", "control", "score", "units", "gear", "hands",
@@ -662,6 +662,8 @@ def _do(game, sc: Scenario, st: Step) -> str:
     before = game.state.key()
     try:
         game.apply(st.action, st.number)
+    except RulesBug as e:
+        return f"{st.describe()} hit a gap in the rules model (please report it): {e}"
     except IllegalAction as e:
         if game.state.key() != before:     # pragma: no cover - the engine's contract
             return f"{st.describe()} was rejected but changed the state"

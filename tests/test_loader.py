@@ -343,3 +343,40 @@ def test_mutated_valid_scenario_gives_a_message_not_a_crash(path, junk, delete):
     else:
         parent[path[-1]] = junk
     _check_never_crashes(yaml.safe_dump(doc, sort_keys=False))
+
+
+ACTIONS = st.one_of(
+    st.builds(lambda p, u, to: {"do": "move", "player": p, "units": [u], "to": to},
+              st.sampled_from("AB"), st.sampled_from(["a1", "a2", "b1"]), st.sampled_from(["North", "South", "base"])),
+    st.builds(lambda p: {"do": "pass", "player": p}, st.sampled_from("AB")),
+    st.builds(lambda p: {"do": "end-turn", "player": p}, st.sampled_from("AB")),
+    st.builds(lambda p, b: {"do": "choose", "player": p, "battlefield": b}, st.sampled_from("AB"),
+              st.sampled_from(["North", "South"])),
+    st.builds(lambda p, c, u, to: {"do": "play", "player": p, "card": c, "targets": {"unit": u, "to": to}},
+              st.sampled_from("AB"), st.just("move-spell"), st.sampled_from(["a1", "a2", "b1"]),
+              st.sampled_from(["North", "South"])),
+    st.builds(lambda p, c, u: {"do": "play", "player": p, "card": c, "targets": {"unit": u}},
+              st.sampled_from("AB"), st.sampled_from(["rune-prison", "en-garde"]), st.sampled_from(["a1", "a2", "b1"])),
+    st.builds(lambda p, c: {"do": "play", "player": p, "card": c}, st.sampled_from("AB"),
+              st.sampled_from(["action-spell", "reaction-spell", "normal-spell", "unit-3"])),
+    st.builds(lambda p, g: {"do": "activate", "player": p, "source": g, "ability": "add"}, st.sampled_from("AB"),
+              st.sampled_from(["ga", "gb"])),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(ACTIONS, st.booleans()), max_size=25))
+def test_random_action_sequences_run_to_a_result(steps):
+    """Any sequence of well-formed actions runs to pass or fail (illegal ones named), never an exception."""
+    hand = ["move-spell", "rune-prison", "en-garde", "action-spell", "reaction-spell", "normal-spell", "unit-3"]
+    doc = {"name": "random", "players": ["A", "B"], "battlefields": ["North", "South"], "control": {"South": "B"},
+           "units": [{"id": "a1", "owner": "A", "at": "base", "might": 2},
+                     {"id": "a2", "owner": "A", "at": "base", "might": 1},
+                     {"id": "b1", "owner": "B", "at": "South", "might": 2}],
+           "gear": [{"id": "ga", "owner": "A", "card": "add-gear"}, {"id": "gb", "owner": "B", "card": "add-gear"}],
+           "hands": {"A": hand, "B": hand},
+           "steps": [dict(a, illegal=True) if flag else a for a, flag in steps] + [{"expect": {"players": ["A", "B"]}}]}
+    res = run(loads(yaml.safe_dump(doc), "f.yaml"))
+    assert res.status in ("pass", "fail")
+    if res.status == "fail":
+        assert MESSAGE.match(res.message) and "\n" not in res.message, res.message
