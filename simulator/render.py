@@ -77,8 +77,13 @@ def _state_label(name: str, doc: str) -> str:
 
 
 def edge_label(t: T) -> str:
-    """``trigger [guards] (rules)``, then ``/ effects`` and ``=> sends`` on their own lines."""
-    lines = [t.label()]
+    """``trigger [guards]``, ``(rules)``, then ``/ effects`` and ``=> sends``, each on its own line.
+
+    The rule ids get their own line so that labels stay narrow: two labelled edges between the same
+    pair of states are drawn side by side and wide labels overlap.
+    """
+    head, _, rules = t.label().rpartition(" (")
+    lines = [head, "(" + rules]
     if t.effects:
         lines.append("/ " + ", ".join(t.effects))
     if t.sends:
@@ -89,7 +94,7 @@ def edge_label(t: T) -> str:
 def _new(name: str, title: str, rankdir: str = "TB") -> graphviz.Digraph:
     g = graphviz.Digraph(name)
     g.attr(rankdir=rankdir, label=title, labelloc="t", fontname=FONT, fontsize="16",
-           nodesep="0.5", ranksep="0.55", newrank="true")
+           nodesep="0.5", ranksep="0.55", newrank="true", pad="0.4")
     g.attr("node", shape="box", style="rounded,filled", fillcolor="white", fontname=FONT, fontsize="11",
            margin="0.2,0.08")
     g.attr("edge", fontname=FONT, fontsize="9", color="#374151")
