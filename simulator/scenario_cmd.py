@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import sys
 
 from .errors import ScenarioError
@@ -36,7 +37,7 @@ def _ruling(text: str) -> tuple[str, str]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (YAML)")
+    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (YAML); a directory means its *.yaml files")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per scenario and line: "
                         '{"scenario", "file", "status", "message", "events": [{"step", "event", "player", '
@@ -58,6 +59,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rulings = dict(args.ruling)
+    files = []
+    for path in args.files:
+        if pathlib.Path(path).is_dir():
+            found = sorted(str(f) for f in pathlib.Path(path).glob("*.yaml"))
+            if not found:
+                print(f"{path}:0: no scenario files (*.yaml) in this directory", file=sys.stderr)
+                return 2
+            files += found
+        else:
+            files.append(path)
+    args.files = files
     if args.diagram and len(args.files) != 1:
         print(f"riftsim simulate: --diagram draws one scenario's trace; got {len(args.files)} files", file=sys.stderr)
         return 2

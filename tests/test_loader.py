@@ -380,3 +380,15 @@ def test_random_action_sequences_run_to_a_result(steps):
     assert res.status in ("pass", "fail")
     if res.status == "fail":
         assert MESSAGE.match(res.message) and "\n" not in res.message, res.message
+
+
+def test_a_directory_runs_its_yaml_files(tmp_path, capsys):
+    write(tmp_path, BASE, "one.yaml")
+    write(tmp_path, BASE, "two.yaml")
+    code, out, err = simulate(capsys, str(tmp_path))
+    assert code == 0
+    assert out.rstrip().splitlines()[-1] == "2 scenarios: 2 passed, 0 failed, 0 invalid, 0 pending"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, out, err = simulate(capsys, str(empty))
+    assert (code, err) == (2, f"{empty}:0: no scenario files (*.yaml) in this directory\n")
