@@ -465,9 +465,11 @@ def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
 def draw_trace(events: Iterable, out_path: str | Path, title: str = "trace") -> Path:
     """Draw ``events`` (simulator Events, or their ``as_dict()``) on the machines they went through.
 
-    ``out_path`` ending in ``.dot`` gets the DOT text; anything else gets SVG.
+    ``out_path`` ending in ``.dot`` gets the DOT text, ``.svg`` the rendered SVG.
     """
     out = Path(out_path)
+    if out.suffix not in (".svg", ".dot"):
+        raise RiftsimError(f"{out}: a trace diagram is written as .svg or .dot, not {out.suffix or 'no suffix'!r}")
     src = trace_graph(events, title).source
     try:
         if out.suffix == ".dot":

@@ -277,3 +277,11 @@ def test_draw_trace_rejects_an_unknown_machine_in_one_line(tmp_path):
     with pytest.raises(RiftsimError, match="unknown machine 'nope'"):
         render.draw_trace(bad, tmp_path / "t.svg")
     assert not (tmp_path / "t.svg").exists()
+
+
+def test_draw_trace_names_a_bad_output_path_in_one_line(tmp_path):
+    g = combat_game()
+    with pytest.raises(RiftsimError, match=r"t\.png: a trace diagram is written as \.svg or \.dot"):
+        render.draw_trace(g.trace, tmp_path / "t.png")
+    with pytest.raises(RiftsimError, match="cannot write"):
+        render.draw_trace(g.trace, tmp_path / "missing-dir" / "t.svg")
