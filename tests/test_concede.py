@@ -349,3 +349,24 @@ def test_random_play_with_concedes_never_leaves_a_stale_holder_or_a_stall():
                     concedes += 1
                     assert_no_stale_holder(Game(s))
     assert concedes > 50
+
+
+def test_exhaustive_exploration_of_the_multiplayer_positions_holds_every_invariant():
+    """652.5 and the verification invariants (no deadlock, exactly one player can act, nobody who left holds
+    priority, focus or the turn) over every state reachable within the bounds of verify/multiplayer.yaml's 2v2,
+    R2=defender-last and seed 003 (R9=reset) positions, concede explored; each search is complete."""
+    import pathlib
+
+    from simulator.explore import explore
+    from simulator.verify import load_positions
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "verify" / "multiplayer.yaml"
+    positions, _ = load_positions(str(path))
+    small = [p for p in positions if p.name in ("magma-chamber-teams-invite-concede",
+                                                 "war-combat-R2-defender-last-concede",
+                                                 "skirmish-seed003-replaced-battlefield-R9-reset")]
+    assert len(small) == 3 and all(p.concede for p in small)
+    for pos in small:
+        res = explore(pos)
+        assert res.complete and res.violations == [], (pos.name, [v.message for v in res.violations][:3])
+        assert res.states > 1000 and res.terminal > 0, (pos.name, res.states)
