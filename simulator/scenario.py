@@ -133,12 +133,12 @@ class Scenario:
     steps: list[Step]
     rulings: dict[str, str]
     pending: str | None = None
-    line: Callable[..., str] = field(default=lambda *path: "")
+    where: Callable[..., str] = field(default=lambda *path: "")   # path in the file -> "FILE:LINE"
 
     def game(self, *, backend: str = "compiled", rulings: dict | None = None):
         from .engine import Game
         merged = {**self.rulings, **(rulings or {})}
-        return Game(build(self.setup, backend=backend, rulings=merged, cards=self.cards, where=self.line))
+        return Game(build(self.setup, backend=backend, rulings=merged, cards=self.cards, where=self.where))
 
 
 def load(path: str) -> Scenario:
@@ -653,7 +653,7 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None)
             res.status = "pending"
         else:
             res.status = "fail"
-            res.message = (f"{sc.file}:{sc.line('pending')}: marked pending ({sc.pending}) but every step holds "
+            res.message = (f"{sc.where('pending')}: marked pending ({sc.pending}) but every step holds "
                            f"now: remove 'pending'")
     return res
 
