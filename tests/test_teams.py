@@ -165,3 +165,37 @@ def test_magma_chamber_scenario_with_teammates_seated_together_is_invalid(tmp_pa
     assert main(["simulate", str(f)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"{f}:3: magma-chamber turn order alternates teams (489): A, C, B, D seats two teammates in a row"]
+
+
+def test_a_teammate_is_an_outsider_to_its_allys_combat(backend):
+    """462 applies to teams too (seed 004: 'Cette restriction diffère de celle qui exclut un troisième participant'):
+    A attacks B at South; C, A's ally, has no units there: C's move-spell may not send c2 into that combat, and
+    D, B's ally, may not either."""
+    g = magma(battlefields=BFS4, control={"South": "B", "West": "A"}, backend=backend,
+              hands={"C": ["move-spell"], "D": ["move-spell"]},
+              units=[unit("a1", "A", "base", 2), unit("b1", "B", "South", 1), unit("c2", "C", "base"),
+                     unit("d2", "D", "base")])
+    do(g, "A move a1 South")
+    expect(g, active={"kind": "combat", "at": "South", "attacker": "A", "defender": "B"}, focus="A")
+    do(g, "A pass")
+    expect(g, focus="B")
+    do(g, "B pass")
+    expect(g, focus="C")
+    illegal(g, "C play move-spell unit=c2 to=South", "staged or ongoing combat", rule="462")
+    do(g, "C pass")
+    expect(g, focus="D")
+    illegal(g, "D play move-spell unit=d2 to=South", "staged or ongoing combat", rule="462")
+
+
+def test_magma_combat_triggers_attacker_then_non_defenders_in_turn_order_then_defender(backend):
+    """464.2.e in 2v2: A attacks B; the non-defenders C (A's ally) and D (B's ally) place theirs in turn order, the
+    defender last: chain A, C, D, B; B's trigger is newest, so B gets priority first (R17)."""
+    from mp_helpers import trig
+    g = magma(battlefields=BFS4, control={"South": "B", "West": "A", "East": "D", "North": "C"}, backend=backend,
+              units=[unit("a1", "A", "base", 2, abilities=[trig("a-attacks", "on-attack")]),
+                     unit("b1", "B", "South", 1, abilities=[trig("b-defends", "on-defend")]),
+                     unit("c1", "C", "North", 1, abilities=[trig("c-watches", "on-any-attack")]),
+                     unit("d1", "D", "East", 1, abilities=[trig("d-watches", "on-any-attack")])])
+    do(g, "A move a1 South")
+    expect(g, chain=["a-attacks", "c-watches", "d-watches", "b-defends"], priority="B", focus="A",
+           active={"kind": "combat", "at": "South", "attacker": "A", "defender": "B"})
