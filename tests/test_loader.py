@@ -392,3 +392,11 @@ def test_a_directory_runs_its_yaml_files(tmp_path, capsys):
     empty.mkdir()
     code, out, err = simulate(capsys, str(empty))
     assert (code, err) == (2, f"{empty}:0: no scenario files (*.yaml) in this directory\n")
+
+
+@pytest.mark.parametrize("ruling", ["R1=attacker", "R2=defender-last", "R9=reset", "R11=fifo", "R1=default"])
+def test_every_ruling_alternative_is_accepted(tmp_path, capsys, ruling):
+    """--ruling takes every alternative of rulings.md (R1, R2, R9, R11) and the header names it."""
+    code, out, err = simulate(capsys, write(tmp_path, BASE), "--ruling", ruling)
+    assert code == 0, out + err
+    assert out.splitlines()[0].endswith(f"; rulings {ruling})")
