@@ -370,3 +370,18 @@ def test_exhaustive_exploration_of_the_multiplayer_positions_holds_every_invaria
         res = explore(pos)
         assert res.complete and res.violations == [], (pos.name, [v.message for v in res.violations][:3])
         assert res.states > 1000 and res.terminal > 0, (pos.name, res.states)
+
+
+def test_turn_player_concedes_mid_chain_the_chain_finishes_then_the_next_turn_starts(backend):
+    """652.4, R10: A's spell is countered when A concedes; B's Reaction on the chain still resolves after B, C and D
+    pass; only then, with nothing ongoing, B's turn starts from its Start of Turn (B holds South)."""
+    g = war(control=CONTROL, hands={"A": ["normal-spell"], "B": ["reaction-spell"]}, backend=backend,
+            units=[unit("b1", "B", "South"), unit("c1", "C", "North"), unit("d1", "D", "East")])
+    do(g, "A play normal-spell", "A pass", "B play reaction-spell", "A concede")
+    expect(g, state="neutral-closed", chain=["reaction-spell"], priority="B", turn="B", phase="Main",
+           score={"B": 0}, players=["B", "C", "D"])
+    assert "normal-spell is countered: its controller left" in lines(g)
+    assert_no_stale_holder(g)
+    do(g, "B pass", "C pass", "D pass")
+    expect(g, state="neutral-open", chain=[], turn="B", priority="B", phase="Main", score={"B": 1})
+    assert lines(g).index("reaction-spell resolves") < lines(g).index("turn of B begins: Awaken (the turn player left, R10)")
