@@ -114,3 +114,25 @@ def test_team_final_point_ignores_the_allys_battlefield():
     expect(g, score={"A": 10}, winner=None)
     do(g, "A move a2 North", "A pass", "B pass", "C pass", "D pass")
     expect(g, score={"A": 11, "C": 11}, winner=["A", "C"])
+
+
+def test_hold_triggers_go_on_the_chain_in_the_beginning_phase():
+    """471.2, 315.2.b, 383: on-hold abilities (a unit's and the battlefield's, both A's) trigger only when North
+    actually scores; they go on the chain in the Beginning Phase, players get priority on them (B may react), and
+    the turn moves on to the Main Phase once they have resolved."""
+    g = game(units=[{**A1, "at": "North", "abilities": [{"name": "tithe", "trigger": "on-hold",
+                                                         "effect": [{"draw": {"count": 1}}]}]}],
+             battlefields=[{"name": "North", "abilities": [{"name": "shrine", "trigger": "on-hold", "effect": []}]},
+                           "South"],
+             control={"North": "A"}, hands={"B": ["reaction-spell"]})
+    do(g, "A end-turn")
+    expect(g, turn="B", chain=[], phase="Main")                   # B holds nothing: no trigger
+    do(g, "B end-turn")
+    expect(g, turn="A", phase="Beginning", state="neutral-closed", score={"A": 1}, chain=["tithe", "shrine"],
+           priority="A", legal={"A": ["concede", "pass"], "B": ["concede"]})
+    do(g, "A pass")
+    expect(g, priority="B", legal={"B": ["concede", "pass", "play reaction-spell"]})
+    do(g, "B pass", "A pass", "B pass")
+    expect(g, phase="Main", state="neutral-open", chain=[], priority="A")
+    assert [e for e in lines(g) if e.endswith(" resolves")] == ["shrine resolves", "tithe resolves"]
+    assert g.state.drawn.get("A", 0) >= 1

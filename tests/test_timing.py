@@ -122,3 +122,55 @@ def test_card_not_in_hand_is_refused():
     """353: only a card in hand can be played."""
     g = position("neutral-open")
     illegal(g, "A play en-garde unit=a1", "not in A's hand", "353")
+
+
+# -- every refusal leaves the position untouched; replays are deterministic ---------------------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from simulator.actions import candidates  # noqa: E402
+from simulator.errors import IllegalAction  # noqa: E402
+
+RICH = dict(units=[{"id": "a1", "owner": "A", "at": "base", "might": 2},
+                   {"id": "a2", "owner": "A", "at": "base", "might": 3,
+                    "abilities": [{"name": "charge", "trigger": "on-attack", "effect": []}]},
+                   {"id": "b1", "owner": "B", "at": "North", "might": 2,
+                    "abilities": [{"name": "brace", "trigger": "on-defend", "effect": []}]},
+                   {"id": "b2", "owner": "B", "at": "base", "might": 1}],
+            gear=[{"id": "g1", "owner": "A", "card": "add-gear"}], control={"North": "B"},
+            hands={"A": ["rune-prison", "move-spell", "normal-spell", "action-unit-2"],
+                   "B": ["en-garde", "reaction-spell", "move-spell", "action-spell"]})
+
+
+def everyone_candidates(g):
+    return [a for p in g.state.order for a in candidates(g.state, p) if a.kind != "concede"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=40))
+def test_random_play_rejections_change_nothing_and_replays_are_identical(picks):
+    """apply() (issue 2): any action refused leaves ``state.key()`` and the trace exactly as they were; the legal
+    actions accepted, replayed from the start, give the identical trace (deterministic output)."""
+    g = game(**RICH)
+    accepted = []
+    for n in picks:
+        if g.is_terminal():
+            break
+        # two picks in three among the legal actions (to get deep into the game), one among all candidates
+        cands = everyone_candidates(g) if n % 3 == 0 else [a for a in g.legal_actions() if a.kind != "concede"]
+        if not cands:
+            break
+        a = cands[(n // 3) % len(cands)]
+        key, trace = g.state.key(), list(g.state.trace)
+        try:
+            g.apply(a, g.state.step + 1)
+        except IllegalAction as e:
+            assert e.rule, f"{a.describe()}: refusal names no rule"
+            assert g.state.key() == key and list(g.state.trace) == trace, a.describe()
+            continue
+        accepted.append(a)
+    again = game(**RICH)
+    for i, a in enumerate(accepted, 1):
+        again.apply(a, i)
+    assert [(e.event, e.rule) for e in again.trace] == [(e.event, e.rule) for e in g.trace]
+    assert again.state.key() == g.state.key()
