@@ -106,3 +106,29 @@ def test_focus_is_awarded_once_the_cleanups_have_settled_ruling_R4():
     g = do(game(units=UNITS), "A move a1 North")
     assert g.trace[-1].event == "A gains focus and priority"
     assert "R4" in g.trace[-1].rule
+
+
+SCOUT = {"name": "scout", "trigger": "on-arrive", "effect": [{"draw": {"count": 1}}]}
+
+
+def test_on_arrive_trigger_chain_runs_before_the_staged_showdown_opens():
+    """Seed 000 / 323.12, 383: a standard move's on-arrive trigger goes on the chain (Neutral Closed); the showdown
+    it staged opens only once that chain is empty, and the contester then gets focus (345)."""
+    g = game(units=[{**UNITS[0], "abilities": [SCOUT]}, UNITS[1]])
+    do(g, "A move a1 North")
+    expect(g, state="neutral-closed", focus=None, priority="A", chain=["scout"], staged={"North": ["showdown"]},
+           active=None)
+    do(g, "A pass", "B pass")
+    expect(g, state="showdown-open", focus="A", priority="A", chain=[], staged={},
+           active={"kind": "showdown", "at": "North"})
+
+
+def test_on_arrive_trigger_joins_the_move_spells_chain_focus_passes():
+    """340.2.a, R5: a unit moved in by A's spell during a showdown triggers on arrival; the trigger joins the
+    card-started chain, so focus still passes when it empties."""
+    g = game(units=[*UNITS, {"id": "a2", "owner": "A", "at": "base", "might": 1, "abilities": [SCOUT]}],
+             hands={"A": ["move-spell"]})
+    do(g, "A move a1 North", "A play move-spell unit=a2 to=North", "A pass", "B pass")
+    expect(g, state="showdown-closed", chain=["scout"], focus="A", priority="A", units={"a2": {"at": "North"}})
+    do(g, "A pass", "B pass")
+    expect(g, state="showdown-open", chain=[], focus="B", priority="B")
