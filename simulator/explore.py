@@ -238,8 +238,13 @@ def successor(g: State, a: Action, mon: Monitor) -> State:
 
 
 def explore(pos: Position, *, max_states: int | None = None, max_depth: int | None = None,
-            graph: bool = False, measure: bool = False, backend: str = "compiled") -> Result:
-    """Breadth-first exploration of ``pos`` within its bounds; the first violation of each kind is kept."""
+            graph: bool = False, measure: bool = False, backend: str = "compiled",
+            keep_going: bool = False) -> Result:
+    """Breadth-first exploration of ``pos`` within its bounds.
+
+    Stops at the first violation (as TLC does: a broken rule can make the space unbounded), unless
+    ``keep_going``, which keeps the first violation of each kind.
+    """
     limit = max_states or pos.max_states
     res = Result(pos.name)
     mon = Monitor()
@@ -263,6 +268,9 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
     gc.disable()
     try:
         while queue:
+            if res.violations and not keep_going:
+                res.complete = False
+                break
             g, idx, depth, turns = queue.popleft()
             res.depth = max(res.depth, depth)
             acts = actions_of(g, pos.concede)
