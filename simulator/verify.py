@@ -275,11 +275,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"  exported to {args.export}")
 
     if args.stats:
-        cpu = sum(r.seconds for r in results)
+        cpu = sum(r.cpu for r in results)
         mem = sum(r.visited_bytes for r in results)
-        print(f"stats: {total / cpu:,.0f} distinct states/s per core, {total / wall:,.0f} states/s wall "
-              f"({max(1, args.jobs)} jobs), {mem / max(total, 1):.0f} bytes per visited state "
-              f"(visited set + trace tree), {wall:.1f} s wall, {cpu:.1f} s in workers")
+        print(f"stats: {total / max(cpu, 1e-9):,.0f} distinct states per CPU second (one core), "
+              f"{total / wall:,.0f} states/s wall with {max(1, args.jobs)} jobs, "
+              f"{mem / max(total, 1):.0f} bytes per visited state (visited set + trace tree), "
+              f"{wall:.1f} s wall, {cpu:.1f} s CPU in the searches")
     return 1 if bad else 0
 
 
