@@ -145,6 +145,8 @@ def _stage_showdowns(g: State, inst, ctx) -> None:
     """323.8: a showdown is staged where Contested was applied, while the applier still has units there."""
     for name, b in g.bfs.items():
         st = _status(g, name)
+        if st not in ("Contested", "Staged", "StagedCombat"):
+            continue                        # nothing to stage or unstage here (and no need to look at units)
         present = bool(b.contested_by and g.units_at(name, b.contested_by))
         if st == "Contested" and present:
             fire(g, "battlefield.status", "stage_showdown", name)
@@ -166,13 +168,14 @@ def _stage_combats(g: State, inst, ctx) -> None:
     """323.9-323.10: a combat is staged where units of two opposing players are; unstaged when one side leaves."""
     for name in g.bfs:
         st = _status(g, name)
-        both = two_sides(g, name)
-        if st in ("Staged", "Showdown") and both:
-            fire(g, "battlefield.status", "stage_combat", name)
-            _changed(g)
-        elif st in ("StagedCombat", "ShowdownCombatStaged") and not both:
-            fire(g, "battlefield.status", "unstage_combat", name)
-            _changed(g)
+        if st in ("Staged", "Showdown"):
+            if two_sides(g, name):
+                fire(g, "battlefield.status", "stage_combat", name)
+                _changed(g)
+        elif st in ("StagedCombat", "ShowdownCombatStaged"):
+            if not two_sides(g, name):
+                fire(g, "battlefield.status", "unstage_combat", name)
+                _changed(g)
 
 
 @effect("clear_contested")
