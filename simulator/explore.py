@@ -131,7 +131,15 @@ def _no_stale_holder(g: State, actors) -> str | None:
     return None
 
 
-#: (name, rule ids, check): the state invariants of the verification issue
+def _contested_not_resting(g: State, actors) -> str | None:
+    for b in g.bfs:
+        if g.ms[("battlefield.status", b)] == "Contested" and g.winner is None:
+            return f"{b} rests Contested after the cleanups: it should have been staged or cleared"
+    return None
+
+
+#: (name, rule ids, check): the state invariants of the verification issue (and the last one, the
+#: evidence that the R9 reset of a Contested battlefield cannot happen: see verify/positions.yaml)
 INVARIANTS = (
     ("one active showdown or combat", "308, 323.12, 323.13, 460", _one_active),
     ("Showdown Open: the focus holder has priority", "313.2", _focus_priority),
@@ -141,6 +149,7 @@ INVARIANTS = (
     ("exactly one player can act", "312.2, 313.2, 323.12", _one_actor),
     ("no deadlock", "334, 335.1", _no_deadlock),
     ("nobody who left holds priority, focus or the turn", "652.5, R10", _no_stale_holder),
+    ("Contested is staged or cleared before anyone acts", "322, 323.8, 323.11", _contested_not_resting),
 )
 
 
@@ -344,6 +353,10 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
     finally:
         if gc_was:
             gc.enable()
+    if graph:
+        for g, idx, depth, turns in queue:              # left unexpanded by a stop: at the bound
+            nodes.setdefault(fps[idx], {"depth": depth, "terminal": g.winner is not None, "bounded": True,
+                                        "state": g.turn_state(), "turn": g.turn})
     res.seconds = time.perf_counter() - t0
     res.cpu = time.process_time() - c0
     res.states = len(seen)

@@ -42,9 +42,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
                    help="worker processes, one position each at a time (default: 2)")
     p.add_argument("--stats", action="store_true", help="print distinct states/s, bytes per visited state, times")
-    p.add_argument("--graph", action="store_true",
-                   help="build the explored state space as a networkx graph: SCCs, terminal states")
-    p.add_argument("--export", metavar="FILE.graphml", help="write the explored state space as GraphML (implies --graph)")
+    p.add_argument("--no-graph", action="store_true",
+                   help="skip the explored state space as a networkx graph (SCCs, terminal states, livelocks)")
+    p.add_argument("--export", metavar="FILE.graphml", help="write the explored state space as GraphML (even with --no-graph)")
     p.add_argument("--out", metavar="DIR", default="verify-counterexamples",
                    help="where violations are written as scenario files (default: verify-counterexamples/)")
     p.add_argument("--statecharts-only", action="store_true", help="only part 1: the declared machines")
@@ -190,6 +190,25 @@ def state_graph(results: list[Result]):
     return gr
 
 
+def _turns_pass(gr, comp) -> bool:
+    return any(d.get("action", "").endswith("end-turn") for u, v, d in gr.subgraph(comp).edges(data=True))
+
+
+def livelocks(gr, *, turns: bool = False) -> list[set]:
+    """Attracting components (no way out) with no terminal or bounded state.
+
+    Without ``turns``: those whose loop never ends a turn, i.e. play inside one turn that can never progress
+    (a finding). With ``turns``: those whose loop passes turns, i.e. the board has run out of anything to
+    do and turns pass forever (not a rules defect: decks, hence draws, are not modelled)."""
+    import networkx as nx
+    out = []
+    for comp in nx.attracting_components(gr):
+        if not any(gr.nodes[v].get("terminal") or gr.nodes[v].get("bounded") for v in comp):
+            if _turns_pass(gr, comp) == turns:
+                out.append(comp)
+    return sorted(out, key=min)
+
+
 def run(args: argparse.Namespace) -> int:
     import statecharts
 
@@ -217,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
     if args.turns is not None:
         for p in positions:
             p.turns = args.turns
-    graph = bool(args.graph or args.export)
+    graph = bool(args.export or not args.no_graph)
     import time
     t0 = time.perf_counter()
     results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
@@ -270,6 +289,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"state graph: {gr.number_of_nodes()} nodes, {gr.number_of_edges()} edges, {len(sccs)} strongly "
               f"connected components (largest {big}), {terminal} terminal states, {sinks} without successors "
               f"(terminal or at the bound)")
+        for comp in livelocks(gr):
+            bad += 1
+            print(f"  FINDING livelock: {len(comp)} states that can never leave one another within a turn, none "
+                  f"terminal or at the bound (e.g. {min(comp)})")
+        idle = livelocks(gr, turns=True)
+        if idle:
+            print(f"  {len(idle)} loop(s) of end-turns where nothing else can ever happen (no units or cards left; "
+                  f"decks are not modelled), e.g. {min(idle[0])}")
         if args.export:
             nx.write_graphml(gr, args.export)
             print(f"  exported to {args.export}")

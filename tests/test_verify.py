@@ -189,3 +189,35 @@ def test_jobs_do_not_change_results(jobs):
     rs = verify.run_positions(ps, jobs=jobs)
     assert [(r.position, r.states, r.edges) for r in rs] == \
         [(r.position, r.states, r.edges) for r in verify.run_positions(ps, jobs=1)]
+
+
+def test_livelock_is_an_attracting_component_without_terminal_or_bounded_state():
+    """A loop the game can never leave, where nobody can ever win or reach the bound, is a finding."""
+    gr = nx.DiGraph()
+    gr.add_node("s0", terminal=False, bounded=False)
+    gr.add_node("end", terminal=True, bounded=False)
+    gr.add_nodes_from(["x", "y"], terminal=False, bounded=False)
+    gr.add_edges_from([("s0", "end"), ("s0", "x")])
+    gr.add_edge("x", "y", action="A pass")
+    gr.add_edge("y", "x", action="B pass")
+    assert verify.livelocks(gr) == [{"x", "y"}]
+    gr.add_edge("y", "end")
+    assert verify.livelocks(gr) == []
+
+
+def test_a_loop_of_end_turns_is_not_a_livelock():
+    """Turns passing forever on an empty board (decks not modelled) is reported apart, not as a finding."""
+    gr = nx.DiGraph()
+    gr.add_nodes_from(["s0", "x", "y"], terminal=False, bounded=False)
+    gr.add_edge("s0", "x", action="A move a1 North")
+    gr.add_edge("x", "y", action="A end-turn")
+    gr.add_edge("y", "x", action="B end-turn")
+    assert verify.livelocks(gr) == [] and verify.livelocks(gr, turns=True) == [{"x", "y"}]
+
+
+def test_max_states_stop_marks_the_frontier_as_bounded():
+    r = explore(Position("duel", DUEL, turns=2), max_states=10, graph=True)
+    assert not r.complete
+    nodes, edges = r.graph
+    assert {b for _, b, _ in edges} <= set(nodes)
+    assert any(a["bounded"] for a in nodes.values())
