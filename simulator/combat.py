@@ -30,7 +30,14 @@ def _designate(g: State, inst, ctx) -> None:
     """464.2.b-c: attacker = who applied Contested, defender = the other player; their units designated."""
     bf = g.active
     g.attacker = g.bfs[bf].contested_by
-    g.defender = next(p for p in g.players_at(bf) if p != g.attacker and g.opponents(p, g.attacker))
+    present = g.players_at(bf)                      # in turn order from the turn player
+    if g.attacker not in present:
+        # the applier's units left during the showdown (or the applier left the game) and two others converted it:
+        # as for arrivals together (R7), the first of them in turn order from the turn player applies Contested
+        g.attacker = g.bfs[bf].contested_by = present[0]
+        log(g, f"{g.attacker} now applies Contested at {bf}: none of the applier's units are left there",
+            "464.2.b, 323.11.a, R7", g.attacker)
+    g.defender = next(p for p in present if p != g.attacker and g.opponents(p, g.attacker))
     for u in g.units_at(bf):
         u.designation = "attacker" if u.controller == g.attacker else "defender" if u.controller == g.defender else None
     ctx["bf"] = bf
