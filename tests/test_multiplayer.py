@@ -281,3 +281,24 @@ def test_outsider_may_not_choose_to_play_a_unit_into_a_staged_combat_even_at_a_b
     illegal(g, "B play ambusher at=South", "staged or ongoing combat", rule="462")
     do(g, "B play ambusher at=base")
     expect(g, units={"ambusher#1": {"at": "base", "controller": "B"}})
+
+
+def test_conversion_after_the_contesters_units_left_makes_the_two_present_players_fight(backend):
+    """464.2.b with 3 players: A contested North, then moved its unit home during the showdown; B and C moved in with
+    move-spells and the showdown converts (323.14). The combat is between the two players present - B attacks (first
+    in turn order from the turn player, as R7), C defends, both designated - never 'A attacks' with no units there
+    while C's unit stays undesignated. Both units die: no result, North stays uncontrolled."""
+    g = skirmish(control={"South": "B", "East": "C"}, backend=backend,
+                 hands={"A": ["move-spell"], "B": ["move-spell"], "C": ["move-spell"]},
+                 units=[unit("a1", "A", "base", 2), unit("b1", "B", "South", 1), unit("c1", "C", "East", 1)])
+    do(g, "A move a1 North", "A play move-spell unit=a1 to=base", "A pass", "B pass", "C pass",
+       "B play move-spell unit=b1 to=North", "B pass", "C pass", "A pass",
+       "C play move-spell unit=c1 to=North", "C pass", "A pass", "B pass")
+    expect(g, state="showdown-open", active={"kind": "combat", "at": "North", "attacker": "B", "defender": "C"},
+           focus="A", priority="A", units={"b1": {"designation": "attacker"}, "c1": {"designation": "defender"},
+                                           "a1": {"at": "base", "designation": None}})
+    assert "R7" in rules_of(g, "B now applies Contested at North")
+    do(g, "A pass", "B pass", "C pass")
+    expect(g, state="neutral-open", active=None, controller={"North": None},
+           units={"b1": {"zone": "trash"}, "c1": {"zone": "trash"}})
+    assert "combat damage at North: B deals 1, C deals 1" in lines(g)
