@@ -33,13 +33,25 @@ DEFAULT_POSITIONS = Path(__file__).resolve().parent.parent / "verify" / "positio
 EXPLORE_KEYS = {"turns", "concede", "max_states", "rulings"}
 
 
+def _count(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < minimum:
+            raise argparse.ArgumentTypeError(f"{n} is below {minimum}")
+        return n
+    return parse
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--positions", metavar="FILE.yaml", action="append",
                    help="starting positions to explore (default: verify/positions.yaml); repeatable")
-    p.add_argument("--max-states", type=int, metavar="N", help="stop each position's search after N distinct states")
-    p.add_argument("--depth", type=int, metavar="N", help="do not expand states deeper than N actions")
-    p.add_argument("--turns", type=int, metavar="N", help="do not expand states after N end-turns (overrides the file)")
-    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+    p.add_argument("--max-states", type=_count(1), metavar="N", help="stop each position's search after N distinct states")
+    p.add_argument("--depth", type=_count(0), metavar="N", help="do not expand states deeper than N actions")
+    p.add_argument("--turns", type=_count(0), metavar="N", help="do not expand states after N end-turns (overrides the file)")
+    p.add_argument("--jobs", type=_count(1), default=min(2, os.cpu_count() or 1), metavar="N",
                    help="worker processes, one position each at a time (default: 2)")
     p.add_argument("--stats", action="store_true", help="print distinct states/s, bytes per visited state, times")
     p.add_argument("--no-graph", action="store_true",
@@ -83,10 +95,25 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
         if not isinstance(bounds, dict) or set(bounds) - EXPLORE_KEYS:
             raise ScenarioError(where, f"'explore' takes only {', '.join(sorted(EXPLORE_KEYS))}")
         setup = {k: v for k, v in entry.items() if k not in ("explore", "steps", "name")}
-        pos = Position(name, setup, int(bounds.get("turns", 2)), bool(bounds.get("concede", False)),
-                       int(bounds.get("max_states", 200_000)), dict(bounds.get("rulings") or setup.get("rulings") or {}))
+        for key, default in (("turns", 2), ("max_states", 200_000)):
+            v = bounds.get(key, default)
+            if not isinstance(v, int) or isinstance(v, bool) or v < (0 if key == "turns" else 1):
+                raise ScenarioError(where, f"explore.{key} must be a whole number >= {0 if key == 'turns' else 1}, "
+                                           f"got {v!r}")
+        if not isinstance(bounds.get("concede", False), bool):
+            raise ScenarioError(where, f"explore.concede must be true or false, got {bounds['concede']!r}")
+        rulings = bounds.get("rulings") or setup.get("rulings") or {}
+        if not isinstance(rulings, dict):
+            raise ScenarioError(where, "rulings must be a mapping like {R1: attacker}")
+        pos = Position(name, setup, bounds.get("turns", 2), bounds.get("concede", False),
+                       bounds.get("max_states", 200_000), dict(rulings))
         try:
-            pos.start()
+            g = pos.start()
+            for p, hand in g.hands.items():
+                for card in hand:
+                    if card not in g.cfg.cards:
+                        raise ScenarioError(where, f"{p}'s hand holds {card!r}, which is neither a catalogue "
+                                                   f"card nor declared under 'cards'")
         except ScenarioError as e:
             raise ScenarioError(where, e.what) from None
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
@@ -213,6 +240,12 @@ def run(args: argparse.Namespace) -> int:
     import statecharts
 
     bad = 0
+    positions, allowed = [], {}
+    if not args.statecharts_only:                    # bad input fails before any work (exit 2)
+        for path in args.positions or [str(DEFAULT_POSITIONS)]:
+            ps, al = load_positions(path)
+            positions += ps
+            allowed.update(al)
     findings = graphcheck.check(statecharts.MACHINES)
     leaves = [leaf for m in statecharts.MACHINES for leaf in m.leaves()]
     n_states = sum(len(leaf.states) for leaf in leaves)
@@ -228,11 +261,6 @@ def run(args: argparse.Namespace) -> int:
     if args.statecharts_only:
         return 1 if bad else 0
 
-    positions, allowed = [], {}
-    for path in args.positions or [str(DEFAULT_POSITIONS)]:
-        ps, al = load_positions(path)
-        positions += ps
-        allowed.update(al)
     if args.turns is not None:
         for p in positions:
             p.turns = args.turns

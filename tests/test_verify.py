@@ -221,3 +221,28 @@ def test_max_states_stop_marks_the_frontier_as_bounded():
     nodes, edges = r.graph
     assert {b for _, b, _ in edges} <= set(nodes)
     assert any(a["bounded"] for a in nodes.values())
+
+
+def test_both_backends_explore_the_same_space():
+    """The compiled table and the real transitions machines pick the same declared transitions everywhere."""
+    a = explore(Position("duel", DUEL, turns=1), backend="compiled", graph=True)
+    b = explore(Position("duel", DUEL, turns=1), backend="transitions", graph=True)
+    assert (a.states, a.edges, a.coverage) == (b.states, b.edges, b.coverage)
+    assert a.graph[0].keys() == b.graph[0].keys()
+
+
+@pytest.mark.parametrize("entry, why", [
+    ({"explore": {"turns": "many"}}, "explore.turns must be a whole number"),
+    ({"explore": {"concede": "yes"}}, "explore.concede must be true or false"),
+    ({"explore": {"speed": 3}}, "'explore' takes only"),
+    ({"hands": {"A": ["no-such-card"]}}, "neither a catalogue card"),
+    ({"units": [{"id": "u1", "at": "base"}]}, "not a valid starting position"),
+])
+def test_bad_position_entries_are_one_line_errors(tmp_path, capsys, entry, why):
+    pos = tmp_path / "p.yaml"
+    pos.write_text(yaml.safe_dump({"positions": [{"name": "p", **DUEL, **entry}]}))
+    assert main(["verify", "--positions", str(pos)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""                            # nothing checked before the input is valid
+    err = captured.err.strip()
+    assert "\n" not in err and "position 'p'" in err and why in err
