@@ -353,8 +353,9 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
     finally:
         if gc_was:
             gc.enable()
+    res.bounded += len(queue)                            # left unexpanded by a stop: at the bound too
     if graph:
-        for g, idx, depth, turns in queue:              # left unexpanded by a stop: at the bound
+        for g, idx, depth, turns in queue:
             nodes.setdefault(fps[idx], {"depth": depth, "terminal": g.winner is not None, "bounded": True,
                                         "state": g.turn_state(), "turn": g.turn})
     res.seconds = time.perf_counter() - t0
