@@ -385,3 +385,18 @@ def test_turn_player_concedes_mid_chain_the_chain_finishes_then_the_next_turn_st
     do(g, "B pass", "C pass", "D pass")
     expect(g, state="neutral-open", chain=[], turn="B", priority="B", phase="Main", score={"B": 1})
     assert lines(g).index("reaction-spell resolves") < lines(g).index("turn of B begins: Awaken (the turn player left, R10)")
+
+
+def test_focus_holder_concedes_while_their_chain_runs_literal_reading(backend):
+    """652.5 then 340.2.a, read literally: B (focus holder) played a spell and C reacted; B concedes while C holds
+    priority: B's spell is countered, C gets focus now (the next player), and when the card-started chain closes
+    focus passes on normally, to D. (The other reading - C keeps it because B's pass was already made - is a gap
+    the rulings do not settle yet; see the issue 7 report.)"""
+    g = war(control={"South": "B", "East": "D"}, hands={"B": ["action-spell"], "C": ["reaction-spell"]},
+            backend=backend, units=[unit("a1", "A", "base", 2), unit("b1", "B", "South"), unit("d1", "D", "East")])
+    do(g, "A move a1 North", "A pass", "B play action-spell", "B pass", "C play reaction-spell", "B concede")
+    expect(g, state="showdown-closed", chain=["reaction-spell"], focus="C", priority="C", players=["A", "C", "D"])
+    assert "action-spell is countered: its controller left" in lines(g)
+    assert_no_stale_holder(g)
+    do(g, "C pass", "D pass", "A pass")
+    expect(g, state="showdown-open", chain=[], focus="D", priority="D")

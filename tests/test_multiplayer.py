@@ -302,3 +302,23 @@ def test_conversion_after_the_contesters_units_left_makes_the_two_present_player
     expect(g, state="neutral-open", active=None, controller={"North": None},
            units={"b1": {"zone": "trash"}, "c1": {"zone": "trash"}})
     assert "combat damage at North: B deals 1, C deals 1" in lines(g)
+
+
+def test_skirmish_victory_score_is_8(backend):
+    """Skirmish (487): 8 points win. A at 7 holds North at the start of A's next turn (after B's and C's turns)."""
+    g = skirmish(control={"North": "A"}, score={"A": 7}, units=[unit("a1", "A", "North")], backend=backend)
+    do(g, "A end-turn", "B end-turn")
+    expect(g, turn="C", winner=None, score={"A": 7})
+    do(g, "C end-turn")
+    expect(g, winner="A", score={"A": 8}, priority=None, legal={"A": [], "B": [], "C": []})
+
+
+def test_no_choice_may_put_a_third_player_where_two_others_have_units(backend):
+    """144, 462: North holds units of B and C (they started there); A may neither move there nor aim a move-spell
+    there - any choice that would make a three-player combat is illegal."""
+    g = skirmish(control={"South": "C"}, hands={"A": ["move-spell"]}, backend=backend,
+                 units=[unit("a1", "A", "base"), unit("b1", "B", "North"), unit("c1", "C", "North"),
+                        unit("c2", "C", "South")])
+    expect(g, legal={"A": ["concede", "end-turn", "move a1 East", "move a1 South", "play move-spell"]})
+    illegal(g, "A move a1 North", "units of two other players", rule="462")
+    illegal(g, "A play move-spell unit=a1 to=North", "units of two other players", rule="462")
