@@ -157,6 +157,7 @@ class Runtime:
         self.backend = backend(backend_name)
         self.enter = {name: leaf.enter for name, leaf in statecharts.LEAVES.items()}
         self.per = {name: leaf.per for name, leaf in statecharts.LEAVES.items()}
+        self.silent: dict[str, bool] = {}
 
     def fire(self, g: State, leaf: str, trigger: str, inst: str | None = None, **ctx) -> T:
         key = (leaf, inst)
@@ -166,6 +167,8 @@ class Runtime:
             raise RulesBug(f"machine {leaf}{'[' + inst + ']' if inst else ''}: no transition on "
                            f"{trigger!r} from {source!r}")
         g.ms[key] = t.dest
+        if leaf == "player":
+            g.left = None                   # the players still in the game changed
         if g.coverage is not None:
             g.coverage.add((leaf, t.source, t.trigger, t.dest, t.guards))
         at = len(g.trace)
@@ -193,39 +196,76 @@ class Runtime:
         """Fire ``start``, then ``step`` until the machine is back in ``until`` (the cleanup's loop).
 
         With the compiled backend and a machine whose transitions are silent (no effects, sends or trace
-        text: only ``enter`` effects), this runs a tight loop over the same table: same transitions, same
-        order, same coverage records, without the general ``fire`` bookkeeping.
+        text: only ``enter`` effects), this runs code generated from the declarations by :func:`compile_loop`:
+        the same transitions in the same order with the same coverage records, without ``fire``'s bookkeeping.
         """
-        if not isinstance(self.backend, Compiled) or not self._silent(leaf):
+        silent = self.silent.get(leaf)
+        if silent is None:
+            silent = self.silent[leaf] = isinstance(self.backend, Compiled) and _silent(leaf)
+        if not silent:
             self.fire(g, leaf, start, inst)
             while g.ms[(leaf, inst)] != until:
                 self.fire(g, leaf, step, inst)
             return
-        key = (leaf, inst)
-        enter = self.enter[leaf]
-        effects = registry.EFFECTS
-        pick = self.backend.pick
-        cov = g.coverage
-        trigger = start
-        while True:
-            src = g.ms[key]
-            t = pick(leaf, src, trigger, g, inst, None)
-            if t is None:
-                raise RulesBug(f"machine {leaf}: no transition on {trigger!r} from {src!r}")
-            g.ms[key] = t.dest
-            if cov is not None:
-                cov.add((leaf, t.source, t.trigger, t.dest, t.guards))
-            e = enter.get(t.dest)
-            if e:
-                effects[e](g, inst, {})
-            if t.dest == until:
-                return
-            trigger = step
+        loop = _LOOPS.get((leaf, start, step, until))
+        if loop is None:
+            loop = _LOOPS[(leaf, start, step, until)] = compile_loop(statecharts.LEAVES[leaf], start, step, until)
+        loop(g, inst)
 
-    _silent_cache: dict = {}
 
-    def _silent(self, leaf: str) -> bool:
-        if leaf not in self._silent_cache:
-            ts = statecharts.LEAVES[leaf].transitions
-            self._silent_cache[leaf] = all(not (t.effects or t.sends or t.say) for t in ts)
-        return self._silent_cache[leaf]
+_LOOPS: dict = {}
+
+
+def _silent(leaf: str) -> bool:
+    return all(not (t.effects or t.sends or t.say) for t in statecharts.LEAVES[leaf].transitions)
+
+
+def compile_loop(leaf: Machine, start: str, step: str, until: str):
+    """Generate a function that runs ``leaf`` from ``start`` through ``step``s back to ``until``.
+
+    The code is derived from the declarations, never written by hand: one branch per (state, trigger),
+    its transitions tried in declaration order with their named guards, then the destination's ``enter``
+    effect. ``tests/test_backends.py`` checks it against the ``transitions`` machines.
+    """
+    rows: dict[tuple[str, str], list[T]] = {}
+    for t in leaf.transitions:
+        if t.trigger in (start, step):
+            rows.setdefault((t.source, t.trigger), []).append(t)
+    ns: dict = {"RulesBug": RulesBug, "LEAF": leaf.name, "UNTIL": until, "STEP": step, "START": start}
+    trans: list[T] = []
+    lines: list[str] = []
+    branches = []
+    for b, ((src, trig), ts) in enumerate(rows.items()):
+        lines.append(f"def b{b}(g, inst):  # {src} --{trig}-->")
+        for t in ts:
+            conds = [f"G_{n}(g, inst, None)" for n in t.guards] + [f"not G_{n}(g, inst, None)" for n in t.unless]
+            for n in (*t.guards, *t.unless):
+                ns[f"G_{n}"] = registry.GUARDS[n]
+            trans.append(t)
+            lines.append(f"    if {' and '.join(conds) or 'True'}:")
+            lines.append(f"        return T[{len(trans) - 1}]")
+        lines.append(f"    raise RulesBug({f'machine {leaf.name}: no transition on {trig!r} from {src!r}'!r})")
+        branches.append(f"({src!r}, {trig!r}): b{b}")
+    lines += ["BR = {" + ", ".join(branches) + "}",
+              "def loop(g, inst):",
+              "    ms = g.ms; key = (LEAF, inst); cov = g.coverage; trig = START",
+              "    while True:",
+              "        s = ms[key]",
+              "        f = BR.get((s, trig))",
+              "        if f is None:",
+              f"            raise RulesBug('machine {leaf.name}: no transition on %r from %r' % (trig, s))",
+              "        t = f(g, inst)",
+              "        d = t.dest",
+              "        ms[key] = d",
+              "        if cov is not None:",
+              "            cov.add((LEAF, t.source, t.trigger, d, t.guards))",
+              "        e = ENTER.get(d)",
+              "        if e is not None:",
+              "            e(g, inst, {})",
+              "        if d == UNTIL:",
+              "            return",
+              "        trig = STEP"]
+    ns["T"] = tuple(trans)
+    ns["ENTER"] = {state: registry.EFFECTS[name] for state, name in leaf.enter.items()}
+    exec(compile("\n".join(lines), f"<compiled {leaf.name}>", "exec"), ns)
+    return ns["loop"]

@@ -151,7 +151,7 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals", "normal")
+                 "arrivals", "normal", "left")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -190,6 +190,7 @@ class State:
         self.changed = False                      # the running cleanup changed something (322)
         self.recalled = False                     # 466.1 3d recalled attackers (No Result)
         self.arrivals: list | None = None         # R7: arrivals of one effect, contested together
+        self.left: tuple[str, ...] | None = None  # cache of in_game(), reset when a player machine moves
         self.normal = cfg.order[0]                # whose normal turn was last: extra turns don't move it (735)
 
     # -- copying and identity ------------------------------------------------
@@ -200,7 +201,7 @@ class State:
         for a in ("turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
                   "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
                   "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals",
-                  "normal"):
+                  "normal", "left"):
             setattr(s, a, getattr(self, a))
         s.chain = list(self.chain)
         s.units = {k: u.clone() for k, u in self.units.items()}
@@ -245,7 +246,11 @@ class State:
 
     def in_game(self) -> tuple[str, ...]:
         """Players still in the game, in turn order."""
-        return tuple(p for p in self.cfg.order if self.ms[("player", p)] in ("InGame", "Won"))
+        left = self.left
+        if left is None:
+            ms = self.ms
+            left = self.left = tuple(p for p in self.cfg.order if ms[("player", p)] in ("InGame", "Won"))
+        return left
 
     def next_player(self, after: str, among: tuple[str, ...] | None = None) -> str:
         """The next player in turn order after ``after`` who is in ``among`` (default: still in the game)."""
