@@ -219,7 +219,7 @@ class State:
     def key(self) -> tuple:
         """Everything that decides the future; not the trace, not id counters."""
         return (
-            tuple(sorted(self.ms.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))),
+            tuple(self.ms.values()),        # the machines' keys are fixed, in setup order, for a whole game
             self.turn, self.priority, self.focus, self.passed, self.focus_passed,
             tuple(i.key() for i in self.chain), self.chain_by, self.active, self.attacker, self.defender,
             self.choosing, tuple(u.key() for u in self.units.values()),
