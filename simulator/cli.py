@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from .errors import RiftsimError
@@ -56,9 +57,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:                 # e.g. `riftsim rules | head`
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as e:                  # a bug in riftsim itself: one line, the traceback on request
+        if os.environ.get("RIFTSIM_DEBUG"):
+            raise
+        print(f"riftsim: internal error: {type(e).__name__}: {e} (set RIFTSIM_DEBUG=1 for the traceback)",
+              file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -1,0 +1,29 @@
+"""The `riftsim` command itself: help, and never a traceback."""
+import pytest
+
+from simulator import cli
+from simulator.cli import main
+
+
+def test_help_lists_every_subcommand(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    for name in ("simulate", "diagrams", "verify", "play", "rules"):
+        assert name in out
+
+
+def test_no_subcommand_prints_help_and_exits_2(capsys):
+    assert main([]) == 2
+    assert "usage: riftsim" in capsys.readouterr().out
+
+
+def test_a_bug_inside_riftsim_is_one_line_and_exit_3(monkeypatch, capsys):
+    def boom(args):
+        raise KeyError("oops")
+    monkeypatch.setattr("simulator.rules_cmd.run", boom)
+    monkeypatch.delenv("RIFTSIM_DEBUG", raising=False)
+    assert main(["rules", "340"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("riftsim: internal error: KeyError")
