@@ -85,3 +85,11 @@ def _to_attacker(g: State, inst, ctx) -> None:
     g.focus = g.attacker
     g.priority = g.attacker
     ctx["player"] = g.attacker
+
+
+@effect("focus_off")
+def _off(g: State, inst, ctx) -> None:
+    """348.1: the combat's showdown step is over; nobody has focus through damage and resolution (313.5)."""
+    g.focus = None
+    g.priority = None
+    g.focus_passed = ()
