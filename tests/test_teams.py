@@ -199,3 +199,14 @@ def test_magma_combat_triggers_attacker_then_non_defenders_in_turn_order_then_de
     do(g, "A move a1 South")
     expect(g, chain=["a-attacks", "c-watches", "d-watches", "b-defends"], priority="B", focus="A",
            active={"kind": "combat", "at": "South", "attacker": "A", "defender": "B"})
+
+
+def test_in_a_showdown_a_teammate_acts_with_focus_without_any_invitation(backend):
+    """R13: focus and priority work as for any player - on A's turn, C gains focus in turn order and plays an Action
+    spell without being invited; the invitation is only for Neutral Open plays."""
+    g = magma(battlefields=BFS4, control={"South": "B", "East": "D"}, hands={"C": ["action-spell"]}, backend=backend,
+              units=[unit("a1", "A", "base", 2), unit("b1", "B", "South"), unit("d1", "D", "East")])
+    do(g, "A move a1 North", "A pass", "B pass")
+    expect(g, state="showdown-open", focus="C", priority="C", legal={"C": ["concede", "pass", "play action-spell"]})
+    do(g, "C play action-spell")
+    expect(g, state="showdown-closed", chain=["action-spell"], priority="C", focus="C")
