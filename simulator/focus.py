@@ -53,6 +53,7 @@ def _award(g: State, inst, ctx) -> None:
 def _reset(g: State, inst, ctx) -> None:
     """R3: any new chain restarts the run of consecutive focus passes."""
     g.focus_passed = ()
+    ctx["player"] = g.focus
 
 
 @effect("chain_over")
