@@ -3,7 +3,7 @@
 Part 1 (networkx, on the declarations): every state reachable from the initial state, no trap state,
 the order of overlapping guarded transitions declared, hand-offs and named guards/effects resolved.
 
-Part 2 (breadth-first over game states from starting positions, default verify/positions.yaml):
+Part 2 (breadth-first over game states from starting positions, default every verify/*.yaml):
 invariants at every state and on every fired transition, each citing its rule; a violation prints
 its shortest trace and is written as a scenario file that ``riftsim simulate`` replays. Declared
 transitions that no position exercised are findings, unless the positions file lists them under
@@ -29,7 +29,10 @@ from . import graphcheck
 from .errors import ScenarioError
 from .explore import Position, Result, Violation, explore
 
-DEFAULT_POSITIONS = Path(__file__).resolve().parent.parent / "verify" / "positions.yaml"
+VERIFY_DIR = Path(__file__).resolve().parent.parent / "verify"
+DEFAULT_POSITIONS = VERIFY_DIR / "positions.yaml"
+#: every positions file in verify/ (duels first, then multiplayer.yaml, ...): what `riftsim verify` explores
+DEFAULT_FILES = [DEFAULT_POSITIONS, *sorted(p for p in VERIFY_DIR.glob("*.yaml") if p != DEFAULT_POSITIONS)]
 EXPLORE_KEYS = {"turns", "concede", "max_states", "rulings"}
 
 
@@ -47,7 +50,7 @@ def _count(minimum: int):
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--positions", metavar="FILE.yaml", action="append",
-                   help="starting positions to explore (default: verify/positions.yaml); repeatable")
+                   help="starting positions to explore (default: every verify/*.yaml); repeatable")
     p.add_argument("--max-states", type=_count(1), metavar="N", help="stop each position's search after N distinct states")
     p.add_argument("--depth", type=_count(0), metavar="N", help="do not expand states deeper than N actions")
     p.add_argument("--turns", type=_count(0), metavar="N", help="do not expand states after N end-turns (overrides the file)")
@@ -242,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
     bad = 0
     positions, allowed = [], {}
     if not args.statecharts_only:                    # bad input fails before any work (exit 2)
-        for path in args.positions or [str(DEFAULT_POSITIONS)]:
+        for path in args.positions or [str(p) for p in DEFAULT_FILES]:
             ps, al = load_positions(path)
             positions += ps
             allowed.update(al)
