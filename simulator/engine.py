@@ -135,8 +135,11 @@ class Game:
 
     @classmethod
     def from_setup(cls, setup: dict, *, backend: str = "compiled", rulings: dict | None = None) -> "Game":
-        from .setup import build
-        return cls(build(setup, backend=backend, rulings=rulings))
+        """A game from a scenario-format starting position (a dict), validated like a scenario file:
+        bad input raises ScenarioError with a one-line message (``setup: what is wrong``)."""
+        from .scenario import Validator
+        sc = Validator("setup", {(): 1}).scenario({"name": "setup", **setup, "steps": []})
+        return sc.game(backend=backend, rulings=rulings)
 
     # OpenSpiel-style API
     def legal_actions(self, player: str | None = None) -> list[Action]:

@@ -27,3 +27,11 @@ def test_a_bug_inside_riftsim_is_one_line_and_exit_3(monkeypatch, capsys):
     assert main(["rules", "340"]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("riftsim: internal error: KeyError")
+
+
+def test_python_api_validates_a_setup_like_a_scenario_file():
+    """Game.from_setup: an unknown battlefield under `control` is a one-line ScenarioError, not a KeyError."""
+    from simulator import Game, ScenarioError
+    with pytest.raises(ScenarioError) as e:
+        Game.from_setup({"players": ["A", "B"], "battlefields": ["North"], "control": {"Nowhere": "A"}})
+    assert str(e.value) == "setup:1: unknown battlefield Nowhere in control (battlefields: North)"
