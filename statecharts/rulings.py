@@ -17,7 +17,8 @@ RULINGS: dict[str, dict] = {
     "R6": {"name": "showdown-end", "default": "establishing control clears Contested; with no units left nobody "
            "gains control and cleanup task 8 clears Contested"},
     "R7": {"name": "simultaneous-arrival", "default": "the turn player applies Contested if among the arrivals, "
-           "else the first of them in turn order"},
+           "else the first of them in turn order; the same order picks the attacker when the player who applied "
+           "Contested has left the battlefield and two others' units remain (464.2.b, an extension of R7)"},
     "R8": {"name": "no-result-restage", "default": "a re-staged combat keeps the same attacker"},
     "R9": {"name": "concede-battlefield", "default": "the token battlefield keeps control and Contested",
            "alternative": ("reset", "the token battlefield is uncontrolled and uncontested")},
