@@ -223,49 +223,57 @@ def _silent(leaf: str) -> bool:
 def compile_loop(leaf: Machine, start: str, step: str, until: str):
     """Generate a function that runs ``leaf`` from ``start`` through ``step``s back to ``until``.
 
-    The code is derived from the declarations, never written by hand: one branch per (state, trigger),
-    its transitions tried in declaration order with their named guards, then the destination's ``enter``
-    effect. ``tests/test_backends.py`` checks it against the ``transitions`` machines.
+    The code is derived from the declarations, never written by hand: one function per (state, trigger),
+    its transitions tried in declaration order with their named guards; the chosen branch sets the
+    destination, records coverage, runs the destination's ``enter`` effect and returns the function of
+    (destination, ``step``) (None once back in ``until``), so the loop does no table look-up per step.
+    ``tests/test_backends.py`` checks it against the ``transitions`` machines.
     """
     rows: dict[tuple[str, str], list[T]] = {}
     for t in leaf.transitions:
         if t.trigger in (start, step):
             rows.setdefault((t.source, t.trigger), []).append(t)
-    ns: dict = {"RulesBug": RulesBug, "LEAF": leaf.name, "UNTIL": until, "STEP": step, "START": start}
-    trans: list[T] = []
+    fn = {key: f"b{b}" for b, key in enumerate(rows)}
+    ns: dict = {"RulesBug": RulesBug, "LEAF": leaf.name, "START": start}
     lines: list[str] = []
-    branches = []
-    for b, ((src, trig), ts) in enumerate(rows.items()):
-        lines.append(f"def b{b}(g, inst):  # {src} --{trig}-->")
+    recs: list[str] = []
+    for (src, trig), ts in rows.items():
+        lines.append(f"def {fn[(src, trig)]}(g, inst, ms, key, cov):  # {src} --{trig}-->")
         for t in ts:
             conds = [f"G_{n}(g, inst, None)" for n in t.guards] + [f"not G_{n}(g, inst, None)" for n in t.unless]
             for n in (*t.guards, *t.unless):
                 ns[f"G_{n}"] = registry.GUARDS[n]
-            trans.append(t)
+            rec = f"R{len(recs)}"                     # the coverage record, built once
+            recs.append(rec)
+            ns[rec] = (leaf.name, t.source, t.trigger, t.dest, t.guards)
             lines.append(f"    if {' and '.join(conds) or 'True'}:")
-            lines.append(f"        return T[{len(trans) - 1}]")
+            lines.append(f"        ms[key] = {t.dest!r}")
+            lines.append(f"        if cov is not None:")
+            lines.append(f"            cov.add({rec})")
+            if t.dest in leaf.enter:
+                ns[f"E_{t.dest}"] = registry.EFFECTS[leaf.enter[t.dest]]
+                lines.append(f"        E_{t.dest}(g, inst, {{}})")
+            if t.dest == until:
+                lines.append("        return None")
+            else:
+                nxt = fn.get((t.dest, step))
+                lines.append(f"        return {nxt or 'NOSTEP_' + t.dest}")
+                if nxt is None:
+                    ns["NOSTEP_" + t.dest] = _no_step(leaf.name, step, t.dest)
         lines.append(f"    raise RulesBug({f'machine {leaf.name}: no transition on {trig!r} from {src!r}'!r})")
-        branches.append(f"({src!r}, {trig!r}): b{b}")
-    lines += ["BR = {" + ", ".join(branches) + "}",
+    lines += ["FIRST = {" + ", ".join(f"{src!r}: {f}" for (src, trig), f in fn.items() if trig == start) + "}",
               "def loop(g, inst):",
-              "    ms = g.ms; key = (LEAF, inst); cov = g.coverage; trig = START",
-              "    while True:",
-              "        s = ms[key]",
-              "        f = BR.get((s, trig))",
-              "        if f is None:",
-              f"            raise RulesBug('machine {leaf.name}: no transition on %r from %r' % (trig, s))",
-              "        t = f(g, inst)",
-              "        d = t.dest",
-              "        ms[key] = d",
-              "        if cov is not None:",
-              "            cov.add((LEAF, t.source, t.trigger, d, t.guards))",
-              "        e = ENTER.get(d)",
-              "        if e is not None:",
-              "            e(g, inst, {})",
-              "        if d == UNTIL:",
-              "            return",
-              "        trig = STEP"]
-    ns["T"] = tuple(trans)
-    ns["ENTER"] = {state: registry.EFFECTS[name] for state, name in leaf.enter.items()}
+              "    ms = g.ms; key = (LEAF, inst); cov = g.coverage",
+              "    f = FIRST.get(ms[key])",
+              "    if f is None:",
+              f"        raise RulesBug('machine {leaf.name}: no transition on %r from %r' % (START, ms[key]))",
+              "    while f is not None:",
+              "        f = f(g, inst, ms, key, cov)"]
     exec(compile("\n".join(lines), f"<compiled {leaf.name}>", "exec"), ns)
     return ns["loop"]
+
+
+def _no_step(leaf: str, step: str, state: str):
+    def fail(g, inst, ms, key, cov):
+        raise RulesBug(f"machine {leaf}: no transition on {step!r} from {state!r}")
+    return fail
