@@ -134,15 +134,9 @@ def _result_line(res: Result) -> str:
 
 
 def _diagram(res: Result, out_path: str) -> int:
+    from .render import draw_trace
     try:
-        from . import render
-        draw = render.draw_trace
-    except (ImportError, AttributeError):
-        print("riftsim simulate: --diagram needs simulator.render.draw_trace, which is not available",
-              file=sys.stderr)
-        return 2
-    try:
-        draw(res.events, out_path)
+        draw_trace(res.events, out_path, title=f"{res.scenario.name}  ({res.scenario.file})")
     except OSError as e:
         print(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}", file=sys.stderr)
         return 2

@@ -248,18 +248,6 @@ def test_cli_ruling_overrides_the_file(capsys):
     assert "B keeps focus through the conversion (R1)  [464.2.c.1.b, R1]" in out
 
 
-def test_diagram_missing_renderer_is_one_line(tmp_path, capsys, monkeypatch):
-    import sys
-
-    import simulator
-    monkeypatch.setitem(sys.modules, "simulator.render", None)
-    monkeypatch.delattr(simulator, "render", raising=False)
-    code, out, err = simulate(capsys, write(tmp_path, BASE), "--diagram", str(tmp_path / "t.svg"))
-    assert code == 2
-    assert err.strip().splitlines()[-1] == ("riftsim simulate: --diagram needs simulator.render.draw_trace, "
-                                            "which is not available")
-
-
 def test_diagram_draws_the_trace(tmp_path, capsys):
     """--diagram hands the scenario's events to simulator.render.draw_trace (DOT output for speed)."""
     out_path = tmp_path / "t.dot"
