@@ -13,7 +13,9 @@ FOCUS = Machine(
     (
         T("award", "Off", "Waiting", ("345", "464.2.d", "R4", "R17"), guards=("chain_exists",),
           effects=("focus_to_contester",), say="{player} gains focus; the combat chain is pending"),
-        T("award", "Off", "Holding", ("345", "313.2", "464.2.c.1.a", "R4"),
+        T("award", "Off", "Holding", ("464.2.c.1.a", "313.2", "R4"), guards=("in_combat",), unless=("chain_exists",),
+          effects=("focus_to_contester",), say="the attacker {player} gains focus and priority"),
+        T("award", "Off", "Holding", ("345", "313.2", "R4"),
           effects=("focus_to_contester",), say="{player} gains focus and priority"),
         T("start_chain", "Holding", "Waiting", ("347.1", "313.3", "R3"), effects=("reset_focus_passes",),
           say="{player} keeps focus while the chain resolves; priority moves with the chain"),
