@@ -14,9 +14,16 @@
 """
 from __future__ import annotations
 
+import os
 import shlex
 
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests derandomized (the same examples every run); locally they explore.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 from simulator.actions import Action
 from simulator.cards import CATALOGUE
