@@ -11,6 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def _copier(names: tuple[str, ...]):
+    """``copy(o, cls)``: a new ``cls`` sharing the attributes ``names`` of ``o`` (generated from the
+    attribute list: one assignment per name, no getattr/setattr loop)."""
+    body = "".join(f"    s.{n} = o.{n}\n" for n in names)
+    ns: dict = {}
+    exec(f"def copy(o, cls):\n    s = cls.__new__(cls)\n{body}    return s\n", ns)
+    return ns["copy"]
+
+
 @dataclass(frozen=True)
 class Ability:
     """A unit's, gear's or battlefield's ability (scenario vocabulary)."""
@@ -49,11 +58,7 @@ class Unit:
         self.kind = kind              # unit or gear
 
     def clone(self) -> "Unit":
-        u = Unit.__new__(Unit)
-        u.id, u.owner, u.controller, u.at, u.might, u.buff = self.id, self.owner, self.controller, self.at, self.might, self.buff
-        u.stunned, u.damage, u.exhausted, u.abilities = self.stunned, self.damage, self.exhausted, self.abilities
-        u.zone, u.designation, u.card, u.kind = self.zone, self.designation, self.card, self.kind
-        return u
+        return _copy_unit(self, Unit)
 
     def key(self) -> tuple:
         return (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
@@ -74,13 +79,14 @@ class Battlefield:
         self.token = False
 
     def clone(self) -> "Battlefield":
-        b = Battlefield.__new__(Battlefield)
-        b.name, b.provider, b.abilities, b.static_might = self.name, self.provider, self.abilities, self.static_might
-        b.controller, b.contested_by, b.token = self.controller, self.contested_by, self.token
-        return b
+        return _copy_bf(self, Battlefield)
 
     def key(self) -> tuple:
         return (self.name, self.controller, self.contested_by, self.token)
+
+
+_copy_unit = _copier(Unit.__slots__)            # every field is immutable or shared (abilities)
+_copy_bf = _copier(Battlefield.__slots__)
 
 
 @dataclass(frozen=True)
@@ -195,17 +201,11 @@ class State:
 
     # -- copying and identity ------------------------------------------------
     def clone(self) -> "State":
-        s = State.__new__(State)
-        s.cfg = self.cfg
+        s = _copy_shared(self, State)
         s.ms = dict(self.ms)
-        for a in ("turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
-                  "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
-                  "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals",
-                  "normal", "left"):
-            setattr(s, a, getattr(self, a))
         s.chain = list(self.chain)
-        s.units = {k: u.clone() for k, u in self.units.items()}
-        s.bfs = {k: b.clone() for k, b in self.bfs.items()}
+        s.units = {k: _copy_unit(u, Unit) for k, u in self.units.items()}          # = u.clone()
+        s.bfs = {k: _copy_bf(b, Battlefield) for k, b in self.bfs.items()}     # = b.clone()
         s.hands = {k: list(v) for k, v in self.hands.items()}
         s.score = dict(self.score)
         s.scored = dict(self.scored)
@@ -299,3 +299,13 @@ class State:
     def next_uid(self) -> int:
         self.uid += 1
         return self.uid
+
+
+#: State attributes a clone shares with its original (immutable values, the config, the coverage recorder)
+_SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
+           "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
+           "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left")
+_COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
+           "trace")                    # containers: State.clone copies each one
+assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"
+_copy_shared = _copier(_SHARED)
