@@ -50,7 +50,9 @@ def _replace(g: State, inst, ctx) -> None:
                 if b.controller:
                     b.controller = None
                     fire(g, "battlefield.control", "lose", name)
-                if g.ms[("battlefield.status", name)] in ("Contested", "Staged", "StagedCombat"):
+                # a battlefield is never merely Contested when a player may concede (verify shows Contested
+                # never rests: each cleanup stages or clears it), so only staged statuses can be reset
+                if g.ms[("battlefield.status", name)] in ("Staged", "StagedCombat"):
                     b.contested_by = None
                     fire(g, "battlefield.status", "reset", name)
 

@@ -44,7 +44,6 @@ STATUS = Machine(
         T("end_combat", "Combat", "StagedCombat", ("466.3.d.1", "R8"), guards=("both_sides_remain",),
           say="no result at {bf}: a showdown and a combat are staged there again"),
         T("end_combat", "Combat", "Calm", ("466.5", "466.7", "190.3.b"), say="{bf} is no longer Contested"),
-        T("reset", "Contested", "Calm", ("652.2", "R9"), say="the token battlefield {bf} is uncontested (R9=reset)"),
         T("reset", "Staged", "Calm", ("652.2", "R9"), say="the token battlefield {bf} is uncontested (R9=reset)"),
         T("reset", "StagedCombat", "Calm", ("652.2", "R9"), say="the token battlefield {bf} is uncontested (R9=reset)"),
     ),
