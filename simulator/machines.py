@@ -68,60 +68,19 @@ class Compiled:
         return None
 
 
-class _Model:
-    """The ``transitions`` model: its conditions ask the current guard function."""
-
-    def __init__(self) -> None:
-        self.guard: GuardFn = lambda name: False
-        self.fired: T | None = None
-
-
 class Transitions:
-    """The same declarations as real ``transitions`` machines (slower; the reference)."""
+    """The same declarations as real ``transitions`` machines (``statecharts.build``; slower: the reference)."""
 
     name = "transitions"
 
     def __init__(self, machines: tuple[Machine, ...] = statecharts.MACHINES) -> None:
-        self.runners: dict[str, tuple[object, _Model, Callable[[str], None]]] = {}
+        from statecharts.build import build
+
+        self.runners: dict[str, tuple[object, object, Callable[[str], None]]] = {}
         for m in machines:
-            self._build(m)
-
-    def _build(self, m: Machine) -> None:
-        from transitions import Machine as FlatMachine
-        from transitions.extensions import HierarchicalMachine
-
-        model = _Model()
-        for g in m.guards():
-            setattr(model, "g_" + g, lambda name=g: model.guard(name))
-        decls: list[T] = []
-
-        def cfg(t: T, prefix: str) -> dict:
-            decls.append(t)
-            idx = len(decls) - 1
-            setattr(model, f"fired_{idx}", lambda i=idx: setattr(model, "fired", decls[i]))
-            return {"trigger": t.trigger, "source": prefix + t.source, "dest": prefix + t.dest,
-                    "conditions": ["g_" + g for g in t.guards], "unless": ["g_" + u for u in t.unless],
-                    "after": [f"fired_{idx}"]}
-
-        if not m.regions:
-            machine = FlatMachine(model=model, states=list(m.states), initial=m.initial, auto_transitions=False,
-                                  transitions=[cfg(t, "") for t in m.transitions])
-            self.runners[m.name] = (machine, model, lambda src: machine.set_state(src, model))
-            return
-        root = m.name
-        short = {r.name: r.name.split(".")[-1] for r in m.regions}
-        states = [{"name": root, "parallel": [
-            {"name": short[r.name], "children": list(r.states), "initial": r.initial} for r in m.regions]}]
-        trans = [cfg(t, f"{root}_{short[r.name]}_") for r in m.regions for t in r.transitions]
-        machine = HierarchicalMachine(model=model, states=states, transitions=trans, initial=root,
-                                      auto_transitions=False)
-        initials = [f"{root}_{short[r.name]}_{r.initial}" for r in m.regions]
-        for k, r in enumerate(m.regions):
-            def setter(src: str, k=k, prefix=f"{root}_{short[r.name]}_") -> None:
-                full = list(initials)
-                full[k] = prefix + src
-                machine.set_state(full, model)
-            self.runners[r.name] = (machine, model, setter)
+            b = build(m)
+            for leaf, setter in b.setters.items():
+                self.runners[leaf] = (b.machine, b.model, setter)
 
     def pick(self, leaf: str, source: str, trigger: str, g, inst, ctx) -> T | None:
         return self.step(leaf, source, trigger, lambda name: registry.GUARDS[name](g, inst, ctx))

@@ -2,6 +2,9 @@
 
 ``MACHINES`` lists every declared machine; each leaf (a flat machine or a
 region) carries state in the simulator. ``LEAVES`` maps a leaf's name to it.
+``statecharts.build.build(machine)`` turns a declaration into a real
+``transitions`` machine (a ``HierarchicalMachine`` with parallel regions where
+the declaration has regions).
 """
 from .battlefield import BATTLEFIELD
 from .chain import CHAIN
@@ -16,4 +19,5 @@ from .turn import TURN
 MACHINES: tuple[Machine, ...] = (TURN, CHAIN, FOCUS, CLEANUP, BATTLEFIELD, COMBAT, PHASES, PLAYER)
 LEAVES: dict[str, Machine] = {leaf.name: leaf for m in MACHINES for leaf in m.leaves()}
 
-__all__ = ["MACHINES", "LEAVES", "Machine", "T"]
+__all__ = ["MACHINES", "LEAVES", "Machine", "T", "TURN", "CHAIN", "FOCUS", "CLEANUP", "BATTLEFIELD", "COMBAT",
+           "PHASES", "PLAYER"]
