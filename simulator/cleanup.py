@@ -128,8 +128,9 @@ def _loss_of_control(g: State, inst, ctx) -> None:
     """323.6 (190.4.c): lose control where you have no units, if Open and nothing ongoing there."""
     if g.ms[("turn.window", None)] != "Open":
         return
+    ms = g.ms
     for name, b in g.bfs.items():
-        if b.controller and not g.units_at(name, b.controller) and _status(g, name) not in ONGOING:
+        if b.controller and ms[("battlefield.status", name)] not in ONGOING and not g.has_units(name, b.controller):
             b.controller = None
             fire(g, "battlefield.control", "lose", name)
             _changed(g)
@@ -143,11 +144,12 @@ def _corrective(g: State, inst, ctx) -> None:
 @effect("stage_showdowns")
 def _stage_showdowns(g: State, inst, ctx) -> None:
     """323.8: a showdown is staged where Contested was applied, while the applier still has units there."""
+    ms = g.ms
     for name, b in g.bfs.items():
-        st = _status(g, name)
+        st = ms[("battlefield.status", name)]
         if st not in ("Contested", "Staged", "StagedCombat"):
             continue                        # nothing to stage or unstage here (and no need to look at units)
-        present = bool(b.contested_by and g.units_at(name, b.contested_by))
+        present = bool(b.contested_by and g.has_units(name, b.contested_by))
         if st == "Contested" and present:
             fire(g, "battlefield.status", "stage_showdown", name)
             _changed(g)
@@ -166,8 +168,9 @@ def two_sides(g: State, bf: str) -> bool:
 @effect("stage_combats")
 def _stage_combats(g: State, inst, ctx) -> None:
     """323.9-323.10: a combat is staged where units of two opposing players are; unstaged when one side leaves."""
+    ms = g.ms
     for name in g.bfs:
-        st = _status(g, name)
+        st = ms[("battlefield.status", name)]
         if st in ("Staged", "Showdown"):
             if two_sides(g, name):
                 fire(g, "battlefield.status", "stage_combat", name)
@@ -182,8 +185,10 @@ def _stage_combats(g: State, inst, ctx) -> None:
 def _clear_contested(g: State, inst, ctx) -> None:
     """323.11: Contested is removed where its applier has no units and nothing is ongoing; 323.11.a: if that
     leaves units there whose controller doesn't control it, that controller applies Contested (R7 order)."""
+    ms = g.ms
     for name, b in g.bfs.items():
-        if _status(g, name) == "Contested" and not (b.contested_by and g.units_at(name, b.contested_by)):
+        if ms[("battlefield.status", name)] == "Contested" and not (b.contested_by and
+                                                                     g.has_units(name, b.contested_by)):
             b.contested_by = None
             fire(g, "battlefield.status", "clear", name)
             _changed(g)
@@ -197,7 +202,8 @@ def _clear_contested(g: State, inst, ctx) -> None:
 
 def _open(g: State, kind: str) -> None:
     want = "Staged" if kind == "showdown" else "StagedCombat"
-    cands = tuple(n for n in g.bfs if _status(g, n) == want)
+    ms = g.ms
+    cands = tuple([n for n in g.bfs if ms[("battlefield.status", n)] == want])
     if not cands:
         return
     if len(cands) == 1:
@@ -239,8 +245,9 @@ def _open_combat(g: State, inst, ctx) -> None:
     """323.13: in Neutral Open, a staged combat opens; 323.14: in Showdown Open one converts the showdown."""
     if g.winner is not None:
         return
-    if g.turn_state() == "neutral-open" and g.active is None and not g.choosing:
+    st = g.turn_state()
+    if st == "neutral-open" and g.active is None and not g.choosing:
         _open(g, "combat")
-    elif g.turn_state() == "showdown-open" and g.active and _status(g, g.active) == "ShowdownCombatStaged":
+    elif st == "showdown-open" and g.active and _status(g, g.active) == "ShowdownCombatStaged":
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)

@@ -284,6 +284,13 @@ class State:
         return [u for u in self.units.values() if u.zone == "board" and u.kind == "unit" and u.at == where
                 and (controller is None or u.controller == controller)]
 
+    def has_units(self, where: str, controller: str) -> bool:
+        """``bool(units_at(where, controller))`` without building the list."""
+        for u in self.units.values():
+            if u.at == where and u.controller == controller and u.zone == "board" and u.kind == "unit":
+                return True
+        return False
+
     def players_at(self, bf: str) -> list[str]:
         return self.from_turn_player({u.controller for u in self.units_at(bf)})
 
@@ -292,14 +299,16 @@ class State:
         return u.might + u.buff + bonus
 
     def turn_state(self) -> str:
-        mode = "showdown" if self.ms[("turn.mode", None)] == "Showdown" else "neutral"
-        window = "closed" if self.ms[("turn.window", None)] == "Closed" else "open"
-        return f"{mode}-{window}"
+        ms = self.ms
+        return _TURN_STATES[ms[("turn.mode", None)] == "Showdown"][ms[("turn.window", None)] == "Closed"]
 
     def next_uid(self) -> int:
         self.uid += 1
         return self.uid
 
+
+#: turn_state() by (mode is Showdown, window is Closed)
+_TURN_STATES = (("neutral-open", "neutral-closed"), ("showdown-open", "showdown-closed"))
 
 #: State attributes a clone shares with its original (immutable values, the config, the coverage recorder)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
