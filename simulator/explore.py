@@ -172,6 +172,11 @@ class Monitor:
         if rec[0] in self.WATCHED and self.g is not None:
             self.check(rec)
 
+    def recorder(self, leaf: str):
+        """What records ``leaf``'s transitions: ``add`` for a watched leaf, else the plain set's ``add``
+        (the generated cleanup loop asks once per run: same records, no monitor call per step)."""
+        return self.add if leaf in self.WATCHED else self.seen.add
+
     def check(self, rec: tuple) -> None:
         leaf, source, trigger, dest = rec[0], rec[1], rec[2], rec[3]
         g = self.g

@@ -208,7 +208,7 @@ def compile_loop(leaf: Machine, start: str, step: str, until: str):
             lines.append(f"    if {' and '.join(conds) or 'True'}:")
             lines.append(f"        ms[key] = {t.dest!r}")
             lines.append(f"        if cov is not None:")
-            lines.append(f"            cov.add({rec})")
+            lines.append(f"            cov({rec})")
             if t.dest in leaf.enter:
                 ns[f"E_{t.dest}"] = registry.EFFECTS[leaf.enter[t.dest]]
                 lines.append(f"        E_{t.dest}(g, inst, {{}})")
@@ -223,6 +223,8 @@ def compile_loop(leaf: Machine, start: str, step: str, until: str):
     lines += ["FIRST = {" + ", ".join(f"{src!r}: {f}" for (src, trig), f in fn.items() if trig == start) + "}",
               "def loop(g, inst):",
               "    ms = g.ms; key = (LEAF, inst); cov = g.coverage",
+              "    if cov is not None:      # a recorder may offer a cheaper add for a leaf it does not watch",
+              "        cov = cov.recorder(LEAF) if hasattr(cov, 'recorder') else cov.add",
               "    f = FIRST.get(ms[key])",
               "    if f is None:",
               f"        raise RulesBug('machine {leaf.name}: no transition on %r from %r' % (START, ms[key]))",
