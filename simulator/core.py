@@ -6,7 +6,7 @@ from .model import Event, State
 
 def fire(g: State, leaf: str, trigger: str, inst: str | None = None, **ctx):
     """Fire a declared transition (the only way a machine changes state)."""
-    return g.cfg.rt.fire(g, leaf, trigger, inst, **ctx)
+    return g.cfg.rt.fire_ctx(g, leaf, trigger, inst, ctx)
 
 
 def log(g: State, text: str, rule: str = "", player: str | None = None, detail: str = "") -> None:

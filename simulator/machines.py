@@ -117,39 +117,54 @@ class Runtime:
         self.enter = {name: leaf.enter for name, leaf in statecharts.LEAVES.items()}
         self.per = {name: leaf.per for name, leaf in statecharts.LEAVES.items()}
         self.silent: dict[str, bool] = {}
+        self.plans: dict[int, tuple] = {}       # id(T) -> _plan(leaf, T): derived from the declarations only
 
     def fire(self, g: State, leaf: str, trigger: str, inst: str | None = None, **ctx) -> T:
+        return self.fire_ctx(g, leaf, trigger, inst, ctx)
+
+    def fire_ctx(self, g: State, leaf: str, trigger: str, inst: str | None, ctx: dict) -> T:
+        """``fire`` with its context as a dict the transition's effects may write to (it is not copied)."""
         key = (leaf, inst)
         source = g.ms[key]
         t = self.backend.pick(leaf, source, trigger, g, inst, ctx)
         if t is None:
             raise RulesBug(f"machine {leaf}{'[' + inst + ']' if inst else ''}: no transition on "
                            f"{trigger!r} from {source!r}")
+        plan = self.plans.get(id(t))
+        if plan is None or plan[0] is not t:
+            plan = self.plans[id(t)] = self._plan(leaf, t)
         g.ms[key] = t.dest
         if leaf == "player":
             g.left = None                   # the players still in the game changed
         if g.coverage is not None:
-            g.coverage.add((leaf, t.source, t.trigger, t.dest, t.guards))
+            g.coverage.add(plan[1])
         at = len(g.trace)
+        effects = registry.EFFECTS
         for e in t.effects:
-            registry.EFFECTS[e](g, inst, ctx)
+            effects[e](g, inst, ctx)
         if t.say and g.events_on:
             # the transition's own line goes before what its effects logged; it is worded after them
             values = {"bf": inst if inst in g.bfs else ctx.get("bf", g.active), "player": ctx.get("player"),
                       "item": ctx.get("item"), "attacker": g.attacker, "defender": g.defender}
-            g.trace.insert(at, Event(g.step, t.say.format(**values), ctx.get("player"), "", ", ".join(t.rules),
+            g.trace.insert(at, Event(g.step, t.say.format(**values), ctx.get("player"), "", plan[2],
                                      leaf, t.source, t.dest, t.trigger, inst))
-        enter = self.enter[leaf].get(t.dest)
-        if enter:
-            registry.EFFECTS[enter](g, inst, ctx)
+        if plan[3] is not None:
+            effects[plan[3]](g, inst, ctx)
+        for target, trig, per_bf in plan[4]:
+            self.fire_ctx(g, target, trig, (inst if inst in g.bfs else g.active) if per_bf else None, dict(ctx))
+        return t
+
+    def _plan(self, leaf: str, t: T) -> tuple:
+        """What ``fire`` derives from a declared transition, once per transition: the transition (the cache
+        is keyed by ``id(t)`` and checked with ``is``, so a reused id never matches), its coverage record,
+        its rules as trace text, the destination's enter effect, its hand-offs as (machine, trigger, per
+        battlefield). Effects and guards are still looked up by name when they run."""
+        sends = []
         for s in t.sends:
             target, trig = s.split(":")
-            if self.per[target] == "battlefield":
-                tinst = inst if inst in g.bfs else g.active
-            else:
-                tinst = None
-            self.fire(g, target, trig, tinst, **ctx)
-        return t
+            sends.append((target, trig, self.per[target] == "battlefield"))
+        return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules),
+                self.enter[leaf].get(t.dest) or None, tuple(sends))
 
     def run(self, g: State, leaf: str, start: str, step: str, until: str, inst: str | None = None) -> None:
         """Fire ``start``, then ``step`` until the machine is back in ``until`` (the cleanup's loop).
