@@ -146,7 +146,7 @@ class Runtime:
             # the transition's own line goes before what its effects logged; it is worded after them
             values = {"bf": inst if inst in g.bfs else ctx.get("bf", g.active), "player": ctx.get("player"),
                       "item": ctx.get("item"), "attacker": g.attacker, "defender": g.defender}
-            g.trace.insert(at, Event(g.step, t.say.format(**values), ctx.get("player"), "", plan[2],
+            g.trace.insert(at, Event(g.step, t.say.format_map(values), ctx.get("player"), "", plan[2],
                                      leaf, t.source, t.dest, t.trigger, inst))
         if plan[3] is not None:
             effects[plan[3]](g, inst, ctx)

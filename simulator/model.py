@@ -110,7 +110,7 @@ class Item:
         return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source)
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """One line of the trace."""
 
