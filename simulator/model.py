@@ -221,10 +221,10 @@ class State:
         return (
             tuple(self.ms.values()),        # the machines' keys are fixed, in setup order, for a whole game
             self.turn, self.priority, self.focus, self.passed, self.focus_passed,
-            tuple(i.key() for i in self.chain), self.chain_by, self.active, self.attacker, self.defender,
-            self.choosing, tuple(u.key() for u in self.units.values()),
-            tuple(b.key() for b in self.bfs.values()),
-            tuple((p, tuple(sorted(h))) for p, h in self.hands.items()),
+            tuple([i.key() for i in self.chain]), self.chain_by, self.active, self.attacker, self.defender,
+            self.choosing, tuple([u.key() for u in self.units.values()]),
+            tuple([b.key() for b in self.bfs.values()]),
+            tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()]),
             tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())),
             tuple(self.extra), self.invited, self.winner, self.handoff, self.normal,
         )
