@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, product
 
 from statecharts import timing
@@ -222,16 +223,21 @@ def _check_activate(g: State, a: Action, st: str) -> None:
 
 # -- enumeration ---------------------------------------------------------------------------------
 
+#: ``Action(...)`` memoised on its arguments: an Action is an immutable value of exactly those arguments, so
+#: an entry can never go stale; there are few distinct ones (players x units x destinations, cards x targets)
+_action = lru_cache(maxsize=None)(Action)
+
+
 def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     """Every action worth checking for ``p``: targets enumerated, legality not yet checked."""
-    out: list[Action] = [Action("concede", p)]
+    out: list[Action] = [_action("concede", p)]
     if g.choosing:
-        return out + [Action("choose", p, battlefield=b) for b in g.choosing]
+        return out + [_action("choose", p, battlefield=b) for b in g.choosing]
     if g.priority != p:
         return out
-    out += [Action("pass", p), Action("end-turn", p)]
+    out += [_action("pass", p), _action("end-turn", p)]
     if g.cfg.mode == "magma-chamber":
-        out += [Action("invite", p, teammate=m) for m in g.cfg.teams[g.team(p)] if m != p]
+        out += [_action("invite", p, teammate=m) for m in g.cfg.teams[g.team(p)] if m != p]
     mine = [u for u in g.units.values() if u.zone == "board" and u.kind == "unit" and u.controller == p
             and not u.exhausted]
     for dest in ("base", *g.bfs):
@@ -239,7 +245,7 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
         sizes = range(1, len(movers) + 1) if multi_move else (1,)
         for k in sizes:
             for group in combinations(movers, k):
-                out.append(Action("move", p, units=group, to=dest))
+                out.append(_action("move", p, units=group, to=dest))
     board = [u.id for u in g.units.values() if u.zone == "board" and u.kind == "unit"]
     for cid in dict.fromkeys(g.hands.get(p, [])):
         card = g.cfg.cards.get(cid)
@@ -249,15 +255,15 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
         pools = [board if f == "unit" else ["base", *g.bfs] if f in ("to", "at") else [] for f in fields]
         if card.type == "unit":
             for where in ("base", *g.bfs):
-                out.append(Action("play", p, card=cid, at=where))
+                out.append(_action("play", p, card=cid, at=where))
         else:
             for combo in product(*pools):
-                out.append(Action("play", p, card=cid, targets=tuple(zip(fields, combo))))
+                out.append(_action("play", p, card=cid, targets=tuple(zip(fields, combo))))
     for u in g.units.values():
         if u.zone == "board" and u.controller == p:
             for ab in u.abilities:
                 if ab.activated:
-                    out.append(Action("activate", p, source=u.id, ability=ab.name))
+                    out.append(_action("activate", p, source=u.id, ability=ab.name))
     return out
 
 
