@@ -13,6 +13,7 @@ Two interchangeable backends choose which declared transition fires:
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable
 
 import statecharts
@@ -197,45 +198,63 @@ def _silent(leaf: str) -> bool:
 def compile_loop(leaf: Machine, start: str, step: str, until: str):
     """Generate a function that runs ``leaf`` from ``start`` through ``step``s back to ``until``.
 
-    The code is derived from the declarations, never written by hand: one function per (state, trigger),
-    its transitions tried in declaration order with their named guards; the chosen branch sets the
-    destination, records coverage, runs the destination's ``enter`` effect and returns the function of
-    (destination, ``step``) (None once back in ``until``), so the loop does no table look-up per step.
+    The code is derived from the declarations, never written by hand: for each state, its transitions on
+    the trigger are tried in declaration order with their named guards; the chosen one sets the destination,
+    records coverage and runs the destination's ``enter`` effect. A destination with a single incoming
+    transition continues inline; any other is a function of its own, returned to the loop (None once back in
+    ``until``), so the loop does no table look-up per step and a call only where paths meet.
     ``tests/test_backends.py`` checks it against the ``transitions`` machines.
     """
     rows: dict[tuple[str, str], list[T]] = {}
     for t in leaf.transitions:
         if t.trigger in (start, step):
             rows.setdefault((t.source, t.trigger), []).append(t)
-    fn = {key: f"b{b}" for b, key in enumerate(rows)}
+    incoming = Counter(t.dest for ts in rows.values() for t in ts)
     ns: dict = {"RulesBug": RulesBug, "LEAF": leaf.name, "START": start}
-    lines: list[str] = []
+    funcs: dict[tuple[str, str], str] = {}        # (state, trigger) -> name of its generated function
+    todo: list[tuple[str, str]] = []
     recs: list[str] = []
-    for (src, trig), ts in rows.items():
-        lines.append(f"def {fn[(src, trig)]}(g, inst, ms, key, cov):  # {src} --{trig}-->")
-        for t in ts:
+
+    def func(state: str, trig: str) -> str:
+        if (state, trig) not in funcs:
+            funcs[(state, trig)] = f"b{len(funcs)}"
+            todo.append((state, trig))
+        return funcs[(state, trig)]
+
+    def body(src: str, trig: str, ind: str, inlined: set, out: list[str]) -> None:
+        for t in rows.get((src, trig), ()):
             conds = [f"G_{n}(g, inst, None)" for n in t.guards] + [f"not G_{n}(g, inst, None)" for n in t.unless]
             for n in (*t.guards, *t.unless):
                 ns[f"G_{n}"] = registry.GUARDS[n]
-            rec = f"R{len(recs)}"                     # the coverage record, built once
+            rec = f"R{len(recs)}"                       # the coverage record, built once
             recs.append(rec)
             ns[rec] = (leaf.name, t.source, t.trigger, t.dest, t.guards)
-            lines.append(f"    if {' and '.join(conds) or 'True'}:")
-            lines.append(f"        ms[key] = {t.dest!r}")
-            lines.append(f"        if cov is not None:")
-            lines.append(f"            cov({rec})")
+            inner = ind + "    " if conds else ind
+            if conds:
+                out.append(f"{ind}if {' and '.join(conds)}:  # {src} --{trig}--> {t.dest}")
+            else:
+                out.append(f"{ind}# {src} --{trig}--> {t.dest}")
+            out += [f"{inner}ms[key] = {t.dest!r}", f"{inner}if cov is not None:", f"{inner}    cov({rec})"]
             if t.dest in leaf.enter:
                 ns[f"E_{t.dest}"] = registry.EFFECTS[leaf.enter[t.dest]]
-                lines.append(f"        E_{t.dest}(g, inst, {{}})")
+                out.append(f"{inner}E_{t.dest}(g, inst, {{}})")
             if t.dest == until:
-                lines.append("        return None")
+                out.append(f"{inner}return None")
+            elif incoming[t.dest] == 1 and t.dest not in inlined:
+                body(t.dest, step, inner, inlined | {t.dest}, out)
             else:
-                nxt = fn.get((t.dest, step))
-                lines.append(f"        return {nxt or 'NOSTEP_' + t.dest}")
-                if nxt is None:
-                    ns["NOSTEP_" + t.dest] = _no_step(leaf.name, step, t.dest)
-        lines.append(f"    raise RulesBug({f'machine {leaf.name}: no transition on {trig!r} from {src!r}'!r})")
-    lines += ["FIRST = {" + ", ".join(f"{src!r}: {f}" for (src, trig), f in fn.items() if trig == start) + "}",
+                out.append(f"{inner}return {func(t.dest, step)}")
+            if not conds:
+                return                                  # the transitions after an unguarded one never fire
+        out.append(f"{ind}raise RulesBug({f'machine {leaf.name}: no transition on {trig!r} from {src!r}'!r})")
+
+    first = {src: func(src, trig) for (src, trig) in rows if trig == start}
+    lines: list[str] = []
+    while todo:
+        state, trig = todo.pop(0)
+        lines.append(f"def {funcs[(state, trig)]}(g, inst, ms, key, cov):")
+        body(state, trig, "    ", {state}, lines)
+    lines += ["FIRST = {" + ", ".join(f"{src!r}: {f}" for src, f in first.items()) + "}",
               "def loop(g, inst):",
               "    ms = g.ms; key = (LEAF, inst); cov = g.coverage",
               "    if cov is not None:      # a recorder may offer a cheaper add for a leaf it does not watch",
@@ -246,10 +265,5 @@ def compile_loop(leaf: Machine, start: str, step: str, until: str):
               "    while f is not None:",
               "        f = f(g, inst, ms, key, cov)"]
     exec(compile("\n".join(lines), f"<compiled {leaf.name}>", "exec"), ns)
+    ns["loop"].source = "\n".join(lines)           # the generated code, for reading
     return ns["loop"]
-
-
-def _no_step(leaf: str, step: str, state: str):
-    def fail(g, inst, ms, key, cov):
-        raise RulesBug(f"machine {leaf}: no transition on {step!r} from {state!r}")
-    return fail
