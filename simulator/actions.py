@@ -59,15 +59,24 @@ def _acting(g: State, p: str) -> bool:
 
 def check(g: State, a: Action) -> None:
     """Raise :class:`IllegalAction` if the rules forbid ``a`` now; return None if it is legal."""
-    p = a.player
+    _check_player(g, a.player)
+    if a.kind != "concede":
+        _check_choice(g, a, g.turn_state())
+
+
+def _check_player(g: State, p: str) -> None:
+    """What every action of ``p`` needs: a player of this game, still in it, the game not over."""
     if p not in g.order:
         raise IllegalAction(f"{p} is not a player in this game", "103")
     if g.winner is not None:
         raise IllegalAction("the game is over", "323.1")
     if p not in g.in_game():
         raise IllegalAction(f"{p} has left the game and makes no more choices", "651")
-    if a.kind == "concede":
-        return
+
+
+def _check_choice(g: State, a: Action, st: str) -> None:
+    """The rest of :func:`check`, for any action but concede, in the turn state ``st``."""
+    p = a.player
     if g.choosing:
         if a.kind != "choose":
             raise IllegalAction(f"{g.turn} must first choose which staged showdown or combat opens", "323.12, 323.13")
@@ -78,7 +87,6 @@ def check(g: State, a: Action) -> None:
         return
     if a.kind == "choose":
         raise IllegalAction("there is no choice of battlefield to make", "323.12")
-    st = g.turn_state()
     if a.kind == "pass":
         if g.priority != p:
             raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
@@ -268,11 +276,19 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
 
 
 def legal(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
+    """The candidates :func:`check` accepts; its player part, the same for every candidate, is checked once."""
+    cands = candidates(g, p, multi_move=multi_move)
+    try:
+        _check_player(g, p)
+    except IllegalAction:
+        return []
+    st = g.turn_state()
     res = []
-    for a in candidates(g, p, multi_move=multi_move):
-        try:
-            check(g, a)
-        except IllegalAction:
-            continue
+    for a in cands:
+        if a.kind != "concede":
+            try:
+                _check_choice(g, a, st)
+            except IllegalAction:
+                continue
         res.append(a)
     return res
