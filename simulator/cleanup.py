@@ -86,8 +86,8 @@ def _designations(g: State, inst, ctx) -> None:
 @effect("board_state")
 def _board_state(g: State, inst, ctx) -> None:
     """323 task 3 (142.4): a unit with non-zero damage at least its might is killed."""
-    for u in list(g.units.values()):
-        if u.zone == "board" and u.kind == "unit" and u.damage > 0 and u.damage >= g.might(u):
+    for u in g.units.values():            # (no unit is added or removed here)
+        if u.damage > 0 and u.zone == "board" and u.kind == "unit" and u.damage >= g.might(u):
             u.zone = "trash"
             u.designation = None
             log(g, f"{u.id} dies (lethal damage)", "323, 142.4", u.controller)
@@ -161,8 +161,15 @@ def _stage_showdowns(g: State, inst, ctx) -> None:
 def two_sides(g: State, bf: str) -> bool:
     """Units of two opposing players (different teams) are at ``bf``."""
     team = g.cfg.team_of
-    teams = {team[u.controller] for u in g.units.values() if u.at == bf and u.zone == "board" and u.kind == "unit"}
-    return len(teams) >= 2
+    first = None
+    for u in g.units.values():
+        if u.at == bf and u.zone == "board" and u.kind == "unit":
+            t = team[u.controller]
+            if first is None:
+                first = t
+            elif t != first:
+                return True                 # a second team: no need to look further
+    return False
 
 
 @effect("stage_combats")
@@ -203,9 +210,10 @@ def _clear_contested(g: State, inst, ctx) -> None:
 def _open(g: State, kind: str) -> None:
     want = "Staged" if kind == "showdown" else "StagedCombat"
     ms = g.ms
-    cands = tuple([n for n in g.bfs if ms[("battlefield.status", n)] == want])
+    cands = [n for n in g.bfs if ms[("battlefield.status", n)] == want]
     if not cands:
         return
+    cands = tuple(cands)
     if len(cands) == 1:
         open_at(g, cands[0])
         _changed(g)
@@ -236,7 +244,7 @@ def _open_showdown(g: State, inst, ctx) -> None:
         combats = tuple(n for n in g.bfs if _status(g, n) == "StagedCombat")
         if g.choosing not in (staged, combats) or (staged and g.choosing != staged):
             g.choosing = ()
-    if g.turn_state() == "neutral-open" and g.active is None and g.winner is None:
+    if g.active is None and g.winner is None and g.turn_state() == "neutral-open":
         _open(g, "showdown")
 
 
@@ -248,6 +256,6 @@ def _open_combat(g: State, inst, ctx) -> None:
     st = g.turn_state()
     if st == "neutral-open" and g.active is None and not g.choosing:
         _open(g, "combat")
-    elif st == "showdown-open" and g.active and _status(g, g.active) == "ShowdownCombatStaged":
+    elif st == "showdown-open" and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)
