@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 
 from statecharts import timing
 
+from .chain import orderer, unordered_labels
 from .errors import IllegalAction
 from .model import State
 from .moves import combat_outsider, destination_problem
 
-KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite")
+KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order")
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Action:
     ability: str | None = None
     battlefield: str | None = None
     teammate: str | None = None
+    triggers: tuple[str, ...] = ()   # order: the player's pending triggers, first placed first (383.3.d)
 
     def summary(self) -> str:
         """The action as the scenario format's ``legal`` lists it (one entry per card or unit set)."""
@@ -41,6 +43,8 @@ class Action:
             return f"choose {self.battlefield}"
         if k == "invite":
             return f"invite {self.teammate}"
+        if k == "order":
+            return f"order {' '.join(self.triggers)}"
         return k
 
     def describe(self) -> str:
@@ -87,6 +91,11 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return
     if a.kind == "choose":
         raise IllegalAction("there is no choice of battlefield to make", "323.12")
+    who = orderer(g)
+    if who is not None:
+        return _check_order(g, a, who)
+    if a.kind == "order":
+        raise IllegalAction("there are no simultaneous triggers to order", "383.3.d")
     if a.kind == "pass":
         if g.priority != p:
             raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
@@ -116,6 +125,25 @@ def _check_choice(g: State, a: Action, st: str) -> None:
     if a.kind == "activate":
         return _check_activate(g, a, st)
     raise IllegalAction(f"unknown action {a.kind!r}", "410")
+
+
+def _check_order(g: State, a: Action, who: str) -> None:
+    """383.3.d: while ``who`` orders their simultaneous triggers, that is the only decision (no priority)."""
+    if a.kind != "order":
+        raise IllegalAction(f"{who} must first order their simultaneous triggers; nobody has priority", "383.3.d")
+    if a.player != who:
+        raise IllegalAction(f"only {who} orders now: players order their triggers in placement order",
+                            "383.3.d, 464.2.e")
+    mine = unordered_labels(g, who)
+    for lab in a.triggers:
+        if lab not in mine:
+            other = next((it.controller for it in g.chain if it.unordered and it.label == lab), None)
+            if other is not None:
+                raise IllegalAction(f"{lab} is {other}'s trigger: each player orders only their own", "383.3.d")
+            raise IllegalAction(f"{lab} is not one of {who}'s pending triggers ({', '.join(mine)})", "383.3.d")
+    if sorted(a.triggers) != sorted(mine):
+        raise IllegalAction(f"the order must list each of {who}'s pending triggers exactly once "
+                            f"({', '.join(mine)})", "383.3.d")
 
 
 def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
@@ -241,6 +269,8 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
+    if orderer(g) == p:
+        return out + [_action("order", p, triggers=t) for t in permutations(unordered_labels(g, p))]
     if g.priority != p:
         return out
     out += [_action("pass", p), _action("end-turn", p)]

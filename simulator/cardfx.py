@@ -1,7 +1,7 @@
 """What items do when they resolve: the effect vocabulary, units entering play, triggered abilities."""
 from __future__ import annotations
 
-from .chain import put_on_chain
+from .chain import put_trigger, simultaneous
 from .core import log
 from .model import Item, State, Unit
 from .moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
@@ -46,22 +46,25 @@ def enter_play(g: State, item: Item) -> None:
 
 
 def trigger_abilities(g: State, source: Unit, trigger: str) -> None:
-    """383: each ability of ``source`` with that trigger becomes a pending item, controlled by its controller."""
-    for ab in source.abilities:
-        if ab.trigger == trigger:
-            item = Item(g.next_uid(), ab.name, source.controller, "trigger", ab.effect,
-                        source=source.id, immediate=ab.adds)
-            put_on_chain(g, item, "trigger")
+    """383: each ability of ``source`` with that trigger becomes a pending item, controlled by its controller;
+    together, so their controller orders them (383.3.d)."""
+    with simultaneous(g):
+        for ab in source.abilities:
+            if ab.trigger == trigger:
+                item = Item(g.next_uid(), ab.name, source.controller, "trigger", ab.effect,
+                            source=source.id, immediate=ab.adds)
+                put_trigger(g, item)
 
 
 def battlefield_triggers(g: State, bf: str, trigger: str) -> None:
     """190.6: the controller controls a battlefield's abilities; uncontrolled -> the turn player."""
     b = g.bfs[bf]
-    for ab in b.abilities:
-        if ab.trigger == trigger:
-            who = b.controller or g.turn
-            put_on_chain(g, Item(g.next_uid(), ab.name, who, "trigger", ab.effect, source=bf,
-                                 immediate=ab.adds), "trigger")
+    with simultaneous(g):
+        for ab in b.abilities:
+            if ab.trigger == trigger:
+                who = b.controller or g.turn
+                put_trigger(g, Item(g.next_uid(), ab.name, who, "trigger", ab.effect, source=bf,
+                                    immediate=ab.adds))
 
 
 def _value(g: State, item: Item, field: str, value):

@@ -1,6 +1,7 @@
 """The chain and priority (328-340): putting items on it, finalizing, passing, resolving."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
 
 from .core import fire
@@ -18,6 +19,59 @@ def put_on_chain(g: State, item: Item, by: str) -> None:
     fire(g, "chain", "add", item=item.name, player=item.controller)
 
 
+def put_trigger(g: State, item: Item) -> None:
+    """A triggered ability becomes pending (383); inside :func:`simultaneous` it joins that batch."""
+    put_on_chain(g, item, "trigger")
+    if g.batch is not None:
+        g.batch.append(item.uid)
+
+
+@contextmanager
+def simultaneous(g: State):
+    """Triggers put on the chain inside this block become pending together (one event or batch). Placement
+    across players stays as the caller makes it; each player with two or more of them orders their own
+    before they are finalized (383.3.d). Nested blocks join the outermost one."""
+    if g.batch is not None:
+        yield
+        return
+    g.batch = []
+    try:
+        yield
+    finally:
+        uids, g.batch = g.batch, None
+    mine: dict[str, int] = {}
+    for it in g.chain:
+        if it.uid in uids:
+            mine[it.controller] = mine.get(it.controller, 0) + 1
+    for i, it in enumerate(g.chain):
+        if it.uid in uids and mine[it.controller] > 1:
+            g.chain[i] = replace(it, unordered=True)
+
+
+def orderer(g: State) -> str | None:
+    """Who must order their simultaneous triggers now: the controller of the first unordered item, so
+    players order in placement order (turn player first; the 464.2.e order for the combat chain)."""
+    for it in g.chain:
+        if it.unordered:
+            return it.controller
+    return None
+
+
+def unordered_labels(g: State, player: str) -> list[str]:
+    """``player``'s triggers awaiting their order, as placed (``SOURCE:ABILITY``)."""
+    return [it.label for it in g.chain if it.unordered and it.controller == player]
+
+
+def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
+    """383.3.d: ``player``'s pending triggers take the chain positions they occupy in the chosen order
+    (the first listed goes on the chain first, so it resolves last)."""
+    slots = [i for i, it in enumerate(g.chain) if it.unordered and it.controller == player]
+    by_label = {g.chain[i].label: g.chain[i] for i in slots}
+    for i, lab in zip(slots, labels):
+        g.chain[i] = replace(by_label[lab], unordered=False)
+    fire(g, "chain", "order", player=player)
+
+
 def finalize_oldest(g: State) -> None:
     """Step 1 (337): the oldest pending item is finalized; units, gear and Add abilities resolve at once."""
     i = next(k for k, it in enumerate(g.chain) if not it.finalized)
@@ -29,6 +83,11 @@ def finalize_oldest(g: State) -> None:
 def pass_priority(g: State, player: str) -> None:
     g.passed = g.passed + (player,)
     fire(g, "chain", "pass", player=player)
+
+
+@guard("unordered_triggers")
+def _unordered_triggers(g: State, inst, ctx) -> bool:
+    return any(it.unordered for it in g.chain)
 
 
 @guard("item_immediate")

@@ -46,7 +46,13 @@ def _designate(g: State, inst, ctx) -> None:
 @effect("combat_chain")
 def _combat_chain(g: State, inst, ctx) -> None:
     """464.2.e: attack/defend triggers placed attacker first, then non-defenders in turn order, then defender.
-    Each player's own triggers go in board order (their choice, 383.3.d)."""
+    Each player with two or more then orders their own among the positions they occupy (383.3.d)."""
+    from .chain import simultaneous
+    with simultaneous(g):
+        _place_combat_triggers(g)
+
+
+def _place_combat_triggers(g: State) -> None:
     bf = g.active
     others = [p for p in g.from_turn_player(g.in_game()) if p not in (g.attacker, g.defender)]
     for p in [g.attacker, *others, g.defender]:
@@ -58,9 +64,9 @@ def _combat_chain(g: State, inst, ctx) -> None:
                          or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
                          or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
                 if fires:
-                    from .chain import put_on_chain
-                    put_on_chain(g, Item(g.next_uid(), ab.name, p, "trigger", ab.effect, source=u.id,
-                                         immediate=ab.adds), "trigger")
+                    from .chain import put_trigger
+                    put_trigger(g, Item(g.next_uid(), ab.name, p, "trigger", ab.effect, source=u.id,
+                                        immediate=ab.adds))
 
 
 def _assign(g: State, total: int, victims: list) -> list[tuple]:

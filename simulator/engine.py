@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import cardfx, chain, cleanup, combat, concede, focus, phases  # noqa: F401  (register guards/effects)
 from .actions import Action, check, legal
-from .chain import finalize_oldest, pass_priority, put_on_chain
+from .chain import finalize_oldest, order_triggers, orderer, pass_priority, put_on_chain
 from .cleanup import open_at, run_cleanup
 from .core import fire, log
 from .errors import IllegalAction, RulesBug
@@ -39,8 +39,15 @@ def settle(g: State) -> None:
             fire(g, "focus", "award", player=g.focus_due)    # 345, R4: once cleanups have settled
             continue
         if cs == "Finalize":
+            who = orderer(g)
+            if who is not None:
+                fire(g, "chain", "await_order", player=who)  # 383.3.d: before they are finalized
+                continue
             finalize_oldest(g)                               # 337
             continue
+        if cs == "Order":
+            g.priority = None                                # 383.3.d: the orderer decides, nobody has priority
+            return
         if cs == "Execute":
             return                                           # 338: the priority holder decides
         step = g.ms[("combat", None)]
@@ -74,6 +81,10 @@ def perform(g: State, a: Action) -> None:
     elif k == "choose":
         log(g, f"{p} chooses {a.battlefield}", "323.12, 323.13", p)
         open_at(g, a.battlefield)
+    elif k == "order":
+        log(g, f"{p} orders their simultaneous triggers: {', '.join(a.triggers)} (the last resolves first)",
+            "383.3.d", p)
+        order_triggers(g, p, a.triggers)
     elif k == "pass":
         if g.invited == p and g.turn_state() == "neutral-open":
             log(g, f"{p} declines the invitation; priority returns to {g.turn}", "R13", p)

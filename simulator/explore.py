@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from . import engine
 from .actions import Action, legal
+from .chain import orderer
 from .errors import IllegalAction
 from .model import State
 from .setup import build, to_card
@@ -107,9 +108,11 @@ def _one_actor(g: State, actors) -> str | None:
     if len(who) > 1:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
-        expected = g.turn if g.choosing else g.priority
+        orders = orderer(g)
+        expected = g.turn if g.choosing else orders or g.priority
         if who[0] != expected:
-            return f"{who[0]} can act but {'the chooser' if g.choosing else 'priority'} is {expected}"
+            role = "the chooser" if g.choosing else "the orderer" if orders else "priority"
+            return f"{who[0]} can act but {role} is {expected}"
     return None
 
 

@@ -105,9 +105,15 @@ class Item:
     immediate: bool = False   # units, gear and Add abilities resolve when finalized (337.2)
     might: int = 0            # for units being played
     at: str | None = None     # for units being played
+    unordered: bool = False   # a simultaneous trigger its controller has not ordered yet (383.3.d)
+
+    @property
+    def label(self) -> str:
+        """How an ``order`` action names a trigger: ``SOURCE:ABILITY``."""
+        return f"{self.source}:{self.name}"
 
     def key(self) -> tuple:
-        return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source)
+        return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source, self.unordered)
 
 
 @dataclass(slots=True)
@@ -157,7 +163,7 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals", "normal", "left")
+                 "arrivals", "normal", "left", "batch")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -197,6 +203,7 @@ class State:
         self.recalled = False                     # 466.1 3d recalled attackers (No Result)
         self.arrivals: list | None = None         # R7: arrivals of one effect, contested together
         self.left: tuple[str, ...] | None = None  # cache of in_game(), reset when a player machine moves
+        self.batch: list | None = None            # uids of triggers becoming pending together (383.3.d)
         self.normal = cfg.order[0]                # whose normal turn was last: extra turns don't move it (735)
 
     # -- copying and identity ------------------------------------------------
@@ -313,7 +320,7 @@ _TURN_STATES = (("neutral-open", "neutral-closed"), ("showdown-open", "showdown-
 #: State attributes a clone shares with its original (immutable values, the config, the coverage recorder)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
-           "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left")
+           "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
            "trace")                    # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"

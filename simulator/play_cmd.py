@@ -9,6 +9,7 @@ actions (the scenario vocabulary, player first):
   A play rune-prison unit=b1   play a card; targets as field=value
   A play unit-2 at=North       a unit and where it is played
   A activate g1 add            activate an ability
+  A order a1:brace a2:guard    order your simultaneous triggers, first placed first (383.3.d)
 other commands:
   legal       everyone's legal actions        state   the position (turn state, focus, chain...)
   trace       the whole trace so far           undo    take the last action back
@@ -36,7 +37,9 @@ def parse_action(text: str) -> Action:
     """``"A play rune-prison unit=b1"`` -> Action.
 
     >>> parse_action("A move a1 a2 North")
-    Action(kind='move', player='A', units=('a1', 'a2'), to='North', card=None, targets=(), at=None, source=None, ability=None, battlefield=None, teammate=None)
+    Action(kind='move', player='A', units=('a1', 'a2'), to='North', card=None, targets=(), at=None, source=None, ability=None, battlefield=None, teammate=None, triggers=())
+    >>> parse_action("A order a1:brace a2:guard").triggers
+    ('a1:brace', 'a2:guard')
     """
     words = text.split()
     if len(words) < 2:
@@ -58,6 +61,10 @@ def parse_action(text: str) -> Action:
         return Action("choose", player, battlefield=_one(plain, "choose needs a battlefield"))
     if kind == "invite":
         return Action("invite", player, teammate=_one(plain, "invite needs a teammate"))
+    if kind == "order":
+        if not plain or named:
+            raise ParseError("order lists the player's pending triggers as SOURCE:ABILITY: A order a1:brace a2:guard")
+        return Action("order", player, triggers=tuple(plain))
     if kind == "activate":
         if len(plain) != 2:
             raise ParseError("activate needs a source and an ability: A activate g1 add")

@@ -35,9 +35,10 @@ ACTION_FIELDS = {
     "concede": (),
     "end-turn": (),
     "invite": ("teammate",),
+    "order": ("triggers",),
 }
 REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
-                   "choose": ("battlefield",), "invite": ("teammate",)}
+                   "choose": ("battlefield",), "invite": ("teammate",), "order": ("triggers",)}
 STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
@@ -532,9 +533,25 @@ class Validator:
             a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
         elif kind == "invite":
             a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
+        elif kind == "order":
+            a = Action("order", p, triggers=self.trigger_labels(s["triggers"], path + ("triggers",), tag))
         else:
             a = Action(kind, p)
         return Step(i + 1, line, action=a, illegal=illegal)
+
+    def trigger_labels(self, v, path: Path, tag: str) -> tuple[str, ...]:
+        """An order step's triggers: SOURCE:ABILITY labels, each once (383.3.d)."""
+        labels = self.seq(v, path, f"{tag}'s triggers")
+        if not labels:
+            self.fail(path, "an order lists at least one trigger (SOURCE:ABILITY)")
+        for j, x in enumerate(labels):
+            self.text(x, path + (j,), "a trigger")
+            src, _, ability = str(x).partition(":")
+            if not src or not ability:
+                self.fail(path + (j,), f"trigger {_fmt(x)} is not SOURCE:ABILITY (e.g. a1:brace)")
+            if labels.index(x) != j:
+                self.fail(path + (j,), f"trigger {_fmt(x)} is listed twice")
+        return tuple(labels)
 
     def expectation(self, e, path: Path, number: int) -> dict:
         self.mapping(e, path, f"step {number}'s expect", EXPECT_KEYS)

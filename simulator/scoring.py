@@ -54,9 +54,11 @@ def conquer(g: State, bf: str, player: str) -> None:
     add_points(g, player)
     log(g, f"{player} conquers {bf} and scores 1 (now {points(g, player)})", "469.1, 470", player)
     from .cardfx import battlefield_triggers, trigger_abilities
-    for u in g.units_at(bf, player):
-        trigger_abilities(g, u, "on-conquer")
-    battlefield_triggers(g, bf, "on-conquer")
+    from .chain import simultaneous
+    with simultaneous(g):                           # one event: its controller orders them (383.3.d)
+        for u in g.units_at(bf, player):
+            trigger_abilities(g, u, "on-conquer")
+        battlefield_triggers(g, bf, "on-conquer")
 
 
 def hold_all(g: State) -> None:
@@ -72,7 +74,9 @@ def hold_all(g: State) -> None:
         g.scored[name] = p
         add_points(g, p)
         log(g, f"{p} holds {name} and scores 1 (now {points(g, p)})", "469.2, 315.2.b", p)
-    for name in held:
-        for u in g.units_at(name, p):
-            trigger_abilities(g, u, "on-hold")
-        battlefield_triggers(g, name, "on-hold")
+    from .chain import simultaneous
+    with simultaneous(g):                           # held together (R12): the turn player orders them (383.3.d)
+        for name in held:
+            for u in g.units_at(name, p):
+                trigger_abilities(g, u, "on-hold")
+            battlefield_triggers(g, name, "on-hold")

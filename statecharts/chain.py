@@ -1,7 +1,8 @@
 """The chain and priority: HOT FEPR (334-340).
 
 Handle Outstanding Tasks (cleanups run first, 334), then Finalize the oldest
-pending item (337), Execute (the priority holder plays a Reaction or passes,
+pending item (337) -- once each player has ordered their own simultaneous
+triggers (Order, 383.3.d; the combat chain in the 464.2.e order) -- Execute (the priority holder plays a Reaction or passes,
 338), Pass (all players in succession -> Resolve, 339), Resolve the newest
 item (340). Seed 001 is the worked example.
 """
@@ -9,13 +10,23 @@ from .spec import Machine, T
 
 CHAIN = Machine(
     "chain", "Chain and priority: HOT FEPR (334-340)",
-    ("Empty", "Finalize", "Execute", "Resolve"), "Empty",
+    ("Empty", "Finalize", "Order", "Execute", "Resolve"), "Empty",
     (
         T("add", "Empty", "Finalize", ("329.1", "354.1"), sends=("turn.window:close_state", "focus:start_chain"),
           say="{item} goes on the chain"),
         T("add", "Execute", "Finalize", ("338.1", "813"), say="{item} goes on the chain"),
         T("add", "Finalize", "Finalize", ("337.3",), say="{item} goes on the chain"),
         T("add", "Resolve", "Resolve", ("158.3", "383.4.a.2"), say="{item} goes on the chain, pending"),
+        T("await_order", "Finalize", "Order", ("383.3.d", "464.2.e"), guards=("unordered_triggers",),
+          say="{player} orders their simultaneous triggers before they are finalized"),
+        T("order", "Order", "Order", ("383.3.d", "464.2.e"), guards=("unordered_triggers",),
+          say="{player} has ordered their triggers; the next player orders theirs"),
+        T("order", "Order", "Finalize", ("383.3.d", "337"), say="{player} has ordered their triggers"),
+        T("withdraw", "Order", "Empty", ("652.4",), guards=("chain_empty",),
+          sends=("turn.window:open_state", "focus:chain_closed"), say="the chain is empty"),
+        T("withdraw", "Order", "Order", ("652.4", "383.3.d"), guards=("unordered_triggers",),
+          unless=("chain_empty",), say="triggers of players still in the game remain to be ordered"),
+        T("withdraw", "Order", "Finalize", ("652.4", "337")),
         T("finalize", "Finalize", "Resolve", ("337.2", "359.2", "429"), guards=("item_immediate",),
           effects=("resolve_item",), say="{item} is finalized and resolves at once"),
         T("finalize", "Finalize", "Finalize", ("337.3",), guards=("pending_remain",), unless=("item_immediate",),
@@ -42,6 +53,7 @@ CHAIN = Machine(
     state_docs={
         "Empty": "no chain: the state is Open (329)",
         "Finalize": "the oldest pending item is finalized (337)",
+        "Order": "a player orders their own simultaneous triggers; nobody has priority (383.3.d, 464.2.e)",
         "Execute": "the priority holder plays a Reaction or passes (338)",
         "Resolve": "the newest finalized item resolves (340)",
     },

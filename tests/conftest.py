@@ -49,7 +49,7 @@ def game(setup: dict | None = None, *, cards: dict | None = None, rulings: dict 
 
 def parse(g: Game, text: str) -> Action:
     """``"A move a1 a2 North"``, ``"A play rune-prison unit=b1"``, ``"A play unit-2 at=North"``,
-    ``"A activate g1 add"``, ``"A choose North"``, ``"A pass"``, ``"A end-turn"``, ``"A concede"``."""
+    ``"A activate g1 add"``, ``"A choose North"``, ``"A pass"``, ``"A end-turn"``, ``"A concede"``, ``"A order a1:brace a2:guard"``."""
     words = shlex.split(text)
     p, kind, rest = words[0], words[1], words[2:]
     if kind == "move":
@@ -64,6 +64,8 @@ def parse(g: Game, text: str) -> Action:
         return Action("choose", p, battlefield=rest[0])
     if kind == "invite":
         return Action("invite", p, teammate=rest[0])
+    if kind == "order":
+        return Action("order", p, triggers=tuple(rest))
     assert not rest, f"unexpected words in {text!r}"
     return Action(kind, p)
 

@@ -114,13 +114,17 @@ def test_stunned_unit_adds_nothing_to_combat_damage_rune_prison():
 
 def test_combat_chain_attacker_first_defender_last_defender_resolves_first():
     """464.2.e, 383.3.d, R17: attack/defend triggers are placed attacker first then defender, each player's own in
-    the order they choose (board order); the defender gets priority first and its triggers resolve first; focus
-    stays with the attacker when the combat chain empties (346.1)."""
+    the order they choose (A orders its two before anything is finalized, nobody holding priority); the defender
+    gets priority first and its triggers resolve first; focus stays with the attacker when the combat chain
+    empties (346.1)."""
     g = game(units=[u("a1", "A", "base", 2, trig("a-cry", "on-attack", {"draw": {"count": 1}}),
                       trig("a-shout", "on-attack")),
                     u("b1", "B", "North", 1, trig("b-guard", "on-defend", {"draw": {"count": 1}}))],
              control={"North": "B"})
     do(g, "A move a1 North")
+    expect(g, state="showdown-closed", focus="A", priority=None, chain=["a-cry", "a-shout", "b-guard"],
+           legal={"A": ["concede", "order a1:a-cry a1:a-shout", "order a1:a-shout a1:a-cry"], "B": ["concede"]})
+    do(g, "A order a1:a-cry a1:a-shout")
     expect(g, state="showdown-closed", focus="A", priority="B", chain=["a-cry", "a-shout", "b-guard"],
            active=COMBAT_N, legal={"A": ["concede"], "B": ["concede", "pass"]})
     do(g, "B pass", "A pass")
