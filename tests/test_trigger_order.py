@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 
 from simulator.actions import Action
+from simulator.errors import ScenarioError
 from simulator.play_cmd import parse_action
+from simulator.scenario import loads
 from tests.conftest import do, expect, game, illegal, lines
 
 
@@ -193,3 +195,31 @@ def test_play_command_parses_an_order():
     """The play command's text form of an order: PLAYER order SOURCE:ABILITY ..."""
     assert parse_action("A order a1:brace a2:guard") == Action("order", "A", triggers=("a1:brace", "a2:guard"))
     assert Action("order", "A", triggers=("a1:brace", "a2:guard")).summary() == "order a1:brace a2:guard"
+
+
+ORDER_SCENARIO = """\
+name: t
+players: [A, B]
+battlefields: [North, South]
+steps:
+  - {do: order, player: A, triggers: %s}
+"""
+
+
+@pytest.mark.parametrize("triggers, message", [
+    ("[]", "f.yaml:5: an order lists at least one trigger (SOURCE:ABILITY)"),
+    ("[a1]", "f.yaml:5: trigger a1 is not SOURCE:ABILITY (e.g. a1:brace)"),
+    ("[a1:brace, a1:brace]", "f.yaml:5: trigger 'a1:brace' is listed twice"),
+    ("a1:brace", "f.yaml:5: step 1's triggers must be a list, not the text 'a1:brace'"),
+])
+def test_scenario_order_step_is_validated(triggers, message):
+    """Scenario format: an order step's triggers are SOURCE:ABILITY labels, each once; errors are FILE:LINE."""
+    with pytest.raises(ScenarioError) as info:
+        loads(ORDER_SCENARIO % triggers, "f.yaml")
+    assert str(info.value) == message
+
+
+def test_scenario_order_step_needs_triggers():
+    with pytest.raises(ScenarioError) as info:
+        loads(ORDER_SCENARIO.replace(", triggers: %s", ""), "f.yaml")
+    assert str(info.value).startswith("f.yaml:5:") and "triggers" in str(info.value)
