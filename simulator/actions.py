@@ -270,7 +270,8 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
     if orderer(g) == p:
-        return out + [_action("order", p, triggers=t) for t in permutations(unordered_labels(g, p))]
+        orders = dict.fromkeys(permutations(unordered_labels(g, p)))      # distinct orders only
+        return out + [_action("order", p, triggers=t) for t in orders]
     if g.priority != p:
         return out
     out += [_action("pass", p), _action("end-turn", p)]

@@ -66,9 +66,12 @@ def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
     """383.3.d: ``player``'s pending triggers take the chain positions they occupy in the chosen order
     (the first listed goes on the chain first, so it resolves last)."""
     slots = [i for i, it in enumerate(g.chain) if it.unordered and it.controller == player]
-    by_label = {g.chain[i].label: g.chain[i] for i in slots}
-    for i, lab in zip(slots, labels):
-        g.chain[i] = replace(by_label[lab], unordered=False)
+    by_label: dict[str, list[Item]] = {}
+    for i in slots:                     # a list per label: two identical labels keep both items
+        by_label.setdefault(g.chain[i].label, []).append(g.chain[i])
+    chosen = [by_label[lab].pop(0) for lab in labels]
+    for i, it in zip(slots, chosen):
+        g.chain[i] = replace(it, unordered=False)
     fire(g, "chain", "order", player=player)
 
 

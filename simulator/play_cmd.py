@@ -24,6 +24,7 @@ import argparse
 import sys
 
 from .actions import KINDS, Action
+from .chain import orderer, unordered_labels
 from .errors import IllegalAction, RiftsimError
 from .model import Event, State
 from .view import view
@@ -89,8 +90,10 @@ def status(g: State) -> str:
     staged = "".join(f" | staged {'+'.join(k)} at {b}" for b, k in v["staged"].items())
     score = " ".join(f"{p}:{n}" for p, n in v["score"].items())
     win = f" | winner {v['winner']}" if v["winner"] else ""
+    who = orderer(g)
+    order = f" | {who} orders {' '.join(unordered_labels(g, who))} (383.3.d)" if who else ""
     return (f"[{v['state']} | turn {v['turn']} | focus {v['focus']} | priority {v['priority']} | "
-            f"chain {v['chain']}{where}{staged} | score {score}{win}]")
+            f"chain {v['chain']}{order}{where}{staged} | score {score}{win}]")
 
 
 def legal_lines(g: State) -> list[str]:

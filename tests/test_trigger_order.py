@@ -223,3 +223,21 @@ def test_scenario_order_step_needs_triggers():
     with pytest.raises(ScenarioError) as info:
         loads(ORDER_SCENARIO.replace(", triggers: %s", ""), "f.yaml")
     assert str(info.value).startswith("f.yaml:5:") and "triggers" in str(info.value)
+
+
+def test_a_units_two_on_play_abilities_are_ordered_by_its_controller():
+    """383.4.a.2, 383.3.d: a unit enters play (337.2) and its two play triggers become pending together while
+    the chain resolves; A orders them before they are finalized, then A (the newest item's) gets priority."""
+    cards = {"twin": {"type": "unit", "might": 2, "abilities": [
+        {"name": "rally", "trigger": "on-play", "effect": [{"buff": {"unit": "self", "might": 1}}]},
+        {"name": "scout", "trigger": "on-play", "effect": [{"draw": {"count": 1}}]}]}}
+    g = game(hands={"A": ["twin"]}, cards=cards)
+    do(g, "A play twin at=base")
+    expect(g, state="neutral-closed", priority=None, chain=["rally", "scout"], units={"twin#1": {"might": 2}},
+           legal={"A": ["concede", "order twin#1:rally twin#1:scout", "order twin#1:scout twin#1:rally"],
+                  "B": ["concede"]})
+    do(g, "A order twin#1:scout twin#1:rally")
+    expect(g, chain=["scout", "rally"], priority="A", legal={"A": ["concede", "pass"], "B": ["concede"]})
+    do(g, "A pass", "B pass")
+    assert resolved(g) == ["rally"]
+    expect(g, units={"twin#1": {"might": 3}}, chain=["scout"])
