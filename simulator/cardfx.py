@@ -48,23 +48,27 @@ def enter_play(g: State, item: Item) -> None:
 def trigger_abilities(g: State, source: Unit, trigger: str) -> None:
     """383: each ability of ``source`` with that trigger becomes a pending item, controlled by its controller;
     together, so their controller orders them (383.3.d)."""
+    abilities = [ab for ab in source.abilities if ab.trigger == trigger]
+    if not abilities:
+        return
     with simultaneous(g):
-        for ab in source.abilities:
-            if ab.trigger == trigger:
-                item = Item(g.next_uid(), ab.name, source.controller, "trigger", ab.effect,
-                            source=source.id, immediate=ab.adds)
-                put_trigger(g, item)
+        for ab in abilities:
+            item = Item(g.next_uid(), ab.name, source.controller, "trigger", ab.effect,
+                        source=source.id, immediate=ab.adds)
+            put_trigger(g, item)
 
 
 def battlefield_triggers(g: State, bf: str, trigger: str) -> None:
     """190.6: the controller controls a battlefield's abilities; uncontrolled -> the turn player."""
     b = g.bfs[bf]
+    abilities = [ab for ab in b.abilities if ab.trigger == trigger]
+    if not abilities:
+        return
     with simultaneous(g):
-        for ab in b.abilities:
-            if ab.trigger == trigger:
-                who = b.controller or g.turn
-                put_trigger(g, Item(g.next_uid(), ab.name, who, "trigger", ab.effect, source=bf,
-                                    immediate=ab.adds))
+        for ab in abilities:
+            who = b.controller or g.turn
+            put_trigger(g, Item(g.next_uid(), ab.name, who, "trigger", ab.effect, source=bf,
+                                immediate=ab.adds))
 
 
 def _value(g: State, item: Item, field: str, value):
