@@ -13,11 +13,14 @@ def contest(g: State, bf: str, player: str) -> None:
 
 
 def combat_outsider(g: State, player: str, bf: str) -> bool:
-    """462, 447.2.a: a staged or ongoing combat between two others, and ``player`` has no units there."""
+    """462, 447.2.a: a staged or ongoing combat between two others, and ``player`` has no units there (an
+    attacker or defender of the ongoing combat is no outsider, even with no units left there)."""
     st = g.ms[("battlefield.status", bf)]
     if st not in ("StagedCombat", "ShowdownCombatStaged", "Combat"):
         return False
     if g.units_at(bf, player):
+        return False
+    if g.active == bf and player in (g.attacker, g.defender):
         return False
     return True
 
