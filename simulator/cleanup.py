@@ -81,6 +81,10 @@ def _designations(g: State, inst, ctx) -> None:
         if u.designation != want:
             u.designation = want
             _changed(g)
+            if want and not u.fought:               # 383.4.e-f: the first time it gains one in this combat
+                u.fought = True
+                from .cardfx import trigger_abilities
+                trigger_abilities(g, u, "on-attack" if want == "attacker" else "on-defend")
 
 
 @effect("board_state")

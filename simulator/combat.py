@@ -40,6 +40,7 @@ def _designate(g: State, inst, ctx) -> None:
     g.defender = next(p for p in present if p != g.attacker and g.opponents(p, g.attacker))
     for u in g.units_at(bf):
         u.designation = "attacker" if u.controller == g.attacker else "defender" if u.controller == g.defender else None
+        u.fought = u.designation is not None
     ctx["bf"] = bf
 
 
@@ -129,6 +130,7 @@ def _end(g: State, inst, ctx) -> None:
     """466.7: designations are removed."""
     for u in g.units.values():
         u.designation = None
+        u.fought = False
     g.dirty = True
 
 

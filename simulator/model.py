@@ -38,7 +38,7 @@ class Ability:
 
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
-                 "exhausted", "abilities", "zone", "designation", "card", "kind")
+                 "exhausted", "abilities", "zone", "designation", "card", "kind", "fought")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
                  abilities: tuple = (), card: str | None = None, kind: str = "unit") -> None:
@@ -56,13 +56,14 @@ class Unit:
         self.designation: str | None = None   # attacker / defender during combat
         self.card = card
         self.kind = kind              # unit or gear
+        self.fought = False           # gained a designation in the current combat (383.4.e-f: triggers once)
 
     def clone(self) -> "Unit":
         return _copy_unit(self, Unit)
 
     def key(self) -> tuple:
         return (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
-                self.exhausted, self.zone, self.designation)
+                self.exhausted, self.zone, self.designation, self.fought)
 
 
 class Battlefield:

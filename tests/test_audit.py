@@ -43,3 +43,41 @@ def test_skirmish_defender_with_no_units_left_may_play_a_unit_into_its_own_comba
     expect(g, state="showdown-open", focus="C", chain=[],
            units={"action-unit-2#1": {"at": "North", "designation": "defender"}})
     illegal(g, "C play move-spell unit=c1 to=North", "combat", rule="447.2.a")
+
+
+# -- 383.4.e-f, 323 task 2: a late arrival's Attack/Defend triggers --------------------------------------
+
+SHOVE = {"shove": {"type": "spell", "timing": "action", "effect": [{"move": {"unit": "target", "to": "target"}}]},
+         "yank": {"type": "spell", "timing": "action", "effect": [{"move": {"unit": "target", "to": "base"}}]}}
+
+
+def test_unit_moved_into_a_combat_gains_the_attacker_designation_and_its_attack_trigger_fires(backend):
+    """383.4.e-f: Attack/Defend triggers fire the first time a unit gains the designation in a combat;
+    cleanup task 2a (323) designates a unit that arrives at the combat battlefield, so the attacker's
+    late unit triggers 'roar' when the move spell has resolved. It joins that spell's chain (the chain never
+    emptied), the controller of the newest item (A) gets priority (340.4, R17), and when the chain empties
+    focus passes on, as after any card-started chain (340.2.a)."""
+    g = game(units=[unit("a1", "A", "base", 2), unit("a2", "A", "base", 1, abilities=[
+                 {"name": "roar", "trigger": "on-attack", "effect": []}]), unit("b1", "B", "North", 5)],
+             control={"North": "B"}, hands={"A": ["shove"]}, cards=SHOVE, backend=backend)
+    do(g, "A move a1 North", "A play shove unit=a2 to=North", "A pass", "B pass")
+    expect(g, state="showdown-closed", chain=["roar"], focus="A", priority="A",
+           units={"a2": {"at": "North", "designation": "attacker"}})
+    do(g, "A pass", "B pass")
+    expect(g, state="showdown-open", chain=[], focus="B", priority="B")
+
+
+def test_attack_trigger_fires_once_per_combat_even_if_the_unit_leaves_and_comes_back(backend):
+    """383.4.e-f ("the first time ... in a combat"): a unit designated when the combat began, moved out
+    (task 2c removes its designation) and moved back (task 2a gives it again) does not trigger again."""
+    g = game(units=[unit("a1", "A", "base", 2, abilities=[{"name": "roar", "trigger": "on-attack", "effect": []}]),
+                    unit("a2", "A", "base", 1), unit("b1", "B", "North", 5)],
+             control={"North": "B"}, hands={"A": ["yank", "shove"]}, cards=SHOVE, backend=backend)
+    do(g, "A move a1 a2 North")
+    expect(g, chain=["roar"])
+    do(g, "A pass", "B pass")                                    # the combat chain resolves; A keeps focus
+    expect(g, state="showdown-open", chain=[], focus="A")
+    do(g, "A play yank unit=a1", "A pass", "B pass")
+    expect(g, state="showdown-open", focus="B", units={"a1": {"at": "base", "designation": None}})
+    do(g, "B pass", "A play shove unit=a1 to=North", "A pass", "B pass")
+    expect(g, state="showdown-open", chain=[], focus="B", units={"a1": {"at": "North", "designation": "attacker"}})
