@@ -164,7 +164,7 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals", "normal", "left", "batch")
+                 "arrivals", "normal", "left", "batch", "blocked")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -185,6 +185,7 @@ class State:
         self.hands: dict[str, list[str]] = {}
         self.score: dict[str, int] = {}           # per player (shared by a team in magma-chamber)
         self.scored: dict[str, str] = {}          # battlefield -> who scored it this turn (470)
+        self.blocked: tuple[str, ...] = ()        # closed to the turn player's team this turn (469.1.a, 489.8.b)
         self.drawn: dict[str, int] = {}
         self.energy: dict[str, int] = {}
         self.counters: dict[str, int] = {}        # CARD -> N for CARD#N ids; "token" for token#N
@@ -233,7 +234,7 @@ class State:
             self.choosing, tuple([u.key() for u in self.units.values()]),
             tuple([b.key() for b in self.bfs.values()]),
             tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()]),
-            tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())),
+            tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())), self.blocked,
             tuple(self.extra), self.invited, self.winner, self.handoff, self.normal,
         )
 
@@ -321,7 +322,8 @@ _TURN_STATES = (("neutral-open", "neutral-closed"), ("showdown-open", "showdown-
 #: State attributes a clone shares with its original (immutable values, the config, the coverage recorder)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
-           "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch")
+           "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
+           "blocked")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
            "trace")                    # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"

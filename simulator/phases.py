@@ -46,6 +46,7 @@ def _next_turn(g: State, inst, ctx) -> None:
     else:                                   # 735: extra turns don't change turn order
         g.turn = g.normal = g.next_player(g.normal)
     g.scored = {}
+    g.blocked = ()
     g.priority = None
     g.invited = None
     for u in g.units.values():

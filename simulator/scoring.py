@@ -41,10 +41,15 @@ def conquer(g: State, bf: str, player: str) -> None:
     if bf in g.scored:
         log(g, f"{bf} was already scored this turn: no Conquer point", "470", player)
         return
+    if bf in g.blocked and not g.opponents(player, g.turn):
+        log(g, f"{bf} was controlled by an ally at the scoring step: {player}'s team can't score it this turn",
+            "469.1.a, 489.8.b", player)
+        return
     short = g.cfg.victory - points(g, player)
     if short <= 1:
         # 489.8.g.1: battlefields blocked for the team at the scoring step (an ally's) are not counted
-        others = [n for n in g.bfs if n != bf and not (n in g.scored and g.teammates(player, g.scored[n]))]
+        others = [n for n in g.bfs if n != bf and not (n in g.scored and g.teammates(player, g.scored[n]))
+                  and not (n in g.blocked and not g.opponents(player, g.turn))]
         if not all(g.scored.get(n) == player for n in others):
             g.drawn[player] = g.drawn.get(player, 0) + 1
             log(g, f"{player} conquers {bf} one point short of victory without having scored every "
@@ -64,10 +69,9 @@ def conquer(g: State, bf: str, player: str) -> None:
 def hold_all(g: State) -> None:
     """315.2.b, 469.2: the turn player holds every battlefield they control, together (R12)."""
     p = g.turn
-    if g.cfg.mode == "magma-chamber":
-        for name, b in g.bfs.items():
-            if b.controller and g.teammates(p, b.controller):
-                g.scored.setdefault(name, b.controller)     # 469.1.a, 489.8.b
+    if g.cfg.mode == "magma-chamber":                # 469.1.a, 489.8.b: closed to p's team only, not scored
+        g.blocked = tuple(n for n, b in g.bfs.items() if b.controller and b.controller != p
+                          and g.teammates(p, b.controller))
     held = [n for n, b in g.bfs.items() if b.controller == p and n not in g.scored]
     from .cardfx import battlefield_triggers, trigger_abilities
     for name in held:

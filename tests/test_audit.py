@@ -81,3 +81,25 @@ def test_attack_trigger_fires_once_per_combat_even_if_the_unit_leaves_and_comes_
     expect(g, state="showdown-open", focus="B", units={"a1": {"at": "base", "designation": None}})
     do(g, "B pass", "A play shove unit=a1 to=North", "A pass", "B pass")
     expect(g, state="showdown-open", chain=[], focus="B", units={"a1": {"at": "North", "designation": "attacker"}})
+
+
+# -- 469.1.a, 489.8.b: the ally's battlefields are closed to the turn player's team only ------------------
+
+def test_magma_battlefield_blocked_for_the_turn_team_can_still_be_conquered_by_the_other_team(backend):
+    """469.1.a, 489.8.b: battlefields an ally controlled during your Beginning Phase can't be scored by YOUR
+    team this turn. On B's turn East (held by B's ally D) is closed to team B+D only: when C (team A+C)
+    wins the combat there, C conquers East and the team scores (470 forbids a second score of a battlefield
+    already scored this turn; East was not scored)."""
+    from mp_helpers import magma
+    g = magma(units=[unit("b1", "B", "base", 1), unit("c1", "C", "base", 5), unit("d1", "D", "East", 1)],
+              control={"East": "D"}, hands={"C": ["move-spell"]}, backend=backend)
+    do(g, "A end-turn")
+    expect(g, turn="B", score={"A": 0, "B": 0}, controller={"East": "D"})        # no Hold for B at D's East
+    do(g, "B move b1 North", "B pass", "C play move-spell unit=c1 to=East", "C pass", "D pass", "A pass", "B pass")
+    expect(g, active={"kind": "showdown", "at": "North"}, staged={"East": ["showdown", "combat"]}, focus="D")
+    do(g, "D pass", "A pass", "B pass", "C pass")                 # North: B conquers it (team B+D: 1)
+    expect(g, score={"B": 1}, active={"kind": "combat", "at": "East", "attacker": "C", "defender": "D"},
+           focus="C")
+    do(g, "C pass", "D pass", "A pass", "B pass")
+    expect(g, state="neutral-open", active=None, controller={"East": "C"}, score={"A": 1, "C": 1, "B": 1},
+           units={"d1": {"zone": "trash"}})

@@ -127,7 +127,7 @@ def test_invite_only_a_teammate_only_in_magma_chamber(backend):
 def test_a_battlefield_the_ally_controlled_at_the_beginning_phase_cannot_be_scored_by_the_team(backend):
     """489.8.b, 469.1.a: North is C's when A's turn begins. A moves C's unit home with a move-spell (a friendly
     unit), C loses control (323.6), A's unit takes North after a showdown, but A's team scores no Conquer for it
-    this turn (470: already counted as scored); A's own Hold of West did score."""
+    this turn (469.1.a: closed to A's team, not scored); A's own Hold of West did score."""
     g = _teams(backend, hands={"A": ["move-spell"]})
     do(g, "A end-turn", "B end-turn", "C end-turn", "D end-turn")
     expect(g, turn="A", score={"A": 2, "C": 2}, controller={"North": "C", "West": "A"})   # C held North, A held West
@@ -135,7 +135,7 @@ def test_a_battlefield_the_ally_controlled_at_the_beginning_phase_cannot_be_scor
     expect(g, state="neutral-open", controller={"North": None}, units={"c1": {"at": "base"}})
     do(g, "A move a1 North", "A pass", "B pass", "C pass", "D pass")
     expect(g, state="neutral-open", controller={"North": "A"}, score={"A": 2, "C": 2})
-    assert "470" in rules_of(g, "North was already scored this turn")
+    assert "489.8.b" in rules_of(g, "North was controlled by an ally at the scoring step")
 
 
 def test_magma_chamber_setup_needs_two_teams_seated_alternately():
