@@ -18,6 +18,7 @@ PHASES = Machine(
           say="turn of {player} begins: Awaken (the turn player left, R10)"),
         T("game_over", "Main", "GameOver", ("323.1", "651.1", "194.2"), say="the game is over"),
         T("game_over", "Beginning", "GameOver", ("323.1", "194.2"), say="the game is over"),
+        T("game_over", "Ending", "GameOver", ("323.1", "194.2", "319"), say="the game is over"),
     ),
     final=("GameOver",),
     rules=("315", "316", "317"),

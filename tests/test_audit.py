@@ -103,3 +103,23 @@ def test_magma_battlefield_blocked_for_the_turn_team_can_still_be_conquered_by_t
     do(g, "C pass", "D pass", "A pass", "B pass")
     expect(g, state="neutral-open", active=None, controller={"East": "C"}, score={"A": 1, "C": 1, "B": 1},
            units={"d1": {"zone": "trash"}})
+
+
+# -- 323.1, 317.2: the win check runs in the cleanups of the Ending Phase too ----------------------------
+
+def test_a_winning_score_is_declared_by_the_first_cleanup_even_when_the_turn_is_ended(backend):
+    """323.1 (194.2): every cleanup starts with the win check, the Ending Phase's included (317.2: the
+    Expiration Step is a special cleanup; moving between phases makes a cleanup outstanding, 319). B starts
+    with 8 points, more than A: when A ends the turn, B wins and the game is over (no turn for B starts),
+    instead of the model stopping with 'no transition on game_over from Ending'."""
+    g = game(score={"A": 7, "B": 8}, backend=backend)
+    do(g, "A end-turn")
+    expect(g, winner="B", turn="A", priority=None, focus=None, legal={"A": [], "B": []})
+
+
+def test_a_winning_score_is_declared_by_the_first_cleanup_of_the_main_phase(backend):
+    """323.1: the same position, but A acts in the Main Phase first (a move makes a cleanup outstanding,
+    453): B wins there and then."""
+    g = game(score={"A": 7, "B": 8}, units=[unit("a1", "A", "base", 1)], backend=backend)
+    do(g, "A move a1 North")
+    expect(g, winner="B", priority=None, focus=None, legal={"A": [], "B": []})
