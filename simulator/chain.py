@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import replace
 
 from .core import fire
 from .model import Item, State
@@ -45,7 +44,7 @@ def simultaneous(g: State):
             mine[it.controller] = mine.get(it.controller, 0) + 1
     for i, it in enumerate(g.chain):
         if it.uid in uids and mine[it.controller] > 1:
-            g.chain[i] = replace(it, unordered=True)
+            g.chain[i] = it.but(unordered=True)
 
 
 def orderer(g: State) -> str | None:
@@ -71,14 +70,14 @@ def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
         by_label.setdefault(g.chain[i].label, []).append(g.chain[i])
     chosen = [by_label[lab].pop(0) for lab in labels]
     for i, it in zip(slots, chosen):
-        g.chain[i] = replace(it, unordered=False)
+        g.chain[i] = it.but(unordered=False)
     fire(g, "chain", "order", player=player)
 
 
 def finalize_oldest(g: State) -> None:
     """Step 1 (337): the oldest pending item is finalized; units, gear and Add abilities resolve at once."""
     i = next(k for k, it in enumerate(g.chain) if not it.finalized)
-    g.chain[i] = replace(g.chain[i], finalized=True)
+    g.chain[i] = g.chain[i].but(finalized=True)
     g.dirty = True                      # 319: a pending item became finalized
     fire(g, "chain", "finalize", idx=i, item=g.chain[i].name, player=g.chain[i].controller)
 

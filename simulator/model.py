@@ -108,6 +108,13 @@ class Item:
     at: str | None = None     # for units being played
     unordered: bool = False   # a simultaneous trigger its controller has not ordered yet (383.3.d)
 
+    def but(self, **changes) -> "Item":
+        """A copy with ``changes`` (``dataclasses.replace`` without its per-call field inspection)."""
+        new = object.__new__(Item)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
     @property
     def label(self) -> str:
         """How an ``order`` action names a trigger: ``SOURCE:ABILITY``."""
