@@ -249,6 +249,10 @@ def run(args: argparse.Namespace) -> int:
             ps, al = load_positions(path)
             positions += ps
             allowed.update(al)
+        if args.export:
+            target = Path(args.export).resolve()
+            if not target.parent.is_dir():
+                raise ScenarioError(args.export, f"cannot write the GraphML export: {target.parent} is not a directory")
     findings = graphcheck.check(statecharts.MACHINES)
     leaves = [leaf for m in statecharts.MACHINES for leaf in m.leaves()]
     n_states = sum(len(leaf.states) for leaf in leaves)
@@ -329,7 +333,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {len(idle)} loop(s) of end-turns where nothing else can ever happen (no units or cards left; "
                   f"decks are not modelled), e.g. {min(idle[0])}")
         if args.export:
-            nx.write_graphml(gr, args.export)
+            try:
+                nx.write_graphml(gr, args.export)
+            except OSError as e:
+                raise ScenarioError(args.export, f"cannot write the GraphML export: {e.strerror or e}") from None
             print(f"  exported to {args.export}")
 
     if args.stats:

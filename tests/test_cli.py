@@ -35,3 +35,12 @@ def test_python_api_validates_a_setup_like_a_scenario_file():
     with pytest.raises(ScenarioError) as e:
         Game.from_setup({"players": ["A", "B"], "battlefields": ["North"], "control": {"Nowhere": "A"}})
     assert str(e.value) == "setup:1: unknown battlefield Nowhere in control (battlefields: North)"
+
+
+def test_verify_export_to_a_missing_directory_fails_before_exploring(capsys):
+    """Bad input (an --export path that cannot be written) is one line and exit 2, before any search."""
+    assert main(["verify", "--export", "/nonexistent-dir/space.graphml"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip().splitlines() == [
+        "riftsim: /nonexistent-dir/space.graphml: cannot write the GraphML export: /nonexistent-dir is not a directory"]
+    assert "explore:" not in captured.out
