@@ -226,8 +226,7 @@ def _check_targets(g: State, a: Action, card) -> None:
         u = g.units.get(given["unit"])
         if u is None or u.zone != "board" or u.kind != "unit":
             raise IllegalAction(f"{given['unit']} is not a unit on the board", "356")
-        friendly_only = a.card in ("en-garde", "move-spell")
-        if friendly_only and u.controller != a.player and not g.teammates(a.player, u.controller):
+        if card.friendly and u.controller != a.player and not g.teammates(a.player, u.controller):
             raise IllegalAction(f"{a.card} targets a friendly unit; {u.id} is not", "356")
     if "to" in given and "to" in card.target_fields():
         dest = given["to"]

@@ -38,6 +38,7 @@ class Card:
     might: int = 0
     abilities: tuple = ()
     text: str = ""
+    friendly: bool = False        # its unit target must be friendly (the player's or a teammate's)
 
     def target_fields(self) -> tuple[str, ...]:
         """The fields the player names in ``targets`` when playing it, in order."""
@@ -57,13 +58,13 @@ def _catalogue() -> dict[str, Card]:
     cards = {
         "rune-prison": Card("rune-prison", "spell", "action", effect(("stun", {"unit": "target"})),
                             text="Action: stun a unit (it deals no combat damage this turn)."),
-        "en-garde": Card("en-garde", "spell", "reaction", effect(("en-garde", {"unit": "target"})),
+        "en-garde": Card("en-garde", "spell", "reaction", effect(("en-garde", {"unit": "target"})), friendly=True,
                          text="Reaction: a friendly unit gets +1 might this turn, +1 more if it is the only "
                               "unit you control there."),
         "action-spell": Card("action-spell", "spell", "action", text="Action, no effect."),
         "reaction-spell": Card("reaction-spell", "spell", "reaction", text="Reaction, no effect."),
         "normal-spell": Card("normal-spell", "spell", "normal", text="No timing keyword, no effect."),
-        "move-spell": Card("move-spell", "spell", "action", effect(("move", {"unit": "target", "to": "target"})),
+        "move-spell": Card("move-spell", "spell", "action", effect(("move", {"unit": "target", "to": "target"})), friendly=True,
                            text="Action: move a friendly unit to a battlefield."),
         "add-gear": Card("add-gear", "gear", "normal",
                          abilities=(Ability("add", activated=True, effect=effect(("add", {"energy": 1}))),),
