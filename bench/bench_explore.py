@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simulator.explore import explore, fast_fingerprint  # noqa: E402
-from simulator.verify import DEFAULT_POSITIONS, load_positions, run_positions  # noqa: E402
+from simulator.verify.explore import explore, fast_fingerprint  # noqa: E402
+from simulator.verify.command import DEFAULT_POSITIONS, load_positions, run_positions  # noqa: E402
 
 
 def bare_trigger_seconds(n: int = 100_000) -> float:

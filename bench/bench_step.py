@@ -4,7 +4,7 @@
     python bench/bench_step.py               # ratio (target: <= 4x, issue 2)
     python bench/bench_step.py --profile     # plus a cProfile of the simulated actions (top functions)
 
-The simulated actions replay a scripted game through ``simulator.engine.step`` (check, clone, perform and HOT
+The simulated actions replay a scripted game through ``simulator.game.engine.step`` (check, clone, perform and HOT
 FEPR with every cleanup): seed 000's showdown with Rune Prison and an En Garde response, seed 001's chain in
 Neutral, seed 002's conversion into a combat with a defend trigger, a combat won with a Conquer, and an end of
 turn through the whole turn cycle. The baseline is a flat ``transitions.Machine`` with two states toggled by
@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from transitions import Machine  # noqa: E402
 
-from simulator.actions import Action  # noqa: E402
-from simulator.engine import step  # noqa: E402
-from simulator.setup import build  # noqa: E402
+from simulator.game.actions import Action  # noqa: E402
+from simulator.game.engine import step  # noqa: E402
+from simulator.game.setup import build  # noqa: E402
 
 SETUP = {
     "players": ["A", "B"],

@@ -7,8 +7,8 @@
 >>> g.state.turn_state(), g.state.focus
 ('showdown-open', 'A')
 """
-from .actions import Action
-from .engine import Game, step
-from .errors import IllegalAction, RiftsimError, ScenarioError
+from simulator.game.actions import Action
+from simulator.game.engine import Game, step
+from simulator.core.errors import IllegalAction, RiftsimError, ScenarioError
 
 __all__ = ["Game", "Action", "step", "IllegalAction", "RiftsimError", "ScenarioError"]

@@ -7,7 +7,7 @@ the named effects the engine runs after it fires, and the rule ids it
 implements (Core Rules v1.4 numbers, seed files, ruling ids).
 
 Nothing here knows how a guard is computed or what an effect does: the
-simulator supplies those by name (``simulator/guards.py``), the diagrams draw
+simulator supplies those by name (``simulator/core/registry.py``), the diagrams draw
 the data, and verification reads it.
 
 >>> m = Machine("door", "A door", ("Shut", "Ajar"), "Shut",

@@ -1,14 +1,14 @@
 """Shared helpers for the rules tests: build a game, act with a one-line DSL, check what a judge checks.
 
 * ``game(setup=None, cards=None, rulings=None, backend="compiled", **setup_keys)``: a
-  :class:`simulator.engine.Game` from the scenario format's starting position (default: duel, players
+  :class:`simulator.game.engine.Game` from the scenario format's starting position (default: duel, players
   A and B, battlefields North and South); ``cards`` adds custom cards (scenario vocabulary dicts).
 * ``do(g, "A move a1 North", "B pass", ...)``: apply actions, numbered as steps; an illegal one fails
   the test with the engine's reason.
 * ``illegal(g, "B move b1 North", "showdown")``: the action is rejected, the reason contains the text,
   and the position (``state.key()``) and the trace are exactly as before.
 * ``expect(g, state=..., focus=..., ...)``: the scenario format's expectation keys over
-  :func:`simulator.view.view`; ``controller``, ``score`` and ``units`` compare only the entries given,
+  :func:`simulator.scenario.view.view`; ``controller``, ``score`` and ``units`` compare only the entries given,
   ``legal`` compares each listed player's actions exactly.
 * ``events(g)`` / ``lines(g)``: the trace as ``(step, event, rule)`` / event texts.
 """
@@ -25,12 +25,12 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-from simulator.actions import Action
-from simulator.cards import CATALOGUE
-from simulator.engine import Game
-from simulator.errors import IllegalAction
-from simulator.setup import build, to_card
-from simulator.view import view
+from simulator.game.actions import Action
+from simulator.core.cards import CATALOGUE
+from simulator.game.engine import Game
+from simulator.core.errors import IllegalAction
+from simulator.game.setup import build, to_card
+from simulator.scenario.view import view
 
 DEFAULT = {"players": ["A", "B"], "battlefields": ["North", "South"]}
 

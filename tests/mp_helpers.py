@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from conftest import game
 
-from simulator.actions import legal
-from simulator.engine import Game
+from simulator.game.actions import legal
+from simulator.game.engine import Game
 
 BFS = ["North", "South", "East"]
 

@@ -9,7 +9,7 @@ import pathlib
 
 import pytest
 
-from simulator.scenario import load, run
+from simulator.scenario.loader import load, run
 
 FILES = sorted((pathlib.Path(__file__).resolve().parent.parent / "scenarios").glob("*.yaml"))
 

@@ -1,8 +1,8 @@
 """The `riftsim` command itself: help, and never a traceback."""
 import pytest
 
-from simulator import cli
-from simulator.cli import main
+from simulator.cli import main as cli
+from simulator.cli.main import main
 
 
 def test_help_lists_every_subcommand(capsys):
@@ -22,7 +22,7 @@ def test_no_subcommand_prints_help_and_exits_2(capsys):
 def test_a_bug_inside_riftsim_is_one_line_and_exit_3(monkeypatch, capsys):
     def boom(args):
         raise KeyError("oops")
-    monkeypatch.setattr("simulator.rules_cmd.run", boom)
+    monkeypatch.setattr("simulator.cli.rules.run", boom)
     monkeypatch.delenv("RIFTSIM_DEBUG", raising=False)
     assert main(["rules", "340"]) == 3
     err = capsys.readouterr().err.strip().splitlines()

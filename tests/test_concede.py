@@ -6,8 +6,8 @@ import random
 from conftest import do, expect, illegal, lines, rules_of
 
 from mp_helpers import assert_no_stale_holder, game, magma, skirmish, trig, unit, war
-from simulator.actions import legal
-from simulator.engine import Game, step
+from simulator.game.actions import legal
+from simulator.game.engine import Game, step
 
 EAST_OF_C = {"name": "East", "provider": "C", "abilities": [{"name": "bastion", "static": {"might": 1}}]}
 CONTROL = {"North": "C", "South": "B", "East": "D"}
@@ -357,8 +357,8 @@ def test_exhaustive_exploration_of_the_multiplayer_positions_holds_every_invaria
     R2=defender-last and seed 003 (R9=reset) positions, concede explored; each search is complete."""
     import pathlib
 
-    from simulator.explore import explore
-    from simulator.verify import load_positions
+    from simulator.verify.explore import explore
+    from simulator.verify.command import load_positions
 
     path = pathlib.Path(__file__).resolve().parent.parent / "verify" / "multiplayer.yaml"
     positions, _ = load_positions(str(path))

@@ -14,10 +14,10 @@ import sys
 import pytest
 
 import statecharts
-from simulator import render
-from simulator.actions import Action
-from simulator.engine import Game
-from simulator.errors import RiftsimError
+from simulator.cli import diagrams as render
+from simulator.game.actions import Action
+from simulator.game.engine import Game
+from simulator.core.errors import RiftsimError
 
 EDGE = re.compile(r'^\t+"?([^"\n]+?)"? -> "?([^"\n]+?)"?(?: \[((?:[^\]"]|"(?:[^"\\]|\\.)*")*)\])?$', re.S | re.M)
 NODE = re.compile(r'^\t+"([^"\n]+)" \[((?:[^\]"]|"(?:[^"\\]|\\.)*")*)\]$', re.S | re.M)

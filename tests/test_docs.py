@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import statecharts
-from simulator import render
+from simulator.cli import diagrams as render
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -14,9 +14,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.cli import main
-from simulator.errors import ScenarioError
-from simulator.scenario import load, loads, run
+from simulator.cli.main import main
+from simulator.core.errors import ScenarioError
+from simulator.scenario.loader import load, loads, run
 
 BASE = """\
 name: t
@@ -249,7 +249,7 @@ def test_cli_ruling_overrides_the_file(capsys):
 
 
 def test_diagram_draws_the_trace(tmp_path, capsys):
-    """--diagram hands the scenario's events to simulator.render.draw_trace (DOT output for speed)."""
+    """--diagram hands the scenario's events to simulator.cli.diagrams.draw_trace (DOT output for speed)."""
     out_path = tmp_path / "t.dot"
     code, out, err = simulate(capsys, write(tmp_path, BASE), "--diagram", str(out_path))
     assert code == 0, err

@@ -5,9 +5,9 @@ import textwrap
 
 import pytest
 
-from simulator.actions import Action
-from simulator.cli import main
-from simulator.play_cmd import ParseError, parse_action
+from simulator.game.actions import Action
+from simulator.cli.main import main
+from simulator.cli.play import ParseError, parse_action
 
 POSITION = textwrap.dedent("""\
     name: play probe

@@ -1,7 +1,7 @@
 """`riftsim rules`: the rule index is read from the declarations, never written by hand."""
 import statecharts
-from simulator.cli import main
-from simulator.rules_cmd import cites, index
+from simulator.cli.main import main
+from simulator.cli.rules import cites, index
 
 
 def test_every_declared_transition_is_indexed_under_each_rule_it_cites():

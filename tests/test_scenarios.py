@@ -11,8 +11,8 @@ import pathlib
 
 import pytest
 
-from simulator.cli import main
-from simulator.scenario import load, run
+from simulator.cli.main import main
+from simulator.scenario.loader import load, run
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "scenarios").glob("*.yaml"))

@@ -144,7 +144,7 @@ def test_magma_chamber_setup_needs_two_teams_seated_alternately():
     import pytest
 
     from conftest import game
-    from simulator.errors import ScenarioError
+    from simulator.core.errors import ScenarioError
 
     base = {"mode": "magma-chamber", "players": ["A", "B", "C", "D"], "battlefields": BFS4}
     with pytest.raises(ScenarioError, match="needs two teams of two"):
@@ -157,7 +157,7 @@ def test_magma_chamber_setup_needs_two_teams_seated_alternately():
 
 def test_magma_chamber_scenario_with_teammates_seated_together_is_invalid(tmp_path, capsys):
     """The CLI contract: a setup that is not a valid magma-chamber game exits 2 with FILE:LINE and the reason."""
-    from simulator.cli import main
+    from simulator.cli.main import main
 
     f = tmp_path / "bad.yaml"
     f.write_text("name: bad seating\nmode: magma-chamber\nplayers: [A, C, B, D]\nteams: [[A, C], [B, D]]\n"

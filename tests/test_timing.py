@@ -128,8 +128,8 @@ def test_card_not_in_hand_is_refused():
 
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
-from simulator.actions import candidates  # noqa: E402
-from simulator.errors import IllegalAction  # noqa: E402
+from simulator.game.actions import candidates  # noqa: E402
+from simulator.core.errors import IllegalAction  # noqa: E402
 
 RICH = dict(units=[{"id": "a1", "owner": "A", "at": "base", "might": 2},
                    {"id": "a2", "owner": "A", "at": "base", "might": 3,

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.actions import Action
-from simulator.errors import ScenarioError
-from simulator.play_cmd import parse_action
-from simulator.scenario import loads
+from simulator.game.actions import Action
+from simulator.core.errors import ScenarioError
+from simulator.cli.play import parse_action
+from simulator.scenario.loader import loads
 from tests.conftest import do, expect, game, illegal, lines
 
 

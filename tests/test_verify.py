@@ -13,9 +13,10 @@ import yaml
 import statecharts
 from fixtures import broken_machines as bm
 from fixtures import broken_rule
-from simulator import graphcheck, registry, verify
-from simulator.cli import main
-from simulator.explore import Position, explore, fingerprint
+from simulator.core import registry
+from simulator.verify import command as verify, graphcheck
+from simulator.cli.main import main
+from simulator.verify.explore import Position, explore, fingerprint
 
 DUEL = {"players": ["A", "B"], "battlefields": ["North", "South"],
         "units": [{"id": "a1", "owner": "A", "at": "base", "might": 2},
@@ -125,7 +126,7 @@ def test_broken_focus_rule_is_caught_with_shortest_trace(monkeypatch, tmp_path):
     assert doc["steps"][:2] == [{"do": "move", "player": "A", "units": ["a1"], "to": "North"},
                                 {"do": "pass", "player": "A"}]
     assert doc["steps"][2]["expect"]["focus"] == "B" and doc["steps"][2]["expect"]["priority"] == "A"
-    from simulator import scenario
+    from simulator.scenario import loader as scenario
     res = scenario.run(scenario.load(str(path)))
     assert res.status == "pass", res.message
 

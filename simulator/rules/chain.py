@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from .core import fire
-from .model import Item, State
-from .registry import effect, guard
+from simulator.core.log import fire
+from simulator.core.model import Item, State
+from simulator.core.registry import effect, guard
 
 
 def put_on_chain(g: State, item: Item, by: str) -> None:
@@ -156,7 +156,7 @@ def _priority_to_next(g: State, inst, ctx) -> None:
 @effect("resolve_item")
 def _resolve_item(g: State, inst, ctx) -> None:
     """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
-    from .cardfx import resolve
+    from simulator.rules.effects import resolve
 
     i = ctx.get("idx", len(g.chain) - 1)
     item = g.chain.pop(i)

@@ -1,7 +1,7 @@
 """Small helpers shared by the rule modules."""
 from __future__ import annotations
 
-from .model import Event, State
+from simulator.core.model import Event, State
 
 
 def fire(g: State, leaf: str, trigger: str, inst: str | None = None, **ctx):

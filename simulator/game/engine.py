@@ -7,14 +7,14 @@ success).
 """
 from __future__ import annotations
 
-from . import cardfx, chain, cleanup, combat, concede, focus, phases  # noqa: F401  (register guards/effects)
-from .actions import Action, check, legal
-from .chain import finalize_oldest, order_triggers, orderer, pass_priority, put_on_chain
-from .cleanup import open_at, run_cleanup
-from .core import fire, log
-from .errors import IllegalAction, RulesBug
-from .model import Item, State
-from .moves import standard_move
+from simulator.rules import chain, cleanup, combat, concede, effects, focus, phases  # noqa: F401  (register guards/effects)
+from simulator.game.actions import Action, check, legal
+from simulator.rules.chain import finalize_oldest, order_triggers, orderer, pass_priority, put_on_chain
+from simulator.rules.cleanup import open_at, run_cleanup
+from simulator.core.log import fire, log
+from simulator.core.errors import IllegalAction, RulesBug
+from simulator.core.model import Item, State
+from simulator.rules.moves import standard_move
 
 LIMIT = 10_000
 
@@ -148,7 +148,7 @@ class Game:
     def from_setup(cls, setup: dict, *, backend: str = "compiled", rulings: dict | None = None) -> "Game":
         """A game from a scenario-format starting position (a dict), validated like a scenario file:
         bad input raises ScenarioError with a one-line message (``setup: what is wrong``)."""
-        from .scenario import Validator
+        from simulator.scenario.loader import Validator
         sc = Validator("setup", {(): 1}).scenario({"name": "setup", **setup, "steps": []})
         return sc.game(backend=backend, rulings=rulings)
 

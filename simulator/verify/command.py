@@ -25,11 +25,11 @@ from pathlib import Path
 
 import yaml
 
-from . import graphcheck
-from .errors import ScenarioError
-from .explore import Position, Result, Violation, explore
+from simulator.verify import graphcheck
+from simulator.core.errors import ScenarioError
+from simulator.verify.explore import Position, Result, Violation, explore
 
-VERIFY_DIR = Path(__file__).resolve().parent.parent / "verify"
+VERIFY_DIR = Path(__file__).resolve().parents[2] / "verify"
 DEFAULT_POSITIONS = VERIFY_DIR / "positions.yaml"
 #: every positions file in verify/ (duels first, then multiplayer.yaml, ...): what `riftsim verify` explores
 DEFAULT_FILES = [DEFAULT_POSITIONS, *sorted(p for p in VERIFY_DIR.glob("*.yaml") if p != DEFAULT_POSITIONS)]
@@ -156,8 +156,8 @@ def step_of(a) -> dict:
 
 def scenario_of(pos: Position, v: Violation) -> dict:
     """The violation as a scenario: the position, the shortest trace, and what the last state shows."""
-    from .engine import step
-    from .view import view
+    from simulator.game.engine import step
+    from simulator.scenario.view import view
 
     g = pos.start()
     for a in v.actions:
@@ -350,6 +350,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _invariant_names():
-    from .explore import INVARIANTS
+    from simulator.verify.explore import INVARIANTS
     return INVARIANTS + (("combat damage never with a chain", "465", None),
                          ("a showdown ends after a full round of focus passes", "347.2.a", None))

@@ -1,10 +1,10 @@
 """What items do when they resolve: the effect vocabulary, units entering play, triggered abilities."""
 from __future__ import annotations
 
-from .chain import put_trigger, simultaneous
-from .core import log
-from .model import Item, State, Unit
-from .moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
+from simulator.rules.chain import put_trigger, simultaneous
+from simulator.core.log import log
+from simulator.core.model import Item, State, Unit
+from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 
 
 def resolve(g: State, item: Item) -> None:

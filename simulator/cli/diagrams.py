@@ -36,7 +36,7 @@ import graphviz
 import statecharts
 from statecharts.spec import Machine, T
 
-from .errors import RiftsimError
+from simulator.core.errors import RiftsimError
 
 FONT = "Helvetica"
 INIT_FILL = "#dbeafe"
@@ -218,12 +218,12 @@ def overview_graph(machines: Iterable[Machine] = statecharts.MACHINES) -> graphv
 
 # Scenarios whose trace is drawn into diagrams/ as trace-NAME (cited by the docs as worked examples).
 EXAMPLE_TRACES = ("seed002-showdown-becomes-a-combat",)
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def example_traces() -> dict[str, graphviz.Digraph]:
     """``trace-NAME`` -> the trace of ``scenarios/NAME.yaml`` drawn on its machines."""
-    from . import scenario
+    from simulator.scenario import loader as scenario
 
     out = {}
     for stem in EXAMPLE_TRACES:

@@ -1,8 +1,8 @@
 """Moving units (144, 445-458): destinations, Contested, recalls, arrivals."""
 from __future__ import annotations
 
-from .core import fire, log
-from .model import State, Unit
+from simulator.core.log import fire, log
+from simulator.core.model import State, Unit
 
 
 def contest(g: State, bf: str, player: str) -> None:
@@ -57,7 +57,7 @@ def arrive(g: State, u: Unit, bf: str) -> None:
         b = g.bfs[bf]
         if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
             contest(g, bf, u.controller)
-    from .cardfx import trigger_abilities
+    from simulator.rules.effects import trigger_abilities
     trigger_abilities(g, u, "on-arrive")
 
 

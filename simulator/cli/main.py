@@ -10,14 +10,14 @@ import importlib
 import os
 import sys
 
-from .errors import RiftsimError
+from simulator.core.errors import RiftsimError
 
 COMMANDS = {
-    "simulate": ("simulator.scenario_cmd", "run scenario files and print their traces"),
-    "diagrams": ("simulator.render", "export every statechart as DOT and SVG into diagrams/"),
-    "verify": ("simulator.verify", "check the statecharts and explore the simulator's state space"),
-    "play": ("simulator.play_cmd", "play a position interactively: type actions, see trace, state, legal actions"),
-    "rules": ("simulator.rules_cmd", "which declared transitions implement a rule or apply a ruling"),
+    "simulate": ("simulator.cli.simulate", "run scenario files and print their traces"),
+    "diagrams": ("simulator.cli.diagrams", "export every statechart as DOT and SVG into diagrams/"),
+    "verify": ("simulator.verify.command", "check the statecharts and explore the simulator's state space"),
+    "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
+    "rules": ("simulator.cli.rules", "which declared transitions implement a rule or apply a ruling"),
 }
 
 

@@ -7,10 +7,10 @@ from itertools import combinations, permutations, product
 
 from statecharts import timing
 
-from .chain import orderer, unordered_labels
-from .errors import IllegalAction
-from .model import State
-from .moves import combat_outsider, destination_problem
+from simulator.rules.chain import orderer, unordered_labels
+from simulator.core.errors import IllegalAction
+from simulator.core.model import State
+from simulator.rules.moves import combat_outsider, destination_problem
 
 KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order")
 

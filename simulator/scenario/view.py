@@ -1,9 +1,9 @@
 """The position as the scenario format's expectation keys (and the JSON trace's ``final``)."""
 from __future__ import annotations
 
-from .actions import legal
-from .model import State
-from .scoring import points
+from simulator.game.actions import legal
+from simulator.core.model import State
+from simulator.rules.scoring import points
 
 
 def chain_names(g: State) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Ability
+from simulator.core.model import Ability
 
 #: verb -> the fields it takes (and whether a field names a unit, a place, ...)
 VERBS: dict[str, tuple[str, ...]] = {

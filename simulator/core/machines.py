@@ -19,9 +19,9 @@ from typing import Callable
 import statecharts
 from statecharts.spec import Machine, T
 
-from . import registry
-from .errors import RulesBug
-from .model import Event, State
+from simulator.core import registry
+from simulator.core.errors import RulesBug
+from simulator.core.model import Event, State
 
 GuardFn = Callable[[str], bool]
 

@@ -26,13 +26,13 @@ from array import array
 from collections import deque
 from dataclasses import dataclass, field
 
-from . import engine
-from .actions import Action, legal
-from .chain import orderer
-from .errors import IllegalAction
-from .model import State
-from .setup import build, to_card
-from .cards import CATALOGUE
+from simulator.game import engine
+from simulator.game.actions import Action, legal
+from simulator.rules.chain import orderer
+from simulator.core.errors import IllegalAction
+from simulator.core.model import State
+from simulator.game.setup import build, to_card
+from simulator.core.cards import CATALOGUE
 
 ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
 

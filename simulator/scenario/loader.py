@@ -2,8 +2,8 @@
 
 :func:`load` reads a file into a :class:`Scenario` or raises :class:`ScenarioError`
 whose message is exactly ``FILE:LINE: what is wrong`` (one line, never a traceback).
-:func:`run` plays the steps through :class:`~simulator.engine.Game` and checks every
-expectation against :func:`simulator.view.view`, returning a :class:`Result`.
+:func:`run` plays the steps through :class:`~simulator.game.engine.Game` and checks every
+expectation against :func:`simulator.scenario.view.view`, returning a :class:`Result`.
 
 Extensions to the contract (all optional): top-level ``pending: "reason"`` (the
 scenario is expected to fail until an engine gap is closed), ``description`` and
@@ -19,10 +19,10 @@ from typing import Any, Callable
 
 import yaml
 
-from .actions import Action
-from .cards import CATALOGUE, TIMINGS, TRIGGERS, TYPES, VERBS, Card
-from .errors import IllegalAction, RulesBug, ScenarioError
-from .setup import MODES, RULINGS, build, to_card
+from simulator.game.actions import Action
+from simulator.core.cards import CATALOGUE, TIMINGS, TRIGGERS, TYPES, VERBS, Card
+from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
+from simulator.game.setup import MODES, RULINGS, build, to_card
 
 TOP = ("name", "mode", "players", "teams", "battlefields", "control", "score", "units", "gear", "hands",
        "cards", "rulings", "steps", "pending", "description", "seed")
@@ -137,7 +137,7 @@ class Scenario:
     where: Callable[..., str] = field(default=lambda *path: "")   # path in the file -> "FILE:LINE"
 
     def game(self, *, backend: str = "compiled", rulings: dict | None = None):
-        from .engine import Game
+        from simulator.game.engine import Game
         merged = {**self.rulings, **(rulings or {})}
         return Game(build(self.setup, backend=backend, rulings=merged, cards=self.cards, where=self.where))
 
@@ -662,7 +662,7 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None)
         if st.expect is not None:
             checks += 1
             checked.append((st.number, ", ".join(f"{k} {_fmt(v)}" for k, v in st.expect.items())))
-    from .view import view
+    from simulator.scenario.view import view
     res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), view(game.state), steps, checks,
                  checked)
     if sc.pending is not None:
@@ -688,7 +688,7 @@ def _do(game, sc: Scenario, st: Step) -> str:
             return f"{st.describe()} is illegal: {e.reason} [{e.rule}]"
         if isinstance(st.illegal, str) and st.illegal.lower() not in e.reason.lower():
             return f"{st.describe()} was rejected as expected, but the reason {e.reason!r} does not contain {st.illegal!r}"
-        from .core import log
+        from simulator.core.log import log
         game.state.step = st.number
         log(game.state, f"{st.action.player} may not {st.action.summary()}: {e.reason} (rejected as expected)",
             e.rule, st.action.player)
@@ -700,7 +700,7 @@ def _do(game, sc: Scenario, st: Step) -> str:
 
 
 def _check(game, sc: Scenario, st: Step) -> str:
-    from .view import view
+    from simulator.scenario.view import view
     v = view(game.state, with_legal="legal" in st.expect)
     problems = [p for k, want in st.expect.items() for p in compare(k, want, v)]
     return "; ".join(problems)

@@ -19,10 +19,10 @@ import json
 import pathlib
 import sys
 
-from .errors import ScenarioError
-from .scenario import Result, check_ruling, load, trace_line
-from .scenario import run as run_scenario
-from .setup import RULINGS
+from simulator.core.errors import ScenarioError
+from simulator.scenario.loader import Result, check_ruling, load, trace_line
+from simulator.scenario.loader import run as run_scenario
+from simulator.game.setup import RULINGS
 
 
 def _ruling(text: str) -> tuple[str, str]:
@@ -51,7 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="how declared transitions are picked: the compiled table (default) or real "
                         "`transitions` machines; both give the same traces")
     p.add_argument("--diagram", metavar="OUT.svg",
-                   help="also draw the trace of the (single) scenario as a diagram with simulator.render")
+                   help="also draw the trace of the (single) scenario as a diagram with simulator.cli.diagrams")
     p.add_argument("--checks", action="store_true",
                    help="also print each expectation that held, as a line `STEP  expect: key value, ...  [held]`")
     p.add_argument("--quiet", "-q", action="store_true", help="no traces: only result lines and the summary")
@@ -134,7 +134,7 @@ def _result_line(res: Result) -> str:
 
 
 def _diagram(res: Result, out_path: str) -> int:
-    from .render import draw_trace
+    from simulator.cli.diagrams import draw_trace
     try:
         draw_trace(res.events, out_path, title=f"{res.scenario.name}  ({res.scenario.file})")
     except OSError as e:

@@ -1,8 +1,8 @@
 """Focus (313, 341-348): who may start a chain in Showdown Open."""
 from __future__ import annotations
 
-from .model import State
-from .registry import effect, guard
+from simulator.core.model import State
+from simulator.core.registry import effect, guard
 
 
 def next_focus(g: State, current: str) -> str:

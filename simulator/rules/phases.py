@@ -1,14 +1,14 @@
 """The turn cycle (315-317, R10-R12): Start of Turn tasks, Main Phase, Ending Phase, the next turn."""
 from __future__ import annotations
 
-from .core import log
-from .model import State
-from .registry import effect
+from simulator.core.log import log
+from simulator.core.model import State
+from simulator.core.registry import effect
 
 
 @effect("hold_scoring")
 def _hold(g: State, inst, ctx) -> None:
-    from .scoring import hold_all
+    from simulator.rules.scoring import hold_all
     hold_all(g)
     g.dirty = True
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .actions import KINDS, Action
-from .chain import orderer, unordered_labels
-from .errors import IllegalAction, RiftsimError
-from .model import Event, State
-from .view import view
+from simulator.game.actions import KINDS, Action
+from simulator.rules.chain import orderer, unordered_labels
+from simulator.core.errors import IllegalAction, RiftsimError
+from simulator.core.model import Event, State
+from simulator.scenario.view import view
 
 
 class ParseError(RiftsimError):
@@ -104,14 +104,14 @@ def legal_lines(g: State) -> list[str]:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a scenario file: its starting position (and, with --replay, its steps)")
     p.add_argument("--replay", action="store_true", help="replay the scenario's actions first")
-    from .scenario_cmd import _ruling
+    from simulator.cli.simulate import _ruling
     p.add_argument("--ruling", action="append", type=_ruling, default=[], metavar="ID=VALUE",
                    help="switch a ruling, e.g. R1=attacker")
     p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled")
 
 
 def run(args) -> int:
-    from .scenario import load
+    from simulator.scenario.loader import load
 
     sc = load(args.file)
     game = sc.game(backend=args.backend, rulings=dict(args.ruling))
@@ -167,6 +167,6 @@ def run(args) -> int:
 
 
 def _show(events: list[Event], out) -> None:
-    from .scenario import trace_line
+    from simulator.scenario.loader import trace_line
     for e in events:
         print(trace_line(e), file=out)

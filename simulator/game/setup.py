@@ -4,10 +4,10 @@ from __future__ import annotations
 import statecharts
 from statecharts.rulings import SWITCHES
 
-from .cards import CATALOGUE, Card
-from .errors import ScenarioError
-from .machines import Runtime
-from .model import Ability, Battlefield, Config, State, Unit
+from simulator.core.cards import CATALOGUE, Card
+from simulator.core.errors import ScenarioError
+from simulator.core.machines import Runtime
+from simulator.core.model import Ability, Battlefield, Config, State, Unit
 
 MODES = {"duel": (2, 8), "skirmish": (3, 8), "war": (4, 8), "magma-chamber": (4, 11)}
 RULINGS = SWITCHES

@@ -1,0 +1,1 @@
+"""The game layer of the simulator."""

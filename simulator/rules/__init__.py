@@ -1,0 +1,1 @@
+"""The rules layer of the simulator."""

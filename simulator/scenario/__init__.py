@@ -1,0 +1,1 @@
+"""The scenario layer of the simulator."""
