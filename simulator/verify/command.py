@@ -33,7 +33,9 @@ VERIFY_DIR = Path(__file__).resolve().parents[2] / "verify"
 DEFAULT_POSITIONS = VERIFY_DIR / "positions.yaml"
 #: every positions file in verify/ (duels first, then multiplayer.yaml, ...): what `riftsim verify` explores
 DEFAULT_FILES = [DEFAULT_POSITIONS, *sorted(p for p in VERIFY_DIR.glob("*.yaml") if p != DEFAULT_POSITIONS)]
-EXPLORE_KEYS = {"turns", "concede", "max_states", "rulings"}
+from simulator.verify.schema import EXPLORE
+
+EXPLORE_KEYS = set(EXPLORE)            # the explore: bounds, shared with the positions schema
 
 
 def _count(minimum: int):
