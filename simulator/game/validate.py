@@ -28,6 +28,8 @@ SETUP_KEYS = ("mode", "players", "teams", "battlefields", "control", "score", "u
 #: effect fields that hold a number, a place, a unit, an item, a player
 NUMBER_FIELDS = ("might", "amount", "energy", "count")
 PLACE_FIELDS = ("to", "at")
+#: number fields that can't be negative (a buff's might may be)
+NON_NEGATIVE = {("play-unit", "might"), ("damage", "amount"), ("add", "energy"), ("draw", "count")}
 
 Path = tuple
 
@@ -301,22 +303,28 @@ class SetupValidator:
                     self.fail(p + ("effect",), "an activated ability's effect is a list of add: effects")
             self.effect(a.get("effect"), p + ("effect",))
 
-    def effect(self, v, path: Path) -> None:
+    def effect(self, v, path: Path, shape_only: bool = False) -> None:
+        """An effect list: entries of one verb each, ``{verb: {field: value}}``, their values checked
+        (with ``shape_only``, only the shape: what :func:`~simulator.game.setup.to_effect` needs)."""
         for i, e in enumerate(self.seq([] if v is None else v, path, "effect")):
             p = path + (i,)
-            self.mapping(e, p, "an effect")
+            if not isinstance(e, dict):
+                self.fail(p, f"an effect entry is a mapping {{verb: {{field: value}}}}, not {_kind(e)}")
             if len(e) != 1:
-                self.fail(p, "an effect is one verb: {verb: {field: value}}")
+                self.fail(p, f"an effect entry is one verb: {{verb: {{field: value}}}}, not {len(e)} "
+                             f"({', '.join(_fmt(k) for k in e)}): write one entry per verb")
             (verb, fields), = e.items()
             if verb not in VERBS:
                 self.fail(p, f"unknown effect verb {_fmt(verb)} (verbs: {', '.join(VERBS)})")
             fields = self.mapping({} if fields is None else fields, p + (verb,), f"{verb}'s fields", VERBS[verb])
+            if shape_only:
+                continue
             for f, val in fields.items():
                 fp = p + (verb, f)
                 if val == "target":
                     continue
                 if f in NUMBER_FIELDS:
-                    self.integer(val, fp, f"{verb} {f}")
+                    self.integer(val, fp, f"{verb} {f}", 0 if (verb, f) in NON_NEGATIVE else None)
                 elif f in PLACE_FIELDS:
                     self.place(val, fp, f"{verb} {f}", ("here",))
                 elif f == "unit":
@@ -348,6 +356,7 @@ class SetupValidator:
             if kind != "spell" and d.get("effect"):
                 self.fail(p + ("effect",), f"a {kind} has abilities, not an effect")
             self.abilities(d.get("abilities"), p + ("abilities",))
+            self.effect(d.get("effect"), p + ("effect",), shape_only=True)
             self.cards[cid] = to_card(cid, d)
         # effects may name CARD#N units: check them once every card id is known
         for cid, d in cards.items():
