@@ -25,6 +25,7 @@ from importlib import resources
 
 from simulator.core import cards as cardlib
 from simulator.game.setup import MODES, RULINGS
+from simulator.game.validate import SETUP_KEYS
 from simulator.scenario import loader
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -118,7 +119,7 @@ def defs() -> dict:
 
 def setup_props() -> dict:
     """The starting-position keys shared by scenario files and verify positions."""
-    return {
+    shapes = {
         "name": TEXT,
         "mode": {"enum": list(MODES), "default": "duel"},
         "players": REF("players"),
@@ -133,6 +134,7 @@ def setup_props() -> dict:
         "cards": REF("cards"),
         "rulings": REF("rulings"),
     }
+    return {"name": TEXT, **{k: shapes.get(k, {}) for k in SETUP_KEYS}}
 
 
 def _action(kind: str) -> dict:
