@@ -21,6 +21,8 @@ from typing import Any, Callable
 
 import yaml
 
+from statecharts.turn import TURN_STATES
+
 from simulator.game.actions import Action
 from simulator.core.cards import Card
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
@@ -42,7 +44,7 @@ ACTION_FIELDS = {
 }
 REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
                    "choose": ("battlefield",), "invite": ("teammate",), "order": ("triggers",)}
-STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
+STATES = TURN_STATES
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None)}
