@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
                f"{counts['fail']} failed, {counts['invalid']} invalid, {counts['pending']} pending")
     print(summary, file=sys.stderr if args.json else out)
     if args.diagram and results and worst < 2:
-        code = _diagram(results[0], args.diagram)
+        code = _diagram(results[0], args.diagram, args.backend, rulings)
         worst = max(worst, code)
     return worst
 
@@ -133,10 +133,12 @@ def _result_line(res: Result) -> str:
     return f"-- FAIL: {res.message}"
 
 
-def _diagram(res: Result, out_path: str) -> int:
+def _diagram(res: Result, out_path: str, backend: str, rulings: dict) -> int:
     from simulator.cli.diagrams import draw_trace
+    from simulator.scenario.record import record
+    fired = record(res.scenario, backend=backend, rulings=rulings).fired    # every transition, silent ones too
     try:
-        draw_trace(res.events, out_path, title=f"{res.scenario.name}  ({res.scenario.file})")
+        draw_trace(fired, out_path, title=f"{res.scenario.name}  ({res.scenario.file})")
     except OSError as e:
         print(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}", file=sys.stderr)
         return 2
