@@ -36,6 +36,7 @@ import graphviz
 import statecharts
 from statecharts.spec import Machine, T
 
+from simulator.cli.atomic import write_atomic
 from simulator.core.errors import RiftsimError
 
 FONT = "Helvetica"
@@ -239,6 +240,36 @@ def example_traces() -> dict[str, graphviz.Digraph]:
     return out
 
 
+# Scenarios whose viewer page (``simulate --html``) is written into diagrams/ as viewer-NAME.html.
+EXAMPLE_PAGES = ("seed002-showdown-becomes-a-combat",)
+_DATA_RE = re.compile(r'<script type="application/json" id="riftsim-data">(.*?)</script>', re.S)
+
+
+def _page_data(text: str) -> str | None:
+    m = _DATA_RE.search(text)
+    return m.group(1) if m else None
+
+
+def example_pages(svg_dir: Path | None = None) -> dict[str, str]:
+    """``viewer-NAME.html`` -> the viewer page of ``scenarios/NAME.yaml`` (its statecharts taken from the
+    SVGs in ``svg_dir`` when their stamps match the declarations)."""
+    from simulator.cli.viewer import scenario_data, page
+    from simulator.scenario import loader as scenario
+    from simulator.scenario.record import record
+
+    out = {}
+    for stem in EXAMPLE_PAGES:
+        path = SCENARIOS / f"{stem}.yaml"
+        if not path.is_file():
+            raise RiftsimError(f"{path}: the example scenario shown as diagrams/viewer-{stem}.html is missing")
+        rec = record(scenario.load(str(path)))
+        rec.scenario.file = f"scenarios/{stem}.yaml"
+        data = [{"name": rec.scenario.name, "file": rec.scenario.file, "readings": [scenario_data(rec)],
+                 "diverge": None}]
+        out[f"viewer-{stem}.html"] = page(data, svg_dir=svg_dir)
+    return out
+
+
 def all_graphs() -> dict[str, graphviz.Digraph]:
     """File stem -> graph: every declared machine, the overview, and the example traces."""
     out = {m.name: machine_graph(m) for m in statecharts.MACHINES}
@@ -317,6 +348,8 @@ def write(out: Path) -> list[Path]:
             p = out / name.replace(".dot", ".svg")
             p.write_bytes(to_svg(src))
             written.append(p)
+        for name, text in example_pages(out).items():
+            written.append(write_atomic(out / name, text.encode("utf-8")))
     except OSError as e:
         raise RiftsimError(f"{e.filename or out}: cannot write: {e.strerror}") from None
     return written
@@ -352,10 +385,21 @@ def stale(out: Path) -> list[str]:
             mine, theirs = VERSION_RE.search(fresh), VERSION_RE.search(have)
             if mine and theirs and mine.group(1) == theirs.group(1) and fresh != have:
                 problems.append(f"{svg_path} (differs from a fresh render by the same Graphviz)")
-    known = set(dots) | {n.replace(".dot", ".svg") for n in dots}
+    pages = example_pages(out)
+    for name, text in pages.items():
+        path = out / name
+        if not path.is_file():
+            problems.append(f"{path} (missing)")
+            continue
+        have = path.read_text(encoding="utf-8")
+        if _page_data(have) != _page_data(text):
+            problems.append(f"{path} (its trace differs from a fresh run of the scenario)")
+        elif sorted(STAMP_RE.findall(have)) != sorted(STAMP_RE.findall(text)):
+            problems.append(f"{path} (its statecharts differ from the declarations)")
+    known = set(dots) | {n.replace(".dot", ".svg") for n in dots} | set(pages)
     if out.is_dir():
         for p in sorted(out.iterdir()):
-            if p.suffix in (".dot", ".svg") and p.name not in known:
+            if p.suffix in (".dot", ".svg", ".html") and p.name not in known:
                 problems.append(f"{p} (no machine produces it)")
     return problems
 
