@@ -100,11 +100,12 @@ def run(args: argparse.Namespace) -> int:
             for ln in lines[skip:] or ["(nothing: this reading stopped before that step)"]:
                 print("  " + ln, file=out)
     if args.html:
+        from simulator.cli.diagrams import inline_svgs
         from simulator.cli.viewer import scenario_data, write_page
         data = [{"name": sc.name, "file": sc.file, "diverge": d,
                  "readings": [scenario_data(a, label_a), scenario_data(b, label_b)]}]
         try:
-            write_page(args.html, data, title=f"riftsim compare: {sc.name}")
+            write_page(args.html, data, inline_svgs(), title=f"riftsim compare: {sc.name}")
         except OSError as e:
             print(f"riftsim compare: cannot write {args.html}: {e.strerror or e}", file=sys.stderr)
             return 2

