@@ -53,3 +53,25 @@ def start(width: int = 1400, height: int = 1000):
 
     driver.quit = quit
     return driver
+
+
+def screenshot_steps(page: str, steps: tuple[int, ...], out: str, width: int = 900, height: int = 1400) -> None:
+    """A PNG of ``page`` (a viewer HTML file) at each of ``steps``, side by side (for docs/)."""
+    import pathlib
+    page_uri = pathlib.Path(page).resolve().as_uri()
+    frames = "".join(f'<iframe src="{page_uri}#step={n}" style="width:{width}px;height:{height}px;border:0;'
+                     f'border-right:3px solid #9ca3af"></iframe>' for n in steps)
+    wrapper = pathlib.Path(tempfile.mkdtemp(prefix="riftsim-shot-")) / "steps.html"
+    wrapper.write_text(f'<html><body style="margin:0;display:flex">{frames}</body></html>', encoding="utf-8")
+    d = start(width * len(steps) + 3 * len(steps), height)
+    try:
+        d.get(wrapper.as_uri())
+        d.save_screenshot(str(out))
+    finally:
+        d.quit()
+        shutil.rmtree(wrapper.parent, ignore_errors=True)
+
+
+if __name__ == "__main__":     # python tests/browser.py PAGE.html OUT.png STEP STEP
+    import sys
+    screenshot_steps(sys.argv[1], tuple(int(x) for x in sys.argv[3:]), sys.argv[2])
