@@ -26,10 +26,6 @@ from simulator.core.model import Event, State
 GuardFn = Callable[[str], bool]
 
 
-def _holds(t: T, guard: GuardFn) -> bool:
-    return all(guard(g) for g in t.guards) and not any(guard(u) for u in t.unless)
-
-
 class Compiled:
     """The declarations compiled into a lookup table."""
 
@@ -44,14 +40,8 @@ class Compiled:
                     rows.setdefault((leaf.name, t.source, t.trigger), []).append(t)
                 self.table.update({k: tuple(v) for k, v in rows.items()})
 
-    def step(self, leaf: str, source: str, trigger: str, guard: GuardFn) -> T | None:
-        for t in self.table.get((leaf, source, trigger), ()):
-            if _holds(t, guard):
-                return t
-        return None
-
     def pick(self, leaf: str, source: str, trigger: str, g, inst, ctx) -> T | None:
-        """``step`` with the registry's guards called directly (the hot path)."""
+        """The first transition on ``trigger`` from ``source`` whose named guards hold (declaration order)."""
         guards = registry.GUARDS
         for t in self.table.get((leaf, source, trigger), ()):
             ok = True
