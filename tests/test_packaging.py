@@ -103,6 +103,8 @@ def test_simulate_from_another_folder(installed):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2  A moves a1 to North  [144]" in done.stdout
     assert done.stdout.rstrip().endswith("1 scenario: 1 passed, 0 failed, 0 invalid, 0 pending")
+    done = riftsim(installed, "simulate", "s.yaml", "--lang", "fr")          # the compiled catalogue is shipped
+    assert done.returncode == 0 and "2  A déplace a1 vers North  [144]" in done.stdout, done.stdout + done.stderr
 
 
 def test_verify_finds_its_default_positions_inside_the_package(installed):

@@ -21,6 +21,7 @@ import pathlib
 import sys
 
 from simulator.core.errors import ScenarioError
+from simulator.core.i18n import event_json, gettext_for, languages
 from simulator.scenario.loader import Result, check_ruling, load, trace_line
 from simulator.scenario.loader import run as run_scenario
 from simulator.game.setup import RULINGS
@@ -60,6 +61,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--checks", action="store_true",
                    help="also print each expectation that held, as a line `STEP  expect: key value, ...  [held]`")
     p.add_argument("--quiet", "-q", action="store_true", help="no traces: only result lines and the summary")
+    p.add_argument("--lang", choices=languages(), default="en",
+                   help="narrate the trace (text, --json event texts, --html page) in this language; rules are "
+                        "cited the same (default: en)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             sc = load(path)
             if args.html:
-                rec = record(sc, backend=args.backend, rulings=rulings)    # the same run, kept step by step
+                rec = record(sc, backend=args.backend, rulings=rulings, lang=args.lang)   # the same run, kept
                 recorded.append(rec)
                 res = rec.result
             else:
@@ -106,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
             worst = max(worst, 1)
         if args.json:
             print(json.dumps({"scenario": sc.name, "file": path, "status": res.status, "message": res.message,
-                              "events": [e.as_dict() for e in res.events], "final": res.final}), file=out)
+                              "events": [event_json(e, args.lang) for e in res.events], "final": res.final}),
+                  file=out)
             if res.message and res.status == "fail":
                 print(res.message, file=sys.stderr)
             continue
@@ -114,14 +119,18 @@ def run(args: argparse.Namespace) -> int:
             print(file=out)
         print(_header(sc, rulings), file=out)
         if not args.quiet:
-            lines = [(e.step, trace_line(e)) for e in res.events]
+            lines = [(e.step, trace_line(e, args.lang)) for e in res.events]
             if args.checks:
                 lines += [(n, f"{n}  expect: {text}  [held]") for n, text in res.checked]
             for _, line in sorted(lines, key=lambda x: x[0]):
                 print(line, file=out)
-        print(_result_line(res), file=out)
-    summary = (f"{len(args.files)} scenario{'s' if len(args.files) != 1 else ''}: {counts['pass']} passed, "
-               f"{counts['fail']} failed, {counts['invalid']} invalid, {counts['pending']} pending")
+        print(_result_line(res, args.lang), file=out)
+    _ = gettext_for(args.lang)
+    summary = _("{count} scenarios: {passed} passed, {failed} failed, {invalid} invalid, {pending} pending"
+                if len(args.files) != 1 else
+                "{count} scenario: {passed} passed, {failed} failed, {invalid} invalid, {pending} pending").format(
+        count=len(args.files), passed=counts["pass"], failed=counts["fail"], invalid=counts["invalid"],
+        pending=counts["pending"])
     print(summary, file=sys.stderr if args.json else out)
     if args.html:
         worst = max(worst, _html(recorded, args.html))
@@ -138,12 +147,13 @@ def _header(sc, rulings: dict) -> str:
     return f"== {sc.file}: {sc.name} ({mode}: {', '.join(sc.setup['players'])}{extra})"
 
 
-def _result_line(res: Result) -> str:
+def _result_line(res: Result, lang: str = "en") -> str:
+    _ = gettext_for(lang)
     if res.status == "pass":
-        return f"-- PASS: {res.steps_run} steps, {res.checks} expectations held"
+        return _("-- PASS: {steps} steps, {checks} expectations held").format(steps=res.steps_run, checks=res.checks)
     if res.status == "pending":
-        return f"-- PENDING ({res.scenario.pending}): {res.message}"
-    return f"-- FAIL: {res.message}"
+        return _("-- PENDING ({why}): {message}").format(why=res.scenario.pending, message=res.message)
+    return _("-- FAIL: {message}").format(message=res.message)
 
 
 def _html(recorded: list, out_path: str) -> int:

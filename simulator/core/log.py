@@ -1,4 +1,14 @@
-"""Small helpers shared by the rule modules."""
+"""Small helpers shared by the rule modules: firing a declared transition, and writing a trace line.
+
+A trace line is written from a **template** with named fields, never from a pre-formatted text:
+
+    log(g, "{unit} is stunned: it deals no combat damage this turn", "423.1", item.controller, unit=u.id)
+
+The event keeps the template and its values, so the trace can be narrated in another language from
+a message catalogue (:mod:`simulator.core.i18n`; the template is the catalogue's msgid). ``{player}``
+is the event's player. A template chosen among several goes through :func:`N_` so that the extractor
+finds it. Adding a sentence? Add its French entry too (tests/test_i18n.py says how).
+"""
 from __future__ import annotations
 
 from simulator.core.model import Event, State
@@ -9,7 +19,22 @@ def fire(g: State, leaf: str, trigger: str, inst: str | None = None, **ctx):
     return g.cfg.rt.fire_ctx(g, leaf, trigger, inst, ctx)
 
 
-def log(g: State, text: str, rule: str = "", player: str | None = None, detail: str = "") -> None:
-    """A trace line that is not a machine transition (an action, a card's effect)."""
+class Fields(dict):
+    """Template values; an unknown ``{name}`` stays as written (a template is never a crash)."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def N_(template: str) -> str:
+    """Marks a trace template chosen by the code (the message extractor reads it); returns it unchanged."""
+    return template
+
+
+def log(g: State, text: str, rule: str = "", player: str | None = None, detail: str = "", **values) -> None:
+    """A trace line that is not a machine transition (an action, a card's effect): ``text`` is a template
+    whose ``{fields}`` are ``values`` (and ``{player}``, the event's player)."""
     if g.events_on:
-        g.trace.append(Event(g.step, text, player, detail, rule))
+        fields = Fields(player=player, **values)
+        g.trace.append(Event(g.step, text.format_map(fields), player, detail, rule,
+                             template=text, values=tuple(fields.items())))

@@ -138,7 +138,7 @@ class Runtime:
             values = {"bf": inst if inst in g.bfs else ctx.get("bf", g.active), "player": ctx.get("player"),
                       "item": ctx.get("item"), "attacker": g.attacker, "defender": g.defender}
             g.trace.insert(at, Event(g.step, t.say.format_map(values), ctx.get("player"), "", plan[2],
-                                     leaf, t.source, t.dest, t.trigger, inst))
+                                     leaf, t.source, t.dest, t.trigger, inst, t.say, tuple(values.items())))
         if plan[3] is not None:
             effects[plan[3]](g, inst, ctx)
         for target, trig, per_bf in plan[4]:

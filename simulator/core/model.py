@@ -140,6 +140,8 @@ class Event:
     dest: str | None = None
     trigger: str | None = None
     instance: str | None = None
+    template: str = ""             # the text before its fields were filled in: the catalogue's msgid
+    values: tuple = ()             # ((field, value), ...) that filled it (simulator.core.i18n narrates)
 
     def as_dict(self) -> dict[str, Any]:
         d = {"step": self.step, "event": self.event, "player": self.player, "detail": self.detail,

@@ -16,12 +16,17 @@ from simulator.game.validate import SetupValidator
 from simulator.rules.chain import finalize_oldest, pass_priority, put_on_chain
 from simulator.rules.triggers import order_triggers, orderer
 from simulator.rules.cleanup import open_at, run_cleanup
-from simulator.core.log import fire, log
+from simulator.core.log import N_, fire, log
 from simulator.core.errors import IllegalAction, RulesBug
 from simulator.core.model import Item, State
 from simulator.rules.moves import standard_move
 
 LIMIT = 10_000
+
+#: "P plays CARD": (a unit, with targets) -> the trace template
+PLAYS = {(False, False): N_("{player} plays {card}"), (True, False): N_("{player} plays {card} at {at}"),
+         (False, True): N_("{player} plays {card} ({targets})"),
+         (True, True): N_("{player} plays {card} at {at} ({targets})")}
 
 
 def settle(g: State) -> None:
@@ -84,21 +89,21 @@ def perform(g: State, a: Action) -> None:
     if k == "concede":
         concede.concede(g, p)
     elif k == "choose":
-        log(g, f"{p} chooses {a.battlefield}", "323.12, 323.13", p)
+        log(g, "{player} chooses {bf}", "323.12, 323.13", p, bf=a.battlefield)
         open_at(g, a.battlefield)
     elif k == "order":
-        log(g, f"{p} orders their simultaneous triggers: {', '.join(a.triggers)} (the last resolves first)",
-            "383.3.d", p)
+        log(g, "{player} orders their simultaneous triggers: {triggers} (the last resolves first)",
+            "383.3.d", p, triggers=", ".join(a.triggers))
         order_triggers(g, p, a.triggers)
     elif k == "pass":
         if g.invited == p and g.turn_state() in timing.NO_PASS:
-            log(g, f"{p} declines the invitation; priority returns to {g.turn}", "R13", p)
+            log(g, "{player} declines the invitation; priority returns to {turn}", "R13", p, turn=g.turn)
             g.invited = None
         elif g.ms[("chain", None)] == "Execute":
-            log(g, f"{p} passes priority", "338.2", p)
+            log(g, "{player} passes priority", "338.2", p)
             pass_priority(g, p)
         else:
-            log(g, f"{p} passes focus", "347.2", p)
+            log(g, "{player} passes focus", "347.2", p)
             g.focus_passed = g.focus_passed + (p,)
             fire(g, "focus", "pass_focus", player=p)
     elif k == "end-turn":
@@ -108,15 +113,16 @@ def perform(g: State, a: Action) -> None:
     elif k == "invite":
         g.invited = a.teammate
         g.priority = a.teammate
-        log(g, f"{p} invites {a.teammate} to act with {p}'s priority", "316.5.b.1, 489.8.a, R13", p)
+        log(g, "{player} invites {teammate} to act with {player}'s priority", "316.5.b.1, 489.8.a, R13", p,
+            teammate=a.teammate)
     elif k == "move":
         standard_move(g, p, [g.units[u] for u in a.units], a.to)
     elif k == "play":
         card = g.cfg.cards[a.card]
         g.hands[p].remove(a.card)
         g.invited = None
-        log(g, f"{p} plays {a.card}" + (f" at {a.at or 'base'}" if card.type == "unit" else "")
-            + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "353", p)
+        log(g, PLAYS[card.type == "unit", bool(a.targets)], "353", p, card=a.card, at=a.at or "base",
+            targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         item = Item(g.next_uid(), a.card, p, card.type, card.effect, targets=a.targets, card=a.card,
                     immediate=card.type in ("unit", "gear"), might=card.might, at=a.at or "base")
         put_on_chain(g, item, "card")
@@ -125,7 +131,7 @@ def perform(g: State, a: Action) -> None:
         ab = next(x for x in src.abilities if x.name == a.ability and x.activated)
         src.exhausted = True
         g.invited = None
-        log(g, f"{p} activates {a.source}'s {a.ability}", "377", p)
+        log(g, "{player} activates {source}'s {ability}", "377", p, source=a.source, ability=a.ability)
         item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds)
         put_on_chain(g, item, "add" if ab.adds else "card")
     else:  # pragma: no cover - check() refuses unknown kinds

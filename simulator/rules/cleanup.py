@@ -97,7 +97,7 @@ def _board_state(g: State, inst, ctx) -> None:
         if u.damage > 0 and u.zone == "board" and u.kind == "unit" and u.damage >= g.might(u):
             u.zone = "trash"
             u.designation = None
-            log(g, f"{u.id} dies (lethal damage)", "323, 142.4", u.controller)
+            log(g, "{unit} dies (lethal damage)", "323, 142.4", u.controller, unit=u.id)
             _changed(g)
 
 
@@ -114,7 +114,7 @@ def _combat_special(g: State, inst, ctx) -> None:
             u.at = "base"
             u.designation = None
             g.recalled = True
-            log(g, f"{u.id} is recalled to base: defenders remain", "466.1", u.controller)
+            log(g, "{unit} is recalled to base: defenders remain", "466.1", u.controller, unit=u.id)
             _changed(g)
 
 
@@ -208,8 +208,8 @@ def _clear_contested(g: State, inst, ctx) -> None:
             _changed(g)
             claimants = [p for p in g.players_at(name) if p != b.controller]
             if claimants:
-                log(g, f"{claimants[0]}'s units remain at {name}, which {claimants[0]} doesn't control: "
-                       f"{claimants[0]} applies Contested", "323.11.a, R7", claimants[0])
+                log(g, "{player}'s units remain at {bf}, which {player} doesn't control: {player} applies Contested",
+                    "323.11.a, R7", claimants[0], bf=name)
                 contest(g, name, claimants[0])
 
 
@@ -226,8 +226,8 @@ def _open(g: State, kind: str) -> None:
     elif g.choosing != cands:
         g.choosing = cands
         g.priority = None
-        log(g, f"{g.turn} must choose where to open a {kind}: {', '.join(cands)}",
-            "323.12" if kind == "showdown" else "323.13", g.turn)
+        log(g, "{player} must choose where to open a {kind}: {choices}",
+            "323.12" if kind == "showdown" else "323.13", g.turn, kind=kind, choices=", ".join(cands))
 
 
 def open_at(g: State, bf: str) -> None:

@@ -36,8 +36,8 @@ def _designate(g: State, inst, ctx) -> None:
         # the applier's units left during the showdown (or the applier left the game) and two others converted it:
         # as for arrivals together (R7), the first of them in turn order from the turn player applies Contested
         g.attacker = g.bfs[bf].contested_by = present[0]
-        log(g, f"{g.attacker} now applies Contested at {bf}: none of the applier's units are left there",
-            "464.2.b, 323.11.a, R7", g.attacker)
+        log(g, "{player} now applies Contested at {bf}: none of the applier's units are left there",
+            "464.2.b, 323.11.a, R7", g.attacker, bf=bf)
     g.defender = next(p for p in present if p != g.attacker and g.opponents(p, g.attacker))
     for u in g.units_at(bf):
         u.designation = "attacker" if u.controller == g.attacker else "defender" if u.controller == g.defender else None
@@ -90,12 +90,14 @@ def _deal(g: State, inst, ctx) -> None:
     a_total = sum(0 if u.stunned else max(g.might(u), 0) for u in att)
     d_total = sum(0 if u.stunned else max(g.might(u), 0) for u in dfn)
     stunned = [u.id for u in att + dfn if u.stunned]
-    log(g, f"combat damage at {bf}: {g.attacker} deals {a_total}, {g.defender} deals {d_total}"
-           + (f" (stunned, adding nothing: {', '.join(stunned)})" if stunned else ""), "465.2, 423.1.b")
+    log(g, "combat damage at {bf}: {attacker} deals {dealt}, {defender} deals {taken} (stunned, adding nothing: "
+           "{stunned})" if stunned else "combat damage at {bf}: {attacker} deals {dealt}, {defender} deals {taken}",
+        "465.2, 423.1.b", bf=bf, attacker=g.attacker, defender=g.defender, dealt=a_total, taken=d_total,
+        stunned=", ".join(stunned))
     hits = _assign(g, a_total, dfn) + _assign(g, d_total, att)
     for u, n in hits:
         u.damage += n
-        log(g, f"{u.id} takes {n} combat damage", "465.2, 465.3", u.controller)
+        log(g, "{unit} takes {amount} combat damage", "465.2, 465.3", u.controller, unit=u.id, amount=n)
     g.dirty = False                                 # 465.3: skip FEPR, cancel outstanding tasks
 
 
@@ -109,10 +111,10 @@ def _resolve(g: State, inst, ctx) -> None:
     a = bool(g.units_at(bf, g.attacker))
     d = bool(g.units_at(bf, g.defender))
     if g.recalled or a == d:
-        log(g, f"combat at {bf}: no result", "466.3.d")
+        log(g, "combat at {bf}: no result", "466.3.d", bf=bf)
     else:
         win, lose = (g.attacker, g.defender) if a else (g.defender, g.attacker)
-        log(g, f"combat at {bf}: {win} wins, {lose} loses", "466.3")
+        log(g, "combat at {bf}: {winner} wins, {loser} loses", "466.3", bf=bf, winner=win, loser=lose)
     if not (a and d):
         if a or d:
             establish_control(g, bf, g.attacker if a else g.defender)

@@ -33,7 +33,7 @@ def _banish(g: State, inst, ctx) -> None:
         if u.zone == "board" and (u.owner == inst or u.controller == inst):
             u.zone = "banished"
             u.designation = None
-            log(g, f"{u.id} is banished", "652.1", inst)
+            log(g, "{unit} is banished", "652.1", inst, unit=u.id)
     g.dirty = True
 
 
@@ -45,7 +45,8 @@ def _replace(g: State, inst, ctx) -> None:
             b.token = True
             b.abilities = ()
             b.static_might = 0
-            log(g, f"{name} is replaced by a token battlefield with no abilities; units there stay", "652.2, R9", inst)
+            log(g, "{bf} is replaced by a token battlefield with no abilities; units there stay", "652.2, R9", inst,
+                bf=name)
             if g.cfg.rulings.get("R9") == "reset":
                 if b.controller:
                     b.controller = None
@@ -72,7 +73,7 @@ def _counter(g: State, inst, ctx) -> None:
     keep = [it for it in g.chain if it.controller != inst]
     for it in g.chain:
         if it.controller == inst:
-            log(g, f"{it.name} is countered: its controller left", "652.4", inst)
+            log(g, "{item} is countered: its controller left", "652.4", inst, item=it.name)
     g.chain[:] = keep
 
 
@@ -89,7 +90,7 @@ def _continue(g: State, inst, ctx) -> None:
     if ctx.get("was_turn"):
         g.turn = g.next_player(inst)
         g.handoff = True
-        log(g, f"the turn passes to {g.turn} once nothing is ongoing", "652.5, R10", g.turn)
+        log(g, "the turn passes to {player} once nothing is ongoing", "652.5, R10", g.turn)
     if g.winner is not None or len({g.team(p) for p in g.in_game()}) <= 1:
         return
     st = g.ms[("chain", None)]

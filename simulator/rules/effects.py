@@ -28,9 +28,9 @@ def resolve(g: State, item: Item) -> None:
         n = _next_id(g, item.card)
         g.units[n] = Unit(n, item.controller, "base", 0, abilities=g.cfg.cards[item.card].abilities,
                           card=item.card, kind="gear")
-        log(g, f"{item.controller}'s gear {n} enters play in base", "337.2, 359.2", item.controller)
+        log(g, "{player}'s gear {unit} enters play in base", "337.2, 359.2", item.controller, unit=n)
         return
-    log(g, f"{item.name} resolves", "340" if not item.immediate else "337.2, 429", item.controller)
+    log(g, "{item} resolves", "340" if not item.immediate else "337.2, 429", item.controller, item=item.name)
     g.arrivals = []
     try:
         run_effects(g, item)
@@ -51,7 +51,7 @@ def enter_play(g: State, item: Item) -> None:
     u = Unit(n, item.controller, item.at or "base", card.might, abilities=card.abilities, card=item.card)
     u.exhausted = True
     g.units[n] = u
-    log(g, f"{n} enters play at {u.at}", "337.2, 359.2", item.controller)
+    log(g, "{unit} enters play at {at}", "337.2, 359.2", item.controller, unit=n, at=u.at)
     if u.at in g.bfs:
         arrive(g, u, u.at)
     trigger_abilities(g, u, "on-play")
@@ -80,7 +80,8 @@ def run_effects(g: State, item: Item) -> None:
             args = {f: (here_override if dict(fields).get(f) == "here" else v) for f, v in args.items()}
         u = g.units.get(args.get("unit")) if "unit" in args else None
         if "unit" in args and (u is None or u.zone != "board"):
-            log(g, f"{verb}: {args.get('unit')} is no longer on the board; nothing happens", "340", item.controller)
+            log(g, "{verb}: {unit} is no longer on the board; nothing happens", "340", item.controller, verb=verb,
+                unit=args.get("unit"))
             continue
         if verb == "move":
             forced_move(g, u, args["to"])
@@ -90,31 +91,33 @@ def run_effects(g: State, item: Item) -> None:
         elif verb == "stun":
             u.stunned = True
             g.dirty = True
-            log(g, f"{u.id} is stunned: it deals no combat damage this turn", "423.1", item.controller)
+            log(g, "{unit} is stunned: it deals no combat damage this turn", "423.1", item.controller, unit=u.id)
         elif verb == "buff":
             u.buff += int(args["might"])
-            log(g, f"{u.id} gets +{args['might']} might this turn (now {g.might(u)})", "340", item.controller)
+            log(g, "{unit} gets +{might} might this turn (now {now})", "340", item.controller, unit=u.id,
+                might=args["might"], now=g.might(u))
         elif verb == "en-garde":
             u.buff += 1
             alone = [v for v in g.units_at(u.at, item.controller)] == [u]
             if alone:
                 u.buff += 1
-            log(g, f"{u.id} gets +{2 if alone else 1} might this turn (now {g.might(u)})"
-                   + (": it is the only unit its controller has there" if alone else ""), "340", item.controller)
+            log(g, "{unit} gets +{might} might this turn (now {now}): it is the only unit its controller has there"
+                if alone else "{unit} gets +{might} might this turn (now {now})", "340", item.controller,
+                unit=u.id, might=2 if alone else 1, now=g.might(u))
         elif verb == "damage":
             u.damage += int(args["amount"])
             g.dirty = True
-            log(g, f"{u.id} takes {args['amount']} damage", "340", item.controller)
+            log(g, "{unit} takes {amount} damage", "340", item.controller, unit=u.id, amount=args["amount"])
         elif verb == "kill":
             u.zone = "trash"
             u.designation = None
             g.dirty = True
-            log(g, f"{u.id} is killed", "340", item.controller)
+            log(g, "{unit} is killed", "340", item.controller, unit=u.id)
         elif verb == "play-unit":
             where = args.get("at") or "base"
             if where in g.bfs and combat_outsider(g, item.controller, where):
-                log(g, f"{item.controller} may not play a unit into the combat at {where}: it is played to "
-                       f"base instead, and 'here' now means that base", "462, 447.2", item.controller)
+                log(g, "{player} may not play a unit into the combat at {bf}: it is played to base instead, and 'here' "
+                       "now means that base", "462, 447.2", item.controller, bf=where)
                 where = "base"
                 here_override = "base"
             g.counters["token"] = g.counters.get("token", 0) + 1
@@ -123,25 +126,25 @@ def run_effects(g: State, item: Item) -> None:
             t.exhausted = True
             g.units[n] = t
             g.dirty = True
-            log(g, f"{n} (might {t.might}) is played at {where}", "446, 462", item.controller)
+            log(g, "{unit} (might {might}) is played at {at}", "446, 462", item.controller, unit=n, might=t.might, at=where)
             if where in g.bfs:
                 arrive(g, t, where)
         elif verb == "add":
             g.energy[item.controller] = g.energy.get(item.controller, 0) + int(args.get("energy", 1))
-            log(g, f"{item.controller} adds {args.get('energy', 1)} energy", "429", item.controller)
+            log(g, "{player} adds {energy} energy", "429", item.controller, energy=args.get("energy", 1))
         elif verb == "counter":
             _counter(g, item, args.get("item"))
         elif verb == "draw":
             k = int(args.get("count", 1))
             g.drawn[item.controller] = g.drawn.get(item.controller, 0) + k
-            log(g, f"{item.controller} draws {k}", "340", item.controller)
+            log(g, "{player} draws {count}", "340", item.controller, count=k)
         elif verb == "extra-turn":
             who = args.get("player") or item.controller
             if g.cfg.rulings.get("R11") == "fifo":
                 g.extra.append(who)
             else:
                 g.extra.insert(0, who)
-            log(g, f"{who} will take an extra turn after this one", "735, R11", item.controller)
+            log(g, "{who} will take an extra turn after this one", "735, R11", item.controller, who=who)
 
 
 def _counter(g: State, item: Item, name) -> None:
@@ -149,6 +152,6 @@ def _counter(g: State, item: Item, name) -> None:
         if g.chain[i].name == name or name in (None, "newest"):
             victim = g.chain.pop(i)
             g.dirty = True
-            log(g, f"{victim.name} is countered", "340", item.controller)
+            log(g, "{item} is countered", "340", item.controller, item=victim.name)
             return
-    log(g, f"nothing named {name} is on the chain to counter", "340", item.controller)
+    log(g, "nothing named {item} is on the chain to counter", "340", item.controller, item=name)

@@ -40,11 +40,11 @@ def destination_problem(g: State, u: Unit, dest: str) -> tuple[str, str] | None:
     return None
 
 
-def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> None:
+def relocate(g: State, u: Unit, dest: str, rule: str) -> None:
     """Put ``u`` at ``dest``; arriving at a battlefield may apply Contested (190.3.a.1, 450)."""
     u.at = dest
     g.dirty = True                                  # 453: a move completes -> cleanup
-    log(g, f"{u.id} {verb} to {dest}", rule, u.controller)
+    log(g, "{unit} moves to {dest}", rule, u.controller, unit=u.id, dest=dest)
     if dest in g.bfs:
         arrive(g, u, dest)
 
@@ -66,15 +66,15 @@ def recall(g: State, u: Unit, rule: str) -> None:
     u.at = "base"
     u.designation = None
     g.dirty = True
-    log(g, f"{u.id} is recalled to base", rule, u.controller)
+    log(g, "{unit} is recalled to base", rule, u.controller, unit=u.id)
 
 
 def forced_move(g: State, u: Unit, dest: str) -> None:
     """446: a move by an effect; an invalid destination becomes a recall (447.2.c)."""
     problem = destination_problem(g, u, dest)
     if problem:
-        log(g, f"{u.id} cannot move to {dest} ({problem[0]}): it is recalled instead", "447.2.c, " + problem[1],
-            u.controller)
+        log(g, "{unit} cannot move to {dest} ({problem}): it is recalled instead", "447.2.c, " + problem[1],
+            u.controller, unit=u.id, dest=dest, problem=problem[0])
         if u.at != "base":
             recall(g, u, "447.2.c, 455")
         return
@@ -86,7 +86,7 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     for u in units:
         u.exhausted = True
     names = " ".join(u.id for u in units)
-    log(g, f"{player} moves {names} to {dest}", "144", player)
+    log(g, "{player} moves {units} to {dest}", "144", player, units=names, dest=dest)
     g.events_on, was = False, g.events_on
     try:
         for u in units:
@@ -107,6 +107,6 @@ def settle_arrivals(g: State, arrivals: list) -> None:
         who = [p for p in g.from_turn_player({p for x, p in arrivals if x == bf}) if p != b.controller]
         if who and g.ms[("battlefield.status", bf)] == "Calm":
             if len(who) > 1:
-                log(g, f"units of {', '.join(who)} arrive at {bf} together: {who[0]} applies Contested",
-                    "303.2.a, R7", who[0])
+                log(g, "units of {players} arrive at {bf} together: {player} applies Contested",
+                    "303.2.a, R7", who[0], players=", ".join(who), bf=bf)
             contest(g, bf, who[0])

@@ -42,7 +42,7 @@ def _next_turn(g: State, inst, ctx) -> None:
         g.normal = g.turn
     elif g.extra:
         g.turn = g.extra.pop(0)
-        log(g, f"{g.turn} takes an extra turn", "735, R11", g.turn)
+        log(g, "{player} takes an extra turn", "735, R11", g.turn)
     else:                                   # 735: extra turns don't change turn order
         g.turn = g.normal = g.next_player(g.normal)
     g.scored = {}

@@ -40,11 +40,11 @@ def establish_control(g: State, bf: str, player: str) -> None:
 def conquer(g: State, bf: str, player: str) -> None:
     """469.1, 470, 471.1.b (R16): the final point needs every battlefield scored this turn."""
     if bf in g.scored:
-        log(g, f"{bf} was already scored this turn: no Conquer point", "470", player)
+        log(g, "{bf} was already scored this turn: no Conquer point", "470", player, bf=bf)
         return
     if bf in g.blocked and not g.opponents(player, g.turn):
-        log(g, f"{bf} was controlled by an ally at the scoring step: {player}'s team can't score it this turn",
-            "469.1.a, 489.8.b", player)
+        log(g, "{bf} was controlled by an ally at the scoring step: {player}'s team can't score it this turn",
+            "469.1.a, 489.8.b", player, bf=bf)
         return
     short = g.cfg.victory - points(g, player)
     if short <= 1:
@@ -53,12 +53,12 @@ def conquer(g: State, bf: str, player: str) -> None:
                   and not (n in g.blocked and not g.opponents(player, g.turn))]
         if not all(g.scored.get(n) == player for n in others):
             g.drawn[player] = g.drawn.get(player, 0) + 1
-            log(g, f"{player} conquers {bf} one point short of victory without having scored every "
-                   f"battlefield this turn: draws a card instead", "471.1.b, R16", player)
+            log(g, "{player} conquers {bf} one point short of victory without having scored every "
+                   "battlefield this turn: draws a card instead", "471.1.b, R16", player, bf=bf)
             return
     g.scored[bf] = player
     add_points(g, player)
-    log(g, f"{player} conquers {bf} and scores 1 (now {points(g, player)})", "469.1, 470", player)
+    log(g, "{player} conquers {bf} and scores 1 (now {points})", "469.1, 470", player, bf=bf, points=points(g, player))
     with simultaneous(g):                           # one event: its controller orders them (383.3.d)
         for u in g.units_at(bf, player):
             trigger_abilities(g, u, "on-conquer")
@@ -75,7 +75,7 @@ def hold_all(g: State) -> None:
     for name in held:
         g.scored[name] = p
         add_points(g, p)
-        log(g, f"{p} holds {name} and scores 1 (now {points(g, p)})", "469.2, 315.2.b", p)
+        log(g, "{player} holds {bf} and scores 1 (now {points})", "469.2, 315.2.b", p, bf=name, points=points(g, p))
     with simultaneous(g):                           # held together (R12): the turn player orders them (383.3.d)
         for name in held:
             for u in g.units_at(name, p):

@@ -25,6 +25,7 @@ from statecharts.turn import TURN_STATES
 
 from simulator.game.actions import Action
 from simulator.core.cards import Card
+from simulator.core.i18n import narrate
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
 from simulator.game.setup import build
 from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind,
@@ -481,8 +482,8 @@ def _do(game, sc: Scenario, st: Step) -> str:
             return f"{st.describe()} was rejected as expected, but the reason {e.reason!r} does not contain {st.illegal!r}"
         from simulator.core.log import log
         game.state.step = st.number
-        log(game.state, f"{st.action.player} may not {st.action.summary()}: {e.reason} (rejected as expected)",
-            e.rule, st.action.player)
+        log(game.state, "{player} may not {action}: {reason} (rejected as expected)", e.rule, st.action.player,
+            action=st.action.summary(), reason=e.reason)
         return ""
     if st.illegal:
         return f"expected {st.describe()} to be rejected" + (f" ({st.illegal})" if isinstance(st.illegal, str) else "") \
@@ -533,6 +534,7 @@ def compare(key: str, want, v: dict) -> list[str]:
     return [] if want == got else [f"expected {key} {_fmt(want)}, got {_fmt(got)}"]
 
 
-def trace_line(e) -> str:
-    """``STEP  text  [rule]`` (spec/scenario-format.md, Trace)."""
-    return f"{e.step}  {e.event}" + (f"  [{e.rule}]" if e.rule else "")
+def trace_line(e, lang: str = "en") -> str:
+    """``STEP  text  [rule]`` (docs/scenarios.md, Reading the trace); the text narrated in ``lang``."""
+    text = e.event if lang == "en" else narrate(e, lang)
+    return f"{e.step}  {text}" + (f"  [{e.rule}]" if e.rule else "")

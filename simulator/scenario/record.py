@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from simulator.core.i18n import event_json
 from simulator.core.machines import Fired, Recording
 from simulator.core.model import State
 from simulator.game.engine import Game
@@ -67,9 +68,10 @@ def snapshot(g: State) -> dict:
     }
 
 
-def event_data(e) -> dict:
-    """A trace event as JSON data (``Event.as_dict``): its text and rules are what the viewer narrates."""
-    return e.as_dict()
+def event_data(e, lang: str = "en") -> dict:
+    """A trace event as JSON data (``Event.as_dict``): its text and rules are what the viewer narrates;
+    ``lang`` narrates the text from the message catalogues (simulator.core.i18n)."""
+    return event_json(e, lang)
 
 
 def fired_data(f: Fired, events: list) -> dict:
@@ -97,8 +99,8 @@ class Recorded:
 
 
 class _Observer:
-    def __init__(self, backend: str, rec: Recorded) -> None:
-        self.backend, self.rec = backend, rec
+    def __init__(self, backend: str, rec: Recorded, lang: str = "en") -> None:
+        self.backend, self.rec, self.lang = backend, rec, lang
         self.rt: Recording | None = None
         self.before: State | None = None
         self.seen = 0                               # trace events already recorded
@@ -119,7 +121,7 @@ class _Observer:
         fired = self.rt.fired[kept:]
         self.rec.fired.extend(fired)
         entry = {"n": st.number, "line": st.line, "kind": "do" if st.action else "expect",
-                 "label": st.describe(), "illegal": bool(st.illegal), "events": [event_data(e) for e in events],
+                 "label": st.describe(), "illegal": bool(st.illegal), "events": [event_data(e, self.lang) for e in events],
                  "fired": [fired_data(f, events) for f in fired], "failure": failure, "state": snapshot(g)}
         if st.expect is not None:
             entry["expect"] = [[k, _fmt(x)] for k, x in st.expect.items()]
@@ -127,8 +129,9 @@ class _Observer:
         self.before, self.seen = g, len(g.trace)
 
 
-def record(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None) -> Recorded:
-    """Run ``sc`` (like ``simulate``) and keep every step's snapshot, events and fired transitions."""
+def record(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None, lang: str = "en") -> Recorded:
+    """Run ``sc`` (like ``simulate``) and keep every step's snapshot, events (narrated in ``lang``) and fired
+    transitions."""
     rec = Recorded(sc, None, dict(rulings or {}))
-    rec.result = run_scenario(sc, backend=backend, rulings=rulings, observe=_Observer(backend, rec))
+    rec.result = run_scenario(sc, backend=backend, rulings=rulings, observe=_Observer(backend, rec, lang))
     return rec
