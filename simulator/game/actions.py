@@ -7,7 +7,7 @@ from itertools import combinations, permutations, product
 
 from statecharts import timing
 
-from simulator.rules.chain import orderer, unordered_labels
+from simulator.rules.triggers import orderer, unordered_labels
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem

@@ -7,9 +7,10 @@ success).
 """
 from __future__ import annotations
 
-from simulator.rules import chain, cleanup, combat, concede, effects, focus, phases  # noqa: F401  (register guards/effects)
+from simulator.rules import concede
 from simulator.game.actions import Action, check, legal
-from simulator.rules.chain import finalize_oldest, order_triggers, orderer, pass_priority, put_on_chain
+from simulator.rules.chain import finalize_oldest, pass_priority, put_on_chain
+from simulator.rules.triggers import order_triggers, orderer
 from simulator.rules.cleanup import open_at, run_cleanup
 from simulator.core.log import fire, log
 from simulator.core.errors import IllegalAction, RulesBug

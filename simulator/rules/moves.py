@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from simulator.core.log import fire, log
 from simulator.core.model import State, Unit
+from simulator.rules.triggers import trigger_abilities
 
 
 def contest(g: State, bf: str, player: str) -> None:
@@ -59,7 +60,6 @@ def arrive(g: State, u: Unit, bf: str, moved: bool = True) -> None:
         if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
             contest(g, bf, u.controller)
     if moved:
-        from simulator.rules.effects import trigger_abilities
         trigger_abilities(g, u, "on-arrive")
 
 
