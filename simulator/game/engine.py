@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from simulator.rules import concede
 from simulator.game.actions import Action, check, legal
+from simulator.game.setup import build
+from simulator.game.validate import SetupValidator
 from simulator.rules.chain import finalize_oldest, pass_priority, put_on_chain
 from simulator.rules.triggers import order_triggers, orderer
 from simulator.rules.cleanup import open_at, run_cleanup
@@ -149,9 +151,8 @@ class Game:
     def from_setup(cls, setup: dict, *, backend: str = "compiled", rulings: dict | None = None) -> "Game":
         """A game from a scenario-format starting position (a dict), validated like a scenario file:
         bad input raises ScenarioError with a one-line message (``setup: what is wrong``)."""
-        from simulator.scenario.loader import Validator
-        sc = Validator("setup", {(): 1}).scenario({"name": "setup", **setup, "steps": []})
-        return sc.game(backend=backend, rulings=rulings)
+        pos = SetupValidator("setup").position(setup)
+        return cls(build(pos.setup, backend=backend, rulings={**pos.rulings, **(rulings or {})}, cards=pos.cards))
 
     # OpenSpiel-style API
     def legal_actions(self, player: str | None = None) -> list[Action]:
