@@ -169,3 +169,152 @@ def test_on_arrive_fires_on_a_standard_move_and_on_an_imposed_move(backend):
     expect(g, state="neutral-closed", chain=["eager"], priority="A", units={"a2": {"at": "North", "might": 1}})
     do(g, "A pass", "B pass")
     expect(g, state="neutral-open", units={"a2": {"at": "North", "might": 2}})
+
+
+# -- the contract: a literal id may be declared anywhere in the file --------------------------------------
+
+from itertools import product  # noqa: E402
+
+import pytest  # noqa: E402
+
+from simulator.core.errors import IllegalAction, ScenarioError  # noqa: E402
+from simulator.game.actions import Action, check, legal  # noqa: E402
+from simulator.scenario.loader import loads  # noqa: E402
+
+FORWARD = """
+name: forward ids
+players: [A, B]
+battlefields:
+  - {name: North, abilities: [{name: onward, trigger: on-conquer, effect: [{move: {unit: a2, to: South}}]}]}
+  - South
+units:
+  - {id: a1, owner: A, at: base, might: 2, abilities: [{name: rally, trigger: on-arrive, effect: [{buff: {unit: a1, might: 1}}, {buff: {unit: a2, might: 1}}]}]}
+  - {id: a2, owner: A, at: base, might: 1, abilities: [{name: call, trigger: on-arrive, effect: [{buff: {unit: "herald#1", might: 1}}]}]}
+cards:
+  early: {type: unit, might: 1, abilities: [{name: hail, trigger: on-play, effect: [{buff: {unit: "herald#1", might: 1}}]}]}
+  herald: {type: unit, might: 2}
+steps: []
+"""
+
+
+def test_an_ability_may_name_ids_declared_after_it_anywhere_in_the_file():
+    """The contract's values: its own unit, a unit listed after it, a battlefield listed after it, a unit that
+    enters later from a card declared after the ability's card."""
+    sc = loads(FORWARD, "f.yaml")
+    assert [a.name for a in sc.game().state.bfs["North"].abilities] == ["onward"]
+
+
+def test_an_unknown_literal_id_in_an_ability_is_still_a_one_line_error_naming_its_line():
+    bad = FORWARD.replace("{unit: a2, to: South}", "{unit: a9, to: South}")
+    with pytest.raises(ScenarioError) as info:
+        loads(bad, "f.yaml")
+    assert str(info.value) == "f.yaml:5: unknown unit a9 in move unit"
+    bad = FORWARD.replace("{unit: a2, to: South}", "{unit: a2, to: West}")
+    with pytest.raises(ScenarioError, match=r"f\.yaml:5: unknown place West"):
+        loads(bad, "f.yaml")
+
+
+def test_a_number_is_not_a_target():
+    """356: the player chooses objects (units, places, chain items, players), never a number."""
+    bad = FORWARD.replace("{buff: {unit: a1, might: 1}}", "{buff: {unit: a1, might: target}}")
+    with pytest.raises(ScenarioError, match="can't be a target"):
+        loads(bad, "f.yaml")
+
+
+# -- the built-in move-spell moves any unit; friendly: true restricts a custom card -------------------------
+
+NUDGE = {"nudge": {"type": "spell", "timing": "action", "friendly": True,
+                   "effect": [{"move": {"unit": "target", "to": "target"}}]}}
+
+
+def test_built_in_move_spell_moves_an_opponents_unit(backend):
+    """Contract ('move a unit to a battlefield'), 356, 446: B's unit leaves North; B loses control of the
+    empty battlefield in the cleanup (323.6, 190.4.c)."""
+    g = game(units=[unit("b1", "B", "North", 2)], control={"North": "B"}, hands={"A": ["move-spell"]}, backend=backend)
+    do(g, "A play move-spell unit=b1 to=base", "A pass", "B pass")
+    expect(g, state="neutral-open", units={"b1": {"at": "base"}}, controller={"North": None})
+
+
+def test_a_friendly_card_refuses_an_enemy_unit_and_accepts_a_teammates(backend):
+    """356: `friendly: true` means the player's or a teammate's unit (489)."""
+    g = magma(units=[unit("b1", "B", "base", 2), unit("c1", "C", "base", 1)], hands={"A": ["nudge"]}, cards=NUDGE,
+              backend=backend)
+    illegal(g, "A play nudge unit=b1 to=North", "friendly", "356")
+    do(g, "A play nudge unit=c1 to=North")
+    expect(g, chain=["nudge"])
+
+
+# -- legal lists exactly what check accepts, for every target kind -----------------------------------------
+
+TARGETS = {
+    "negate": {"type": "spell", "timing": "reaction", "effect": [{"counter": {"item": "target"}}]},
+    "snare": {"type": "spell", "timing": "reaction", "effect": [{"stun": {"unit": "target"}}]},
+    "shove": {"type": "spell", "timing": "action", "effect": [{"move": {"unit": "target", "to": "target"}}]},
+    "drop": {"type": "spell", "timing": "action", "effect": [{"play-unit": {"might": 1, "at": "target"}}]},
+    "gift": {"type": "spell", "timing": "reaction", "effect": [{"extra-turn": {"player": "target"}}]},
+}
+
+
+def _every_target_action(g, p: str) -> list[Action]:
+    """A superset of the plays ``p`` might try: every card in hand with every value of every target field,
+    including values that name nothing (a unit in the trash, gear, an unknown id, a place that is not one)."""
+    s = g.state
+    ids = [*s.units, "ghost"]
+    places = ["base", *s.bfs, "Nowhere"]
+    items = [*{it.name for it in s.chain}, *TARGETS, "normal-spell"]
+    pools = {"unit": ids, "to": places, "at": places, "item": items, "player": [*s.order, "Z"]}
+    out = []
+    for cid in set(s.hands.get(p, [])):
+        card = s.cfg.cards[cid]
+        fields = card.target_fields()
+        for combo in product(*(pools[f] for f in fields)):
+            out.append(Action("play", p, card=cid, targets=tuple(zip(fields, combo))))
+    return out
+
+
+def _accepted(s, a) -> bool:
+    try:
+        check(s, a)
+    except IllegalAction:
+        return False
+    return True
+
+
+def test_legal_lists_a_card_exactly_when_some_choice_of_its_targets_is_accepted(backend):
+    """Item 5 (356, 309.1.a, 813): over every position reached from a board with a counter (chain item), a
+    unit target, a place target (move and play-unit) and a player target, `legal` lists `play CARD` if and
+    only if `check` accepts some choice of targets; a counter is listed exactly while an item is on the chain."""
+    start = game(units=[unit("a1", "A", "base", 2), unit("b1", "B", "North", 1)], control={"North": "B"},
+                 hands={"A": ["normal-spell", "negate", "shove", "drop"], "B": ["negate", "snare", "gift"]},
+                 cards=TARGETS, backend=backend)
+    seen, frontier, checked, counter_listed = {start.key()}, [start], 0, 0
+    while frontier and len(seen) < 400:
+        g = frontier.pop(0)
+        for p in g.state.in_game():
+            accepted = {a.summary() for a in _every_target_action(g, p) if a.card in TARGETS and _accepted(g.state, a)}
+            listed = {a.summary() for a in legal(g.state, p) if a.kind == "play" and a.card in TARGETS}
+            assert listed == accepted, (p, g.state.turn_state(), [it.name for it in g.state.chain])
+            if "play negate" in listed:
+                counter_listed += 1
+                assert g.state.chain, "a counter is listed with no chain item to target"
+            checked += 1
+        for a in g.legal_actions():
+            if a.kind == "concede":
+                continue
+            n = g.clone()
+            n.apply(a)
+            if n.key() not in seen:
+                seen.add(n.key())
+                frontier.append(n)
+    assert checked > 200 and counter_listed > 10, (checked, counter_listed)
+
+
+# -- 144: a unit named twice in one move ---------------------------------------------------------------
+
+def test_a_move_naming_a_unit_twice_is_rejected_with_the_rule_and_changes_nothing(backend):
+    """144: a standard move moves each of its units once; [a1, a1] is refused (and the position is untouched)."""
+    g = game(units=[unit("a1", "A", "base", 2), unit("a2", "A", "base", 1)], backend=backend)
+    illegal(g, "A move a1 a1 North", "named twice", "144")
+    illegal(g, "A move a1 a2 a1 North", "a1 is named twice", "144")
+    do(g, "A move a1 a2 North")
+    expect(g, state="showdown-open", units={"a1": {"at": "North"}, "a2": {"at": "North"}})
