@@ -28,7 +28,7 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 HOW = """
 How to add the French entry (the msgid is the English template, exactly as written in the code):
   1. pybabel extract -F babel.cfg --add-location=file --sort-output -w 100 -o simulator/locale/riftsim.pot .
-  2. pybabel update -i simulator/locale/riftsim.pot -d simulator/locale -D riftsim -w 100 --no-fuzzy-matching
+  2. pybabel update -i simulator/locale/riftsim.pot -d simulator/locale -D riftsim -w 100 --no-fuzzy-matching --ignore-obsolete
   3. in simulator/locale/fr/LC_MESSAGES/riftsim.po, fill the empty msgstr of each sentence below (keep every
      {field}; vocabulary: confrontation, focalisation, priorité, chaîne, Contesté... see simulator/locale/README.md)
   4. pybabel compile -d simulator/locale -D riftsim      (commit both riftsim.po and riftsim.mo)
@@ -41,8 +41,12 @@ def catalogue():
 
 
 def snippet(missing) -> str:
-    return "\n".join((f'msgctxt "{ctx}"\n' if ctx else "") + f"msgid {json.dumps(msg, ensure_ascii=False)}\n"
-                     f'msgstr ""   # {where}' for ctx, msg, where in missing)
+    """The entries to fill, as they look in the .po (one example of where each comes from)."""
+    seen: dict = {}
+    for ctx, msg, where in missing:
+        seen.setdefault((ctx, msg), where)
+    return "\n".join(f"#. {where}\n" + (f'msgctxt "{ctx}"\n' if ctx else "")
+                     + f'msgid {json.dumps(msg, ensure_ascii=False)}\nmsgstr ""\n' for (ctx, msg), where in seen.items())
 
 
 def fields(text: str) -> set[str]:
@@ -84,9 +88,10 @@ def test_every_event_of_every_bundled_scenario_is_narrated_in_french():
     for path in SCENARIOS:
         for e in run(load(str(path))).events:
             if not e.template or not i18n.has("fr", e.template):
-                missing.setdefault((None, e.template or e.event, f"{path.name}, step {e.step}: {e.event!r}"), None)
+                missing.setdefault((None, e.template or e.event), f"{path.name}, step {e.step}: {e.event!r}")
     assert not missing, (f"{len(missing)} event text(s) with no French entry (an event without a template was "
-                         "written from a preformatted text: give log() a template):\n" + snippet(missing) + "\n" + HOW)
+                         "written from a preformatted text: give log() a template):\n"
+                         + snippet([(c, m, w) for (c, m), w in missing.items()]) + "\n" + HOW)
 
 
 def test_translations_keep_the_fields_of_their_template():
