@@ -1,33 +1,51 @@
 """Play a position step by step: type actions, see the trace, the state and everyone's legal actions.
 
-Starts from a scenario file's starting position (its steps are replayed first with --replay).
-Reads one command per line from standard input, so it works at a terminal or from a pipe.
+Starts from a scenario file's starting position (its steps are replayed first with --replay). At a
+terminal it is an interactive prompt with history (kept in ~/.local/state/riftsim/history, or
+--history FILE) and Tab completion of commands, players, actions, cards, units, targets and places;
+from a pipe it reads one command per line and prints no prompt.
 
 actions (the scenario vocabulary, player first):
   A pass | A end-turn | A concede | A choose North | A invite C
   A move a1 a2 North           a standard move (144)
-  A play rune-prison unit=b1   play a card; targets as field=value
+  A play rune-prison unit=b1   play a card; its targets as field=value
   A play unit-2 at=North       a unit and where it is played
   A activate g1 add            activate an ability
   A order a1:brace a2:guard    order your simultaneous triggers, first placed first (383.3.d)
 other commands:
-  legal       everyone's legal actions        state   the position (turn state, focus, chain...)
-  trace       the whole trace so far           undo    take the last action back
-  help        this text                        quit    leave (end of input does too)
+  legal [PLAYER]   the legal actions, with the targets each card can take
+  state            the position (turn state, focus, priority, chain, score)
+  trace            the whole trace so far
+  undo             take the last action back
+  save FILE.yaml   write the session as a scenario: its position, every action, the position now
+                   as an expectation (`riftsim simulate FILE.yaml` replays and checks it)
+  help [COMMAND]   this text, or one command's
+  quit             leave (end of input and Ctrl-D do too)
 
-example:
-  printf 'A move a1 North\\nA pass\\nB pass\\nstate\\n' | riftsim play scenarios/seed000-showdown-on-an-empty-battlefield.yaml
+examples:
+  riftsim play scenarios/seed000-showdown-on-an-empty-battlefield.yaml
+  riftsim play scenarios/seed002-showdown-becomes-a-combat.yaml --replay --lang fr
+  printf 'A move a1 North\\nA pass\\nB pass\\nsave done.yaml\\n' | riftsim play scenarios/seed000-showdown-on-an-empty-battlefield.yaml
 """
 from __future__ import annotations
 
 import argparse
+import cmd
+import os
 import sys
+from pathlib import Path
 
-from simulator.game.actions import KINDS, Action
-from simulator.rules.triggers import orderer, unordered_labels
-from simulator.core.errors import IllegalAction, RiftsimError
+import yaml
+
+from simulator.cli.atomic import write_atomic
+from simulator.core.errors import IllegalAction, RiftsimError, RulesBug
+from simulator.core.i18n import languages
 from simulator.core.model import Event, State
+from simulator.game.actions import KINDS, Action, legal
+from simulator.rules.triggers import orderer, unordered_labels
 from simulator.scenario.view import view
+
+COMMANDS = ("legal", "state", "trace", "undo", "save", "help", "quit")
 
 
 class ParseError(RiftsimError):
@@ -37,17 +55,17 @@ class ParseError(RiftsimError):
 def parse_action(text: str) -> Action:
     """``"A play rune-prison unit=b1"`` -> Action.
 
-    >>> parse_action("A move a1 a2 North")
-    Action(kind='move', player='A', units=('a1', 'a2'), to='North', card=None, targets=(), at=None, source=None, ability=None, battlefield=None, teammate=None, triggers=())
+    >>> parse_action("A move a1 a2 North").describe()
+    'A move a1 a2 North'
     >>> parse_action("A order a1:brace a2:guard").triggers
     ('a1:brace', 'a2:guard')
     """
     words = text.split()
     if len(words) < 2:
-        raise ParseError(f"expected 'PLAYER ACTION ...', got {text!r}")
+        raise ParseError(f"expected 'PLAYER ACTION ...', got '{text}' (type help)")
     player, kind, rest = words[0], words[1], words[2:]
     if kind not in KINDS:
-        raise ParseError(f"unknown action {kind!r}: one of {', '.join(KINDS)}")
+        raise ParseError(f"unknown action '{kind}': one of {', '.join(KINDS)}")
     plain = [w for w in rest if "=" not in w]
     named = dict(w.split("=", 1) for w in rest if "=" in w)
     if kind in ("pass", "end-turn", "concede"):
@@ -81,7 +99,17 @@ def _one(words: list[str], msg: str) -> str:
     return words[0]
 
 
+def _word(v) -> str:
+    """A value as the user writes it: no Python reprs."""
+    if v is None:
+        return "nobody"
+    if isinstance(v, (list, tuple)):
+        return " ".join(map(str, v)) if v else "empty"
+    return str(v)
+
+
 def status(g: State) -> str:
+    """One line: ``[showdown-open | turn A | focus A | priority A | chain empty | showdown at North | score A:0 B:0]``."""
     v = view(g, with_legal=False)
     act = v["active"]
     where = f" | {act['kind']} at {act['at']}" if act else ""
@@ -89,16 +117,241 @@ def status(g: State) -> str:
         where += f" ({act['attacker']} attacks {act['defender']})"
     staged = "".join(f" | staged {'+'.join(k)} at {b}" for b, k in v["staged"].items())
     score = " ".join(f"{p}:{n}" for p, n in v["score"].items())
-    win = f" | winner {v['winner']}" if v["winner"] else ""
+    win = f" | winner {_word(v['winner'])}" if v["winner"] else ""
     who = orderer(g)
     order = f" | {who} orders {' '.join(unordered_labels(g, who))} (383.3.d)" if who else ""
-    return (f"[{v['state']} | turn {v['turn']} | focus {v['focus']} | priority {v['priority']} | "
-            f"chain {v['chain']}{order}{where}{staged} | score {score}{win}]")
+    choose = f" | {g.turn} chooses among {' '.join(g.choosing)}" if g.choosing else ""
+    return (f"[{v['state']} | turn {v['turn']} | focus {_word(v['focus'])} | priority {_word(v['priority'])} | "
+            f"chain {_word(v['chain'])}{order}{choose}{where}{staged} | score {score}{win}]")
 
 
-def legal_lines(g: State) -> list[str]:
-    v = view(g)
-    return [f"  {p}: {', '.join(acts)}" for p, acts in v["legal"].items() if p in v["players"]]
+def legal_lines(g: State, only: str | None = None) -> list[str]:
+    """Each player's legal actions; a card with targets lists the choices it can take (356)."""
+    out = []
+    for p in view(g, with_legal=False)["players"]:
+        if only and p != only:
+            continue
+        entries: dict[str, list[str]] = {}
+        for a in legal(g, p):
+            options = entries.setdefault(a.summary(), [])
+            choice = " ".join([f"{f}={x}" for f, x in a.targets] + ([f"at={a.at}"] if a.at else []))
+            if choice:
+                options.append(choice)
+        parts = [s + (f" [{' | '.join(o)}]" if o else "") for s, o in sorted(entries.items())]
+        out.append(f"  {p}: {', '.join(parts) if parts else 'nothing (no priority, focus or choice)'}")
+    return out
+
+
+def step_of(a: Action) -> dict:
+    """An action as a scenario step (the inverse of the loader's ``do:`` steps)."""
+    d: dict = {"do": a.kind, "player": a.player}
+    if a.kind == "move":
+        d.update(units=list(a.units), to=a.to)
+    elif a.kind == "play":
+        d["card"] = a.card
+        if a.targets:
+            d["targets"] = dict(a.targets)
+        if a.at:
+            d["at"] = a.at
+    elif a.kind == "activate":
+        d.update(source=a.source, ability=a.ability)
+    elif a.kind == "choose":
+        d["battlefield"] = a.battlefield
+    elif a.kind == "invite":
+        d["teammate"] = a.teammate
+    elif a.kind == "order":
+        d["triggers"] = list(a.triggers)
+    return d
+
+
+#: what a saved session expects at its end (the position the user saw)
+SAVED_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
+              "score", "players", "winner")
+
+
+class Session(cmd.Cmd):
+    """The interactive loop: one game, its history for undo, and the actions for save."""
+
+    intro = ""
+    doc_header = "commands (type help COMMAND); an action is PLAYER ACTION ..., e.g. A pass"
+
+    def __init__(self, sc, game, *, lang: str = "en", stdin=None, stdout=None, tty: bool = False) -> None:
+        super().__init__(stdin=stdin, stdout=stdout)
+        self.sc, self.game, self.lang = sc, game, lang
+        self.history: list[tuple[State, Action]] = []
+        self.actions: list[Action] = []
+        self.number = 0
+        self.use_rawinput = tty
+        self.prompt = "riftsim> " if tty else ""
+
+    # -- output -------------------------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+
+    def show(self, events: list[Event]) -> None:
+        from simulator.scenario.loader import trace_line
+        for e in events:
+            self.say(trace_line(e, self.lang))
+
+    # -- the loop -------------------------------------------------------------------------------------
+    def emptyline(self) -> bool:
+        return False
+
+    def precmd(self, line: str) -> str:
+        return "" if line.strip().startswith("#") else line
+
+    def default(self, line: str) -> bool:
+        if line == "EOF":
+            return True
+        try:
+            action = parse_action(line)
+        except ParseError as e:
+            self.say(f"? {e}")
+            return False
+        g = self.game
+        before, prev = len(g.state.trace), g.state
+        try:
+            g.apply(action, self.number + 1)
+        except IllegalAction as e:
+            self.say(f"illegal: {e.reason} [{e.rule}]")
+            return False
+        except RulesBug as e:
+            self.say(f"riftsim: a gap in the rules model (please report it): {e}")
+            return False
+        self.history.append((prev, action))
+        self.actions.append(action)
+        self.number += 1
+        self.show(g.state.trace[before:])
+        self.say(status(g.state))
+        return False
+
+    def do_legal(self, arg: str) -> bool:
+        """legal [PLAYER]: the legal actions, with the targets each card can take"""
+        self.say("\n".join(legal_lines(self.game.state, arg.strip() or None)))
+        return False
+
+    def do_state(self, arg: str) -> bool:
+        """state: the position (turn state, focus, priority, chain, score)"""
+        self.say(status(self.game.state))
+        return False
+
+    def do_trace(self, arg: str) -> bool:
+        """trace: the whole trace so far"""
+        self.show(self.game.state.trace)
+        return False
+
+    def do_undo(self, arg: str) -> bool:
+        """undo: take the last action back"""
+        if not self.history:
+            self.say("nothing to undo")
+            return False
+        self.game.state, _ = self.history.pop()
+        self.actions.pop()
+        self.number -= 1
+        self.say("undone. " + status(self.game.state))
+        return False
+
+    def do_save(self, arg: str) -> bool:
+        """save FILE.yaml: write the session as a scenario that `riftsim simulate` replays and checks"""
+        target = arg.strip()
+        if not target:
+            self.say("? save needs a file name: save session.yaml")
+            return False
+        try:
+            path = write_atomic(target, self.scenario_text().encode("utf-8"))
+        except OSError as e:
+            self.say(f"cannot write {target}: {e.strerror or e}")
+            return False
+        self.say(f"saved {len(self.actions)} action(s) to {path} (replay: riftsim simulate {path})")
+        return False
+
+    def do_help(self, arg: str) -> bool:
+        """help [COMMAND]: the commands and the action vocabulary"""
+        if arg.strip():
+            return super().do_help(arg)
+        self.say(__doc__.split("examples:")[0].rstrip())
+        return False
+
+    def do_quit(self, arg: str) -> bool:
+        """quit: leave (end of input does too)"""
+        return True
+
+    do_exit = do_quit
+
+    def do_EOF(self, arg: str) -> bool:
+        if self.use_rawinput:
+            self.say()
+        return True
+
+    # -- save ------------------------------------------------------------------------------------
+    def scenario_text(self) -> str:
+        """The session as a scenario file: the source file's position, this session's actions, the end."""
+        from simulator.scenario.loader import read_text
+        doc = yaml.safe_load(read_text(self.sc.file)) or {}
+        out = {k: v for k, v in doc.items() if k not in ("steps", "pending")}
+        out["name"] = f"{doc.get('name', 'session')} (riftsim play session)"
+        seen = view(self.game.state, with_legal=False)
+        out["steps"] = [step_of(a) for a in self.actions] + [{"expect": {k: seen[k] for k in SAVED_KEYS}}]
+        head = (f"# Saved by `riftsim play` from {self.sc.file}: every action of the session, then the position\n"
+                f"# it ended in as an expectation. Replay it: riftsim simulate FILE\n")
+        return head + yaml.safe_dump(out, sort_keys=False, allow_unicode=True, default_flow_style=None, width=110)
+
+    # -- completion ------------------------------------------------------------------------------
+    def players(self) -> list[str]:
+        return list(self.game.state.cfg.order)
+
+    def completenames(self, text: str, *ignored) -> list[str]:
+        return [w + " " for w in (*COMMANDS, *self.players()) if w.startswith(text)]
+
+    def complete_legal(self, text, line, begidx, endidx):
+        return [p + " " for p in self.players() if p.startswith(text)]
+
+    def completedefault(self, text: str, line: str, begidx: int, endidx: int) -> list[str]:
+        words = line[:begidx].split()
+        return [w for w in self.candidates(words, text) if w.startswith(text)]
+
+    def candidates(self, words: list[str], text: str) -> list[str]:
+        """What may come next after ``words`` (``PLAYER [ACTION ...]``), from the legal actions."""
+        g = self.game.state
+        if not words or words[0] not in self.players():
+            return []
+        p = words[0]
+        acts = legal(g, p)
+        if len(words) == 1:
+            return [k + " " for k in dict.fromkeys(a.kind for a in acts)] or [k + " " for k in KINDS]
+        kind, rest = words[1], words[2:]
+        mine = [a for a in acts if a.kind == kind]
+        if kind == "play":
+            if not rest:
+                return [c + " " for c in dict.fromkeys(a.card for a in mine)] or \
+                    [c + " " for c in dict.fromkeys(g.hands.get(p, []))]
+            card = rest[0]
+            given = dict(w.split("=", 1) for w in rest[1:] if "=" in w)
+            options = [a for a in mine if a.card == card and all(
+                dict(a.targets).get(f, a.at if f == "at" else None) == x for f, x in given.items())]
+            if "=" in text:
+                field = text.split("=", 1)[0]
+                values = dict.fromkeys(dict(a.targets).get(field) if field != "at" else a.at for a in options)
+                return [f"{field}={x} " for x in values if x is not None]
+            fields = dict.fromkeys(f for a in options for f, _ in a.targets)
+            if any(a.at for a in options):
+                fields["at"] = None
+            return [f"{f}=" for f in fields if f not in given]
+        if kind == "move":
+            units = [u for a in mine for u in a.units if u not in rest]
+            dests = [a.to for a in mine if set(rest) <= set(a.units)] if rest else []
+            return [w + " " for w in dict.fromkeys([*units, *dests])]
+        if kind == "activate":
+            if not rest:
+                return [a.source + " " for a in mine]
+            return [a.ability + " " for a in mine if a.source == rest[0]]
+        if kind == "choose":
+            return [a.battlefield + " " for a in mine]
+        if kind == "invite":
+            return [a.teammate + " " for a in mine]
+        if kind == "order":
+            return [t + " " for t in dict.fromkeys(t for a in mine for t in a.triggers) if t not in rest]
+        return []
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -108,6 +361,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ruling", action="append", type=_ruling, default=[], metavar="ID=VALUE",
                    help="switch a ruling, e.g. R1=attacker")
     p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled")
+    p.add_argument("--lang", choices=languages(), default="en", help="narrate the trace in this language")
+    p.add_argument("--history", metavar="FILE",
+                   help="the prompt's history file (default: ~/.local/state/riftsim/history; only at a terminal)")
+
+
+def _history_file(given: str | None) -> Path:
+    if given:
+        return Path(given)
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(state) / "riftsim" / "history"
 
 
 def run(args) -> int:
@@ -115,58 +378,43 @@ def run(args) -> int:
 
     sc = load(args.file)
     game = sc.game(backend=args.backend, rulings=dict(args.ruling))
-    history: list[State] = []
-    number = 0
+    tty = sys.stdin.isatty() and sys.stdout.isatty()
+    session = Session(sc, game, lang=args.lang, tty=tty)
     if args.replay:
         for st in sc.steps:
             if st.action and not st.illegal:
-                number = st.number
-                game.apply(st.action, number)
-    out = sys.stdout
-    print(f"{sc.name}: type 'help' for commands", file=out)
-    _show(game.state.trace, out)
-    print(status(game.state), file=out)
-    for line in sys.stdin:
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        if text in ("quit", "exit"):
-            break
-        if text == "help":
-            print(__doc__, file=out)
-        elif text == "legal":
-            print("\n".join(legal_lines(game.state)), file=out)
-        elif text == "state":
-            print(status(game.state), file=out)
-        elif text == "trace":
-            _show(game.state.trace, out)
-        elif text == "undo":
-            if history:
-                game.state = history.pop()
-                number -= 1
-                print("undone. " + status(game.state), file=out)
-            else:
-                print("nothing to undo", file=out)
-        else:
+                game.apply(st.action, st.number)
+                session.history.append((None, st.action))
+                session.actions.append(st.action)
+                session.number = st.number
+        session.history = []                         # replayed steps are the position: not undone
+    session.say(f"{sc.name}: type help for commands, Tab to complete" if tty else
+                f"{sc.name}: type 'help' for commands")
+    session.show(game.state.trace)
+    session.say(status(game.state))
+    readline = None
+    if tty:
+        try:
+            import readline                          # noqa: F811 - line editing, history, completion
+        except ImportError:                          # pragma: no cover - e.g. Windows without pyreadline
+            readline = None
+    hist = _history_file(args.history)
+    if readline is not None:
+        readline.set_completer_delims(" \t\n")       # card ids hold '-', targets '=', trigger labels ':'
+        try:
+            readline.read_history_file(hist)
+        except OSError:
+            pass
+    try:
+        session.cmdloop()
+    except KeyboardInterrupt:
+        session.say()
+    finally:
+        if readline is not None:
             try:
-                action = parse_action(text)
-                before = len(game.state.trace)
-                prev = game.state
-                game.apply(action, number + 1)
-            except IllegalAction as e:
-                print(f"illegal: {e.reason} [{e.rule}]", file=out)
-                continue
-            except ParseError as e:
-                print(f"? {e}", file=out)
-                continue
-            history.append(prev)
-            number += 1
-            _show(game.state.trace[before:], out)
-            print(status(game.state), file=out)
+                hist.parent.mkdir(parents=True, exist_ok=True)
+                readline.set_history_length(1000)
+                readline.write_history_file(hist)
+            except OSError:
+                pass
     return 0
-
-
-def _show(events: list[Event], out) -> None:
-    from simulator.scenario.loader import trace_line
-    for e in events:
-        print(trace_line(e), file=out)
