@@ -69,6 +69,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--export", metavar="FILE.graphml", help="write the explored state space as GraphML (even with --no-graph)")
     p.add_argument("--out", metavar="DIR", default="verify-counterexamples",
                    help="where violations are written as scenario files (default: verify-counterexamples/)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on stderr while exploring (default: only when stderr is a terminal)")
     p.add_argument("--statecharts-only", action="store_true", help="only part 1: the declared machines")
     p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled",
                    help="which machine backend the explored games run on")
@@ -191,17 +193,43 @@ def _work(job) -> Result:
 
 def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
                   depth: int | None = None, graph: bool = False, measure: bool = False,
-                  backend: str = "compiled") -> list[Result]:
-    """Explore every position (in parallel over ``jobs`` processes); results in the positions' order."""
+                  backend: str = "compiled", progress: bool = False) -> list[Result]:
+    """Explore every position (in parallel over ``jobs`` processes); results in the positions' order.
+    ``progress``: a bar on stderr, one tick per position explored (tqdm)."""
     work = [(p, max_states, depth, graph, measure, backend) for p in positions]
-    if jobs > 1 and len(work) > 1:
-        import multiprocessing as mp
-        ctx = mp.get_context("fork")
-        with ctx.Pool(min(jobs, len(work))) as pool:
-            results = list(pool.imap(_work, work, chunksize=1))
-    else:
-        results = [_work(w) for w in work]
+    bar = _bar(len(work)) if progress else None
+    results = []
+    try:
+        if jobs > 1 and len(work) > 1:
+            import multiprocessing as mp
+            ctx = mp.get_context("fork")
+            with ctx.Pool(min(jobs, len(work))) as pool:
+                for r in pool.imap(_work, work, chunksize=1):
+                    results.append(r)
+                    _tick(bar, r)
+        else:
+            for w in work:
+                results.append(_work(w))
+                _tick(bar, results[-1])
+    finally:
+        if bar is not None:
+            bar.close()
     return results
+
+
+def _bar(total: int):
+    import shutil
+    from tqdm import tqdm
+    size = shutil.get_terminal_size((80, 24))       # a terminal that reports no size (0 x 0) gets 80 x 24
+    return tqdm(total=total, desc="explore", unit="position", file=sys.stderr, leave=False,
+                ncols=max(size.columns, 40), nrows=max(size.lines, 5),
+                mininterval=0, miniters=1)              # a tick per position: a few, each worth showing
+
+
+def _tick(bar, r: Result) -> None:
+    if bar is not None:
+        bar.set_postfix_str(f"{r.position}: {r.states} states", refresh=False)
+        bar.update(1)
 
 
 def state_graph(results: list[Result]):
@@ -272,7 +300,8 @@ def run(args: argparse.Namespace) -> int:
     import time
     t0 = time.perf_counter()
     results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
-                            graph=graph, measure=args.stats, backend=args.backend)
+                            graph=graph, measure=args.stats, backend=args.backend,
+                            progress=_show_progress(args))
     wall = time.perf_counter() - t0
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):
@@ -344,6 +373,13 @@ def run(args: argparse.Namespace) -> int:
               f"{mem / max(total, 1):.0f} bytes per visited state (visited set + trace tree), "
               f"{wall:.1f} s wall, {cpu:.1f} s CPU in the searches")
     return 1 if bad else 0
+
+
+def _show_progress(args) -> bool:
+    """A progress bar only for a person watching: stderr is a terminal, and --progress/--no-progress say."""
+    if args.progress is not None:
+        return args.progress
+    return sys.stderr.isatty()
 
 
 def _invariant_names():
