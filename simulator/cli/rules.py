@@ -56,6 +56,8 @@ def run(args) -> int:
         r = RULINGS[q]
         found = True
         print(f"{q} {r['name']}: {r['default']}")
+        if "why" in r:
+            print(f"  why: {r['why']}")
         if "alternative" in r:
             print(f"  switch: --ruling {q}={r['alternative'][0]}  ({r['alternative'][1]})")
     for rule in sorted(idx, key=_sort_key):

@@ -36,7 +36,7 @@ from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
 
-ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
+ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled")
 
 
 MASK = (1 << 56) - 1
@@ -66,7 +66,7 @@ def _one_active(g: State, actors) -> str | None:
         return f"{active[0]} is active but the turn is {g.turn_state()} with active={g.active}"
     if not active and showdown:
         return "the turn is in a Showdown state but no battlefield has an active showdown or combat"
-    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] == "Combat"):
+    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] in ("Combat", "Settled")):
         return f"combat step {g.ms[('combat', None)]} with no active combat"
     return None
 
