@@ -19,6 +19,7 @@ COMMANDS = {
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
     "rules": ("simulator.cli.rules", "which declared transitions implement a rule or apply a ruling"),
     "approve": ("simulator.verify.approve", "approve the golden traces of the bundled scenarios (tests/golden/)"),
+    "mutate": ("simulator.verify.mutate", "mutation testing: break each declared transition once, count what the tests notice"),
 }
 
 
