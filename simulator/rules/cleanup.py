@@ -1,9 +1,14 @@
 """Cleanup (318-324): the tasks of 323, run by the declared ``cleanup`` machine."""
 from __future__ import annotations
 
+from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
+
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, guard
+from simulator.rules.moves import contest
+from simulator.rules.scoring import team_score
+from simulator.rules.triggers import trigger_abilities
 
 ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
 
@@ -49,7 +54,6 @@ def _win_check(g: State, inst, ctx) -> None:
     g.changed = False
     if g.winner is not None or max(g.score.values(), default=0) < g.cfg.victory:
         return
-    from simulator.rules.scoring import team_score
     players = g.in_game()
     teams = {g.team(p) for p in players}
     for t in teams:
@@ -83,7 +87,6 @@ def _designations(g: State, inst, ctx) -> None:
             _changed(g)
             if want and not u.fought:               # 383.4.e-f: the first time it gains one in this combat
                 u.fought = True
-                from simulator.rules.effects import trigger_abilities
                 trigger_abilities(g, u, "on-attack" if want == "attacker" else "on-defend")
 
 
@@ -205,7 +208,6 @@ def _clear_contested(g: State, inst, ctx) -> None:
             _changed(g)
             claimants = [p for p in g.players_at(name) if p != b.controller]
             if claimants:
-                from simulator.rules.moves import contest
                 log(g, f"{claimants[0]}'s units remain at {name}, which {claimants[0]} doesn't control: "
                        f"{claimants[0]} applies Contested", "323.11.a, R7", claimants[0])
                 contest(g, name, claimants[0])
@@ -248,7 +250,7 @@ def _open_showdown(g: State, inst, ctx) -> None:
         combats = tuple(n for n in g.bfs if _status(g, n) == "StagedCombat")
         if g.choosing not in (staged, combats) or (staged and g.choosing != staged):
             g.choosing = ()
-    if g.active is None and g.winner is None and g.turn_state() == "neutral-open":
+    if g.active is None and g.winner is None and g.turn_state() == NEUTRAL_OPEN:
         _open(g, "showdown")
 
 
@@ -258,8 +260,8 @@ def _open_combat(g: State, inst, ctx) -> None:
     if g.winner is not None:
         return
     st = g.turn_state()
-    if st == "neutral-open" and g.active is None and not g.choosing:
+    if st == NEUTRAL_OPEN and g.active is None and not g.choosing:
         _open(g, "combat")
-    elif st == "showdown-open" and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
+    elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)
