@@ -53,9 +53,11 @@ EQUIVALENTS = ROOT / "tests" / "mutation-equivalents.txt"
 STAGES = ("scenarios", "tests", "verify")
 TIMEOUT = {"scenarios": 60, "tests": 300, "verify": 900}
 #: test files left out of stage 2: slow checks of things no declaration changes (the file format, diagrams,
-#: docs, the import layers), and what stage 1 already ran (scenarios, golden traces) or stage 3 runs (verify)
+#: docs, the import layers, the schema, packaging, the browser viewer), and what stage 1 already ran (scenarios,
+#: golden traces) or stage 3 runs (verify)
 SLOW_TESTS = ("test_loader.py", "test_diagrams.py", "test_docs.py", "test_layers.py", "test_scenarios.py",
-              "test_golden.py", "test_verify.py", "test_mutation.py")
+              "test_golden.py", "test_verify.py", "test_mutation.py", "test_packaging.py", "test_viewer.py",
+              "test_schema.py")
 
 
 # -- the mutants (pure functions of the declarations) ----------------------------------------------
