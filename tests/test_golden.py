@@ -39,7 +39,7 @@ def test_golden_files_are_valid_json_with_one_event_per_line():
         text = gp.read_text(encoding="utf-8")
         doc = json.loads(text)
         assert doc["scenario"] == path.stem
-        assert set(doc) == {"scenario", "status", "message", "events", "final", "legal"}
+        assert set(doc) == {"scenario", "status", "message", "events", "final", "pool", "legal"}
         assert len(text.splitlines()) >= len(doc["events"]) + len(doc["final"]), gp.name
         assert golden.render_doc(doc) == text, f"{gp.name} was edited by hand: re-approve it"
 

@@ -214,17 +214,18 @@ def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
     loader = importlib.import_module("simulator.scenario.loader")
     runs = []
     for path in golden.scenario_files():
+        games: list = []
         try:
             sc = loader.load(str(path))
-            res = loader.run(sc)
+            res = loader.run(sc, observe=lambda step, game, failure: games.append(game) if not games else None)
         except Exception as e:  # noqa: BLE001 - any crash kills the mutant
             return True, f"crash: {path.stem}: {type(e).__name__}: {e}"[:300]
         if res.status == "fail" or (sc.pending is None and res.status != "pass"):
             return True, f"expect: {path.stem}: {res.message}"[:300]
-        runs.append((path, res))
+        runs.append((path, res, games[0].state if games else None))
     if golden_check:
-        for path, res in runs:
-            text = golden.render_doc(golden.document(path, res))
+        for path, res, state in runs:
+            text = golden.render_doc(golden.document(path, res, state))
             gp = golden.golden_path(path)
             if not gp.exists() or gp.read_text(encoding="utf-8") != text:
                 return True, f"golden: {path.stem}"
