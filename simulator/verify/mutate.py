@@ -51,13 +51,18 @@ from statecharts.spec import Machine, T
 ROOT = Path(__file__).resolve().parents[2]
 EQUIVALENTS = ROOT / "tests" / "mutation-equivalents.txt"
 STAGES = ("scenarios", "tests", "verify")
-TIMEOUT = {"scenarios": 60, "tests": 300, "verify": 900}
+#: CPU seconds a stage may use in the child before the kernel stops it (a mutant may loop forever: killed,
+#: "timeout"); CPU time, not wall time, so a busy machine does not turn slow runs into kills. The unmutated
+#: stages take about 0.2, 12 and 40 CPU seconds. The wall-clock limit is a backstop 20 times as long.
+CPU_LIMIT = {"scenarios": 5, "tests": 120, "verify": 400}
 #: test files left out of stage 2: slow checks of things no declaration changes (the file format, diagrams,
 #: docs, the import layers, the schema, packaging, the browser viewer), and what stage 1 already ran (scenarios,
 #: golden traces) or stage 3 runs (verify)
 SLOW_TESTS = ("test_loader.py", "test_diagrams.py", "test_docs.py", "test_layers.py", "test_scenarios.py",
               "test_golden.py", "test_verify.py", "test_mutation.py", "test_packaging.py", "test_viewer.py",
               "test_schema.py")
+#: and, in the files kept, the tests that render pictures (graphviz): seconds each, no rule in them
+SLOW_KEYWORDS = "not svg"
 
 
 # -- the mutants (pure functions of the declarations) ----------------------------------------------
@@ -248,8 +253,8 @@ def _stage_tests() -> tuple[bool, str]:
     os.environ["CI"] = "1"                            # the derandomized hypothesis profile (tests/conftest.py)
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-        code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ROOT), *files],
-                           plugins=[Watch()])
+        code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ROOT),
+                            "-k", SLOW_KEYWORDS, *files], plugins=[Watch()])
     if code == 0:
         return False, ""
     return True, f"tests: {failed[0] if failed else f'pytest exit {int(code)}'}"
@@ -286,11 +291,14 @@ def _child(mu: Mutant | None, stage: str, golden_check: bool) -> tuple[bool, str
 
 def run_stage(mu: Mutant | None, stage: str, *, golden_check: bool = True, timeout: float | None = None) -> tuple[bool, str]:
     """(killed, why) for one mutant and one stage, run in a forked child (``None``: the unmutated declarations)."""
-    timeout = TIMEOUT[stage] if timeout is None else timeout
+    cpu = CPU_LIMIT[stage] if timeout is None else timeout
+    timeout = 20 * cpu
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:                                         # the child: never returns
         os.close(r)
+        import resource
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
         try:
             result = _child(mu, stage, golden_check)
         except BaseException as e:  # noqa: BLE001 - a mutant may break anything; it is then killed
@@ -301,13 +309,14 @@ def run_stage(mu: Mutant | None, stage: str, *, golden_check: bool = True, timeo
             os._exit(0)
     os.close(w)
     deadline = time.monotonic() + timeout
-    chunks = []
+    chunks, late = [], False
     try:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 os.kill(pid, signal.SIGKILL)
-                return True, f"timeout: {stage} ran over {timeout:.0f} s"
+                late = True
+                break
             ready, _, _ = select.select([r], [], [], left)
             if ready:
                 data = os.read(r, 65536)
@@ -316,8 +325,12 @@ def run_stage(mu: Mutant | None, stage: str, *, golden_check: bool = True, timeo
                 chunks.append(data)
     finally:
         os.close(r)
-        os.waitpid(pid, 0)
+        _, status = os.waitpid(pid, 0)
+    if late:
+        return True, f"timeout: {stage} ran over {timeout:.0f} s of wall time"
     if not chunks:
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+            return True, f"timeout: {stage} used more than {cpu:.0f} CPU seconds"
         return True, "crash: the child died without a result"
     killed, why = json.loads(b"".join(chunks))
     return bool(killed), why
@@ -333,11 +346,23 @@ def run_mutant(mu: Mutant | None, stages=STAGES, *, golden_check: bool = True) -
 
 
 def sample(ms: list[Mutant], n: int, skip: dict | None = None) -> list[Mutant]:
-    """``n`` mutants spread evenly over the list (deterministic), leaving out the ids in ``skip``."""
-    pool = [m for m in ms if not skip or m.id not in skip]
-    if n >= len(pool):
-        return pool
-    return [pool[(k * len(pool)) // n] for k in range(n)]
+    """``n`` mutants chosen by a stable hash of their ids (the same ones while their declarations stay), one
+    per operator first, leaving out the ids in ``skip``.
+
+    >>> m = Machine("door", "", ("Shut", "Ajar", "Gone"), "Shut", (T("open", "Shut", "Ajar", ("1",), guards=("key",)),))
+    >>> sorted(x.op for x in sample(leaf_mutants(m), 2))
+    ['dest', 'drop-guard']
+    """
+    import hashlib
+
+    pool = sorted((m for m in ms if not skip or m.id not in skip),
+                  key=lambda m: hashlib.sha256(m.id.encode()).hexdigest())
+    first: dict[str, Mutant] = {}
+    for m in pool:
+        first.setdefault(m.op, m)
+    chosen = list(first.values())[:n]
+    chosen += [m for m in pool if m not in chosen][:max(0, n - len(chosen))]
+    return chosen
 
 
 # -- the command ----------------------------------------------------------------------------------
@@ -346,7 +371,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", action="store_true", help="print every mutant's id and stop")
     p.add_argument("--only", metavar="TEXT", action="append", help="only mutants whose id contains TEXT; repeatable")
     p.add_argument("--ids", metavar="FILE", help="only the mutants whose ids are listed in FILE, one a line")
-    p.add_argument("--sample", type=int, metavar="N", help="only N mutants spread evenly over the list")
+    p.add_argument("--sample", type=int, metavar="N",
+                   help="only N mutants, chosen by a stable hash of their ids (one per operator first)")
     p.add_argument("--stages", default=",".join(STAGES),
                    help=f"comma-separated stages to run, in order (default: {','.join(STAGES)})")
     p.add_argument("--no-golden", action="store_true",
