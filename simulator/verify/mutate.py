@@ -54,7 +54,7 @@ STAGES = ("scenarios", "tests", "verify")
 #: CPU seconds a stage may use in the child before the kernel stops it (a mutant may loop forever: killed,
 #: "timeout"); CPU time, not wall time, so a busy machine does not turn slow runs into kills. The unmutated
 #: stages take about 0.2, 12 and 40 CPU seconds. The wall-clock limit is a backstop 20 times as long.
-CPU_LIMIT = {"scenarios": 5, "tests": 120, "verify": 400}
+CPU_LIMIT = {"scenarios": 3, "tests": 120, "verify": 400}
 #: test files left out of stage 2: slow checks of things no declaration changes (the file format, diagrams,
 #: docs, the import layers, the schema, packaging, the browser viewer), and what stage 1 already ran (scenarios,
 #: golden traces) or stage 3 runs (verify)
