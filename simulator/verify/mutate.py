@@ -54,15 +54,16 @@ STAGES = ("scenarios", "tests", "verify")
 #: CPU seconds a stage may use in the child before the kernel stops it (a mutant may loop forever: killed,
 #: "timeout"); CPU time, not wall time, so a busy machine does not turn slow runs into kills. The unmutated
 #: stages take about 0.2, 12 and 40 CPU seconds. The wall-clock limit is a backstop 20 times as long.
-CPU_LIMIT = {"scenarios": 3, "tests": 120, "verify": 400}
+CPU_LIMIT = {"scenarios": 2, "tests": 120, "verify": 400, "coverage": 30}
 #: test files left out of stage 2: slow checks of things no declaration changes (the file format, diagrams,
 #: docs, the import layers, the schema, packaging, the browser viewer), and what stage 1 already ran (scenarios,
 #: golden traces) or stage 3 runs (verify)
 SLOW_TESTS = ("test_loader.py", "test_diagrams.py", "test_docs.py", "test_layers.py", "test_scenarios.py",
               "test_golden.py", "test_verify.py", "test_mutation.py", "test_packaging.py", "test_viewer.py",
               "test_schema.py")
-#: and, in the files kept, the tests that render pictures (graphviz): seconds each, no rule in them
-SLOW_KEYWORDS = "not svg"
+#: and, in the files kept, the tests that render pictures (graphviz: seconds each, no rule in them) and the
+#: exhaustive exploration (what stage 3 does in full)
+SLOW_KEYWORDS = "not svg and not exhaustive_exploration"
 
 
 # -- the mutants (pure functions of the declarations) ----------------------------------------------
@@ -282,6 +283,8 @@ def _child(mu: Mutant | None, stage: str, golden_check: bool) -> tuple[bool, str
         _install(apply(statecharts.MACHINES, mu))
     else:
         _install(statecharts.MACHINES)
+    if stage == "coverage":
+        return False, json.dumps(_coverage())
     if stage == "scenarios":
         return _stage_scenarios(golden_check)
     if stage == "tests":
@@ -289,51 +292,64 @@ def _child(mu: Mutant | None, stage: str, golden_check: bool) -> tuple[bool, str
     return _stage_verify()
 
 
+class _Child:
+    """One stage of one mutant running in a forked child process."""
+
+    def __init__(self, mu: Mutant | None, stage: str, golden_check: bool, cpu: float | None = None) -> None:
+        self.mu, self.stage = mu, stage
+        self.cpu = CPU_LIMIT[stage] if cpu is None else cpu
+        self.deadline = time.monotonic() + 20 * self.cpu
+        self.chunks: list[bytes] = []
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:                                     # the child: never returns
+            os.close(r)
+            import resource
+            resource.setrlimit(resource.RLIMIT_CPU, (int(self.cpu), int(self.cpu) + 1))
+            try:
+                result = _child(mu, stage, golden_check)
+            except BaseException as e:  # noqa: BLE001 - a mutant may break anything; it is then killed
+                result = (True, f"crash: {type(e).__name__}: {e}"[:300])
+            try:
+                os.write(w, json.dumps(result).encode())
+            finally:
+                os._exit(0)
+        os.close(w)
+        self.pid, self.fd = pid, r
+
+    def read(self) -> bool:
+        """Read what is there; True once the child has closed its end."""
+        data = os.read(self.fd, 65536)
+        if data:
+            self.chunks.append(data)
+        return not data
+
+    def result(self, late: bool = False) -> tuple[bool, str]:
+        """Reap the child (killing it first if ``late``) and return (killed, why)."""
+        if late:
+            os.kill(self.pid, signal.SIGKILL)
+        os.close(self.fd)
+        _, status = os.waitpid(self.pid, 0)
+        if late:
+            return True, f"timeout: {self.stage} ran over {20 * self.cpu:.0f} s of wall time"
+        if not self.chunks:
+            if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+                return True, f"timeout: {self.stage} used more than {self.cpu:.0f} CPU seconds"
+            return True, "crash: the child died without a result"
+        killed, why = json.loads(b"".join(self.chunks))
+        return bool(killed), why
+
+
 def run_stage(mu: Mutant | None, stage: str, *, golden_check: bool = True, timeout: float | None = None) -> tuple[bool, str]:
     """(killed, why) for one mutant and one stage, run in a forked child (``None``: the unmutated declarations)."""
-    cpu = CPU_LIMIT[stage] if timeout is None else timeout
-    timeout = 20 * cpu
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:                                         # the child: never returns
-        os.close(r)
-        import resource
-        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu) + 1))
-        try:
-            result = _child(mu, stage, golden_check)
-        except BaseException as e:  # noqa: BLE001 - a mutant may break anything; it is then killed
-            result = (True, f"crash: {type(e).__name__}: {e}"[:300])
-        try:
-            os.write(w, json.dumps(result).encode())
-        finally:
-            os._exit(0)
-    os.close(w)
-    deadline = time.monotonic() + timeout
-    chunks, late = [], False
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                os.kill(pid, signal.SIGKILL)
-                late = True
-                break
-            ready, _, _ = select.select([r], [], [], left)
-            if ready:
-                data = os.read(r, 65536)
-                if not data:
-                    break
-                chunks.append(data)
-    finally:
-        os.close(r)
-        _, status = os.waitpid(pid, 0)
-    if late:
-        return True, f"timeout: {stage} ran over {timeout:.0f} s of wall time"
-    if not chunks:
-        if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
-            return True, f"timeout: {stage} used more than {cpu:.0f} CPU seconds"
-        return True, "crash: the child died without a result"
-    killed, why = json.loads(b"".join(chunks))
-    return bool(killed), why
+    c = _Child(mu, stage, golden_check, timeout)
+    while True:
+        left = c.deadline - time.monotonic()
+        if left <= 0:
+            return c.result(late=True)
+        ready, _, _ = select.select([c.fd], [], [], left)
+        if ready and c.read():
+            return c.result()
 
 
 def run_mutant(mu: Mutant | None, stages=STAGES, *, golden_check: bool = True) -> tuple[bool, str]:
@@ -343,6 +359,81 @@ def run_mutant(mu: Mutant | None, stages=STAGES, *, golden_check: bool = True) -
         if killed:
             return True, why
     return False, ""
+
+
+def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs: int = 1, skip: dict | None = None):
+    """Yield (mutant, killed, why) for every mutant, as they finish, with up to ``jobs`` children at once.
+
+    ``skip`` maps a mutant id to stages it cannot fail (see :func:`unreached`): they are not run for it.
+    """
+    todo = [(mu, 0) for mu in ms]
+    todo.reverse()
+    running: dict[int, tuple[_Child, int]] = {}
+    while todo or running:
+        while todo and len(running) < jobs:
+            mu, k = todo.pop()
+            while k < len(stages) and skip and stages[k] in skip.get(mu.id, ()):
+                k += 1
+            if k == len(stages):
+                yield mu, False, ""
+                continue
+            c = _Child(mu, stages[k], golden_check)
+            running[c.fd] = (c, k)
+        if not running:
+            continue
+        now = time.monotonic()
+        wait = max(0.0, min(c.deadline for c, _ in running.values()) - now)
+        ready, _, _ = select.select(list(running), [], [], wait)
+        done = [(fd, False) for fd in ready if running[fd][0].read()]
+        done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.deadline <= time.monotonic()]
+        for fd, late in done:
+            c, k = running.pop(fd)
+            killed, why = c.result(late=late)
+            if killed:
+                yield c.mu, True, why
+            else:
+                todo.insert(0, (c.mu, k + 1))       # its next stage, once every mutant had this one (breadth first)
+
+
+def _coverage() -> list:
+    """Every declared transition the bundled scenarios fire: (leaf, source, trigger, dest, guards) records."""
+    import importlib
+    golden = importlib.import_module("simulator.verify.golden")
+    loader = importlib.import_module("simulator.scenario.loader")
+    seen: set = set()
+
+    def watch(step, game, failure):
+        if step is None:
+            game.state.coverage = seen
+    for path in golden.scenario_files():
+        loader.run(loader.load(str(path)), observe=watch)
+    return sorted([list(r[:4]) + [list(r[4])] for r in seen])
+
+
+def unreached(machines: tuple[Machine, ...], fired) -> dict[str, tuple[str, ...]]:
+    """Mutant ids that stage 'scenarios' cannot kill, as {id: ('scenarios',)}: the bundled scenarios run
+    deterministically, so a mutant changes nothing there when what it changes is never used by them. A
+    changed transition's destination, effects or hand-offs matter only when it fires; its guards, ``unless``
+    or place in the order only when its row (machine, source, trigger) is looked up, which fires one of the
+    row's transitions; an ``enter`` effect only when a transition into that state fires."""
+    fired_t = {(r[0], r[1], r[2], r[3], tuple(r[4])) for r in fired}
+    rows = {(r[0], r[1], r[2]) for r in fired_t}
+    dests = {(r[0], r[3]) for r in fired_t}
+    out: dict[str, tuple[str, ...]] = {}
+    leaves = {leaf.name: leaf for m in machines for leaf in m.leaves()}
+    for mu in mutants(machines):
+        leaf = leaves[mu.leaf]
+        if mu.op == "drop-enter":
+            used = (mu.leaf, mu.arg) in dests
+        else:
+            t = leaf.transitions[mu.index]
+            if mu.op in ("drop-guard", "drop-unless", "swap"):
+                used = (mu.leaf, t.source, t.trigger) in rows
+            else:
+                used = (mu.leaf, t.source, t.trigger, t.dest, t.guards) in fired_t
+        if not used:
+            out[mu.id] = ("scenarios",)
+    return out
 
 
 def sample(ms: list[Mutant], n: int, skip: dict | None = None) -> list[Mutant]:
@@ -377,6 +468,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"comma-separated stages to run, in order (default: {','.join(STAGES)})")
     p.add_argument("--no-golden", action="store_true",
                    help="stage 'scenarios' ignores the golden files (the score the suite had before them)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="children at once (default 1: the machine is shared; each child is one mutant's stage)")
     p.add_argument("--goal", type=float, default=98.0, help="the score to reach, in percent (default: 98)")
     p.add_argument("--json", metavar="FILE", help="also write every mutant's outcome as JSON lines to FILE")
 
@@ -417,11 +510,21 @@ def run(args: argparse.Namespace) -> int:
     if base_killed:
         print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
         return 1
+    skip: dict = {}
+    if "scenarios" in stages:
+        ok, fired = run_stage(None, "coverage")
+        if ok:
+            print(f"riftsim mutate: the bundled scenarios fail unmutated ({fired})", file=sys.stderr)
+            return 1
+        skip = unreached(statecharts.MACHINES, json.loads(fired))
+        n_skip = sum(1 for m in ms if m.id in skip)
+        print(f"{len(ms)} mutants; {n_skip} change nothing the bundled scenarios use (stage 'scenarios' skipped "
+              f"for them)", flush=True)
     out = open(args.json, "w", encoding="utf-8") if args.json else None
     by_stage: dict[str, int] = {}
     try:
-        for n, mu in enumerate(ms, 1):
-            dead, why = run_mutant(mu, stages, golden_check=not args.no_golden)
+        for n, (mu, dead, why) in enumerate(run_many(ms, stages, golden_check=not args.no_golden, jobs=args.jobs,
+                                                      skip=skip), 1):
             eq = equivalents.get(mu.id)
             if dead:
                 (eq_killed if eq else killed).append((mu, why))
@@ -433,9 +536,12 @@ def run(args: argparse.Namespace) -> int:
                   flush=True)
             if out:
                 out.write(json.dumps({"id": mu.id, "killed": dead, "why": why, "equivalent": eq}) + "\n")
+                out.flush()
     finally:
         if out:
             out.close()
+    order = {m.id: i for i, m in enumerate(ms)}
+    survived.sort(key=lambda m: order[m.id])
     wall = time.perf_counter() - t0
     considered = len(ms) - len(eq_survived)
     score = 100.0 * len(killed) / considered if considered else 100.0
