@@ -372,10 +372,11 @@ def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs
     while todo or running:
         while todo and len(running) < jobs:
             mu, k = todo.pop()
-            while k < len(stages) and skip and stages[k] in skip.get(mu.id, ()):
-                k += 1
             if k == len(stages):
                 yield mu, False, ""
+                continue
+            if skip and stages[k] in skip.get(mu.id, ()):
+                todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
                 continue
             c = _Child(mu, stages[k], golden_check)
             running[c.fd] = (c, k)
