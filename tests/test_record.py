@@ -117,3 +117,17 @@ def test_trace_diagram_svg_keeps_the_caption_inside_the_picture(tmp_path):
     for x, size, text in lines:
         # Helvetica averages well under 0.6 em per character
         assert pad + float(x) + 0.6 * float(size) * len(text) < width, text
+
+
+def test_snapshots_are_bounded_and_list_moves_one_unit_at_a_time(monkeypatch, tmp_path, capsys):
+    """A hostile file cannot make the recording explode: moves are listed per unit (not 2^units groups),
+    and past MAX_ENTRIES the command stops with one line."""
+    from simulator.cli.main import main
+    from simulator.scenario import record as rec_mod
+    rec = record(load(SEED002))
+    assert rec.steps[0]["state"]["legal"]["A"] == ["concede", "end-turn", "move a1 North", "move a1 South"]
+    monkeypatch.setattr(rec_mod, "MAX_ENTRIES", 20)
+    code = main(["simulate", "-q", SEED002, "--html", str(tmp_path / "v.html")])
+    err = capsys.readouterr().err
+    assert code == 2 and "too large to record step by step (more than 20 units" in err
+    assert not (tmp_path / "v.html").exists()
