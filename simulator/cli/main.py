@@ -24,6 +24,16 @@ COMMANDS = {
 }
 
 
+def version() -> str:
+    """The installed distribution's version (pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+    try:
+        return dist_version("riftsim")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="riftsim",
@@ -31,6 +41,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="example: riftsim simulate scenarios/*.yaml",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"riftsim {version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, helptext) in COMMANDS.items():
         try:

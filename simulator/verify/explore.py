@@ -144,7 +144,7 @@ def _contested_not_resting(g: State, actors) -> str | None:
 
 
 #: (name, rule ids, check): the state invariants of the verification issue (and the last one, the
-#: evidence that the R9 reset of a Contested battlefield cannot happen: see verify/positions.yaml)
+#: evidence that the R9 reset of a Contested battlefield cannot happen: see simulator/verify/positions/positions.yaml)
 INVARIANTS = (
     ("one active showdown or combat", "308, 323.12, 323.13, 460", _one_active),
     ("Showdown Open: the focus holder has priority", "313.2", _focus_priority),
