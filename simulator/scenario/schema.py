@@ -69,7 +69,7 @@ def defs() -> dict:
         props = {}
         for f in fields:
             if f in loader.NUMBER_FIELDS:
-                props[f] = {"anyOf": [{"type": "integer"}, {"const": "target"}]}
+                props[f] = {"type": "integer", "description": "a number (never a target: 356)"}
             else:
                 props[f] = WORD
         verbs[verb] = _obj(props, description=f"{verb}: {', '.join(fields) or 'no fields'}")
@@ -94,6 +94,7 @@ def defs() -> dict:
         "might": WHOLE,
         "abilities": _list(REF("ability")),
         "text": TEXT,
+        "friendly": {"type": "boolean", "description": "its unit: target must be friendly (356)"},
     }, description="a custom card")
     cards = {"type": "object", "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
                                                   "not": {"enum": sorted(cardlib.CATALOGUE)}},
