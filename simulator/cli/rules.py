@@ -63,8 +63,8 @@ def declarations() -> list[tuple[tuple[str, ...], str]]:
     for name, table in (("TURN_PLAYER_ONLY", timing.TURN_PLAYER_ONLY), ("NO_PASS", timing.NO_PASS)):
         for st, rules in table.items():
             out.append((rules, f"timing.{name}[{st}]"))
-    for (action, st), (reason, rules) in timing.REFUSED.items():
-        out.append((tuple(_ids(rules)), f"timing.REFUSED[{action}, {st}]: {reason}"))
+    for (action, st), (reason, cited) in timing.REFUSED.items():
+        out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
     return out
 
 
