@@ -349,3 +349,19 @@ def test_compare_page_shows_both_readings_and_the_first_difference(driver, tmp_p
     driver.find_element("id", "reading-1").click()
     assert driver.find_element("css selector", 'figure[data-machine="focus"]').get_attribute("data-current") == "Holding"
     assert console_errors(driver) == []
+
+
+@pytest.mark.parametrize("ci", ["true", ""])
+def test_a_missing_browser_fails_in_ci_and_skips_elsewhere(tmp_path, ci):
+    """CI=true with no browser is a failure (the suite must not pass by skipping); elsewhere a skip."""
+    import subprocess
+    import sys
+    env = {**os.environ, "CI": ci, "RIFTSIM_CHROMIUM": str(tmp_path / "no-chromium")}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rfEs",
+                           "tests/test_viewer.py::test_buttons_slider_and_keys_move_the_step"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    missing = f"{tmp_path / 'no-chromium'} is missing (apt-get install chromium)"
+    if ci:
+        assert done.returncode == 1 and f"CI needs the browser: {missing}" in done.stdout, done.stdout[-2000:]
+    else:
+        assert done.returncode == 0 and "SKIPPED [1]" in done.stdout and missing in done.stdout, done.stdout[-2000:]
