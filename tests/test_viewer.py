@@ -365,3 +365,18 @@ def test_a_missing_browser_fails_in_ci_and_skips_elsewhere(tmp_path, ci):
         assert done.returncode == 1 and f"CI needs the browser: {missing}" in done.stdout, done.stdout[-2000:]
     else:
         assert done.returncode == 0 and "SKIPPED [1]" in done.stdout and missing in done.stdout, done.stdout[-2000:]
+
+
+def test_divergence_names_lines_positions_or_an_early_stop():
+    from types import SimpleNamespace as NS
+    from simulator.cli.compare import divergence
+    step = lambda n, text, focus: {"n": n, "line": n + 4, "label": f"step{n}", "failure": "",
+                                   "events": [{"step": n, "event": text, "rule": "1"}], "state": {"focus": focus}}
+    a = NS(steps=[step(0, "x", "A"), step(1, "y", "A"), step(2, "z", "A")])
+    assert divergence(a, a) is None
+    b = NS(steps=[step(0, "x", "A"), step(1, "y", "B")])
+    assert divergence(a, b) == {"index": 1, "n": 1, "line": 5, "label": "step1", "event": 1, "what": "position"}
+    c = NS(steps=[step(0, "x", "A"), step(1, "w", "A")])
+    assert divergence(a, c)["what"] == "lines" and divergence(a, c)["event"] == 0
+    d = NS(steps=a.steps[:2])
+    assert divergence(a, d) == {"index": 2, "n": 2, "line": 6, "label": "step2", "event": 0, "what": "stopped"}
