@@ -380,3 +380,20 @@ def test_divergence_names_lines_positions_or_an_early_stop():
     assert divergence(a, c)["what"] == "lines" and divergence(a, c)["event"] == 0
     d = NS(steps=a.steps[:2])
     assert divergence(a, d) == {"index": 2, "n": 2, "line": 6, "label": "step2", "event": 0, "what": "stopped"}
+
+
+def test_scenario_text_cannot_break_out_of_the_page(tmp_path, driver):
+    """A scenario name with markup stays text: the data block is not closed early, nothing runs."""
+    p = tmp_path / "evil.yaml"
+    name = "</script><script>document.title='pwned'</script><!-- <b>x</b>"
+    p.write_text(f"name: {json.dumps(name)}\nplayers: [A, B]\nbattlefields: [North]\n"
+                 "units: [{id: a1, owner: A, at: base, might: 2}]\n"
+                 "steps:\n  - {do: move, player: A, units: [a1], to: North}\n")
+    out = tmp_path / "evil.html"
+    assert main(["simulate", "-q", str(p), "--html", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count("<script") == 2 and page_data(out)["scenarios"][0]["name"] == name
+    open_page(driver, out)
+    assert driver.title == "riftsim trace viewer"
+    assert driver.find_element("css selector", "#scenario-info b").text == name
+    assert console_errors(driver) == []
