@@ -96,7 +96,7 @@ def _chain_closed(g: State, actors) -> str | None:
 def _no_standard_move(g: State, actors) -> str | None:
     st = g.turn_state()
     if st != NEUTRAL_OPEN:
-        for p, acts in actors.items():
+        for acts in actors.values():
             for a in acts:
                 if a.kind == "move":
                     return f"{a.describe()} is legal in a {st} state"
@@ -425,7 +425,7 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
             gc.enable()
     res.bounded += len(queue)                            # left unexpanded by a stop: at the bound too
     if graph:
-        for g, idx, depth, turns in queue:
+        for g, idx, depth, _turns in queue:
             nodes.setdefault(fps[idx], {"depth": depth, "terminal": g.winner is not None, "bounded": True,
                                         "state": g.turn_state(), "turn": g.turn})
     res.seconds = time.perf_counter() - t0
