@@ -22,7 +22,8 @@ import sys
 
 from simulator.core.errors import ScenarioError
 from simulator.core.i18n import event_json, gettext_for, languages
-from simulator.scenario.loader import Result, check_ruling, load, trace_line
+from simulator.game.validate import check_ruling
+from simulator.scenario.loader import Result, load, trace_line
 from simulator.scenario.loader import run as run_scenario
 from simulator.game.setup import RULINGS
 from simulator.scenario.record import record
@@ -177,7 +178,7 @@ def _html(recorded: list, out_path: str) -> int:
 def _diagram(res: Result, out_path: str, backend: str, rulings: dict) -> int:
     from simulator.cli.diagrams import draw_trace
     from simulator.scenario.record import record
-    fired = record(res.scenario, backend=backend, rulings=rulings).fired    # every transition, silent ones too
+    fired = record(res.scenario, backend=backend, rulings=rulings, snapshots=False).fired    # every transition, silent ones too
     try:
         draw_trace(fired, out_path, title=f"{res.scenario.name}  ({res.scenario.file})")
     except OSError as e:

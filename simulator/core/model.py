@@ -163,6 +163,7 @@ class Config:
     cards: dict
     rulings: dict
     team_of: dict = field(default_factory=dict)
+    rt: Any = field(default=None, compare=False, repr=False)   # the Runtime (core.machines), set by setup.build
 
     def __post_init__(self) -> None:
         self.team_of = {p: i for i, t in enumerate(self.teams) for p in t}
