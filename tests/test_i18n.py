@@ -13,7 +13,6 @@ import shutil
 import string
 from pathlib import Path
 
-import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 

@@ -102,8 +102,7 @@ def test_undo_restores_the_previous_position(position):
 def test_save_writes_a_scenario_that_simulate_replays(position):
     """The session becomes a scenario: its position, the actions, and the final position as an expectation."""
     out = play(position, "A move a1 North\nA pass\nB pass\nA play move-spell unit=a1 to=base\nundo\nsave s.yaml\n")
-    saved = position.parent / "s.yaml"
-    assert f"saved 3 action(s) to s.yaml (replay: riftsim simulate s.yaml)" in out
+    assert "saved 3 action(s) to s.yaml (replay: riftsim simulate s.yaml)" in out
     done = subprocess.run([*riftsim_cmd(), "simulate", "s.yaml"], capture_output=True, text=True, cwd=position.parent)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "-- PASS: 4 steps, 1 expectations held" in done.stdout

@@ -34,6 +34,7 @@ import cmd
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -200,7 +201,7 @@ class Session(cmd.Cmd):
     def precmd(self, line: str) -> str:
         return "" if line.strip().startswith("#") else line
 
-    def default(self, line: str) -> bool:
+    def default(self, line: str) -> bool:  # type: ignore[override]  # True ends the loop (cmd.Cmd.onecmd)
         if line == "EOF":
             return True
         try:
@@ -268,7 +269,7 @@ class Session(cmd.Cmd):
     def do_help(self, arg: str) -> bool:
         """help [COMMAND]: the commands and the action vocabulary"""
         if arg.strip():
-            return super().do_help(arg)
+            return bool(super().do_help(arg))
         self.say(__doc__.split("examples:")[0].rstrip())
         return False
 
@@ -323,7 +324,7 @@ class Session(cmd.Cmd):
         mine = [a for a in acts if a.kind == kind]
         if kind == "play":
             if not rest:
-                return [c + " " for c in dict.fromkeys(a.card for a in mine)] or \
+                return [f"{c} " for c in dict.fromkeys(a.card for a in mine)] or \
                     [c + " " for c in dict.fromkeys(g.hands.get(p, []))]
             card = rest[0]
             given = dict(w.split("=", 1) for w in rest[1:] if "=" in w)
@@ -340,15 +341,15 @@ class Session(cmd.Cmd):
         if kind == "move":
             units = [u for a in mine for u in a.units if u not in rest]
             dests = [a.to for a in mine if set(rest) <= set(a.units)] if rest else []
-            return [w + " " for w in dict.fromkeys([*units, *dests])]
+            return [f"{w} " for w in dict.fromkeys([*units, *dests])]
         if kind == "activate":
             if not rest:
-                return [a.source + " " for a in mine]
-            return [a.ability + " " for a in mine if a.source == rest[0]]
+                return [f"{a.source} " for a in mine]
+            return [f"{a.ability} " for a in mine if a.source == rest[0]]
         if kind == "choose":
-            return [a.battlefield + " " for a in mine]
+            return [f"{a.battlefield} " for a in mine]
         if kind == "invite":
-            return [a.teammate + " " for a in mine]
+            return [f"{a.teammate} " for a in mine]
         if kind == "order":
             return [t + " " for t in dict.fromkeys(t for a in mine for t in a.triggers) if t not in rest]
         return []
@@ -384,15 +385,14 @@ def run(args) -> int:
         for st in sc.steps:
             if st.action and not st.illegal:
                 game.apply(st.action, st.number)
-                session.history.append((None, st.action))
                 session.actions.append(st.action)
                 session.number = st.number
-        session.history = []                         # replayed steps are the position: not undone
+        # replayed steps are the position: saved, never undone
     session.say(f"{sc.name}: type help for commands, Tab to complete" if tty else
                 f"{sc.name}: type 'help' for commands")
     session.show(game.state.trace)
     session.say(status(game.state))
-    readline = None
+    readline: Any = None
     if tty:
         try:
             import readline                          # noqa: F811 - line editing, history, completion

@@ -141,11 +141,11 @@ def scan(source: str, filename: str = "<source>"):
                                                 for t in node.targets):
             for elt in getattr(node.value, "elts", []):
                 if isinstance(elt, ast.Constant):
-                    messages.append((elt.lineno, "value", elt.value))
+                    messages.append((elt.lineno, "value", str(elt.value)))
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "VALUE_FORMS"
                                                 for t in node.targets):
             for elt in getattr(node.value, "elts", []):
-                form, word = (e.value for e in elt.elts)
+                form, word = (str(getattr(e, "value", "")) for e in getattr(elt, "elts", ()))
                 messages.append((elt.lineno, f"value:{form}", word))
         if not isinstance(node, ast.Call):
             continue
@@ -153,10 +153,11 @@ def scan(source: str, filename: str = "<source>"):
             node.func.attr if isinstance(node.func, ast.Attribute) else None
         if name == "T":
             for kw in node.keywords:
-                if kw.arg == "say" and const(kw.value):
-                    messages += [(kw.value.lineno, None, m) for m in const(kw.value) if m]
-        elif name in ("N_", "_") and node.args and const(node.args[0]):
-            messages += [(node.lineno, None, m) for m in const(node.args[0])]
+                says = const(kw.value) if kw.arg == "say" else None
+                if says:
+                    messages += [(kw.value.lineno, None, m) for m in says if m]
+        elif name in ("N_", "_") and node.args and (marked := const(node.args[0])):
+            messages += [(node.lineno, None, m) for m in marked]
         elif name == "log" and isinstance(node.func, ast.Name) and len(node.args) >= 2:
             texts = const(node.args[1])
             if texts is not None:
