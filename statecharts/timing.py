@@ -29,3 +29,28 @@ STANDARD_MOVE = {"neutral-open": ("144",)}
 
 #: ending the turn (ruling R14)
 END_TURN = {"neutral-open": ("316.9", "R14")}
+
+#: standard move paths (144): base <-> battlefield for everyone; battlefield -> battlefield needs Ganking (810)
+MOVE_PATHS = {
+    "base->battlefield": ("144",),
+    "battlefield->base": ("144",),
+    "battlefield->battlefield": ("144", "810"),     # only a unit with Ganking
+}
+
+#: keywords that give a card Reaction timing while it is played a certain way (on top of PLAY)
+KEYWORD_TIMING = {
+    "ambush": ("reaction", ("822.1.b",)),     # a unit played to a battlefield where its controller has units
+    "hidden": ("reaction", ("811.1.d",)),     # played from facedown, from the turn after it was hidden
+}
+
+#: hiding a card (811.1.b): own turn, Neutral Open, holding priority; it opens no chain
+HIDE = {"neutral-open": ("811.1.b", "310.1.a")}
+
+#: readiness (every game): what exhausts and what readies units and gear
+READINESS = {
+    "standard move": ("exhausts the moving units", ("144",)),
+    "unit enters play": ("exhausted", ("359.2",)),
+    "unit enters play, Accelerate paid": ("ready", ("805",)),
+    "gear enters play": ("ready", ("359.2",)),
+    "Awaken Phase": ("readies everything the turn player controls, runes too", ("315.1",)),
+}

@@ -37,8 +37,10 @@ class ParseError(RiftsimError):
 def parse_action(text: str) -> Action:
     """``"A play rune-prison unit=b1"`` -> Action.
 
-    >>> parse_action("A move a1 a2 North")
-    Action(kind='move', player='A', units=('a1', 'a2'), to='North', card=None, targets=(), at=None, source=None, ability=None, battlefield=None, teammate=None, triggers=())
+    >>> parse_action("A move a1 a2 North").describe()
+    'A move a1 a2 North'
+    >>> parse_action("B assign b1=2 b2=1").damage
+    (('b1', 2), ('b2', 1))
     >>> parse_action("A order a1:brace a2:guard").triggers
     ('a1:brace', 'a2:guard')
     """
@@ -66,13 +68,28 @@ def parse_action(text: str) -> Action:
         if not plain or named:
             raise ParseError("order lists the player's pending triggers as SOURCE:ABILITY: A order a1:brace a2:guard")
         return Action("order", player, triggers=tuple(plain))
+    if kind == "assign":
+        try:
+            dmg = tuple((u, int(n)) for u, n in named.items())
+        except ValueError:
+            raise ParseError("assign gives whole numbers: B assign a1=2 a2=1") from None
+        if plain or not dmg:
+            raise ParseError("assign names units and amounts: B assign a1=2 a2=1")
+        return Action("assign", player, damage=dmg)
+    if kind == "hide":
+        if len(plain) != 2:
+            raise ParseError("hide needs a card and a battlefield: A hide 'Back Off' North")
+        return Action("hide", player, card=plain[0], at=plain[1])
     if kind == "activate":
         if len(plain) != 2:
             raise ParseError("activate needs a source and an ability: A activate g1 add")
         return Action("activate", player, source=plain[0], ability=plain[1])
     card = _one(plain, "play needs one card id (targets as field=value)")
     at = named.pop("at", None)
-    return Action("play", player, card=card, at=at, targets=tuple(sorted(named.items())))
+    acc = named.pop("accelerate", "false") == "true"
+    src = named.pop("from", "hand")
+    return Action("play", player, card=card, at=at, targets=tuple(sorted(named.items())), accelerate=acc,
+                  hidden=src == "hidden")
 
 
 def _one(words: list[str], msg: str) -> str:

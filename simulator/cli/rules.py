@@ -64,7 +64,11 @@ def run(args) -> int:
                 found = True
                 guard = " [" + " & ".join([*t.guards, *("!" + u for u in t.unless)]) + "]" if t.guards or t.unless else ""
                 print(f"{rule:10} {leaf}: {t.source} --{t.trigger}{guard}--> {t.dest}")
-    for table, rows in (("timing.PLAY", timing.PLAY), ("timing.NEEDS", timing.NEEDS)):
+    for table, rows in (("timing.PLAY", timing.PLAY), ("timing.NEEDS", timing.NEEDS),
+                        ("timing.MOVE_PATHS", {"standard move": timing.MOVE_PATHS}),
+                        ("timing.KEYWORD_TIMING", {k: {v[0]: v[1]} for k, v in timing.KEYWORD_TIMING.items()}),
+                        ("timing.HIDE", {"hide": timing.HIDE}),
+                        ("timing.READINESS", {k: {v[0]: v[1]} for k, v in timing.READINESS.items()})):
         for state, entry in rows.items():
             pairs = entry.items() if isinstance(entry, dict) else [(entry[0], entry[1:])]
             for what, rules in pairs:

@@ -7,12 +7,15 @@ from itertools import combinations, permutations, product
 
 from statecharts import timing
 
+from simulator.rules import damage, hidden as facedown
 from simulator.rules.chain import orderer, unordered_labels
+from simulator.rules.resources import available, cost_of
+from simulator.core.cards import keyword
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
 
-KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order")
+KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order", "assign", "hide")
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,9 @@ class Action:
     battlefield: str | None = None
     teammate: str | None = None
     triggers: tuple[str, ...] = ()   # order: the player's pending triggers, first placed first (383.3.d)
+    damage: tuple[tuple[str, int], ...] = ()   # assign: (unit, amount) pairs (465.2.c)
+    accelerate: bool = False         # play: pay Accelerate's extra cost to enter ready (805)
+    hidden: bool = False             # play: from a facedown card at a battlefield (811.1.d), not the hand
 
     def summary(self) -> str:
         """The action as the scenario format's ``legal`` lists it (one entry per card or unit set)."""
@@ -36,7 +42,9 @@ class Action:
         if k == "move":
             return f"move {' '.join(self.units)} {self.to}"
         if k == "play":
-            return f"play {self.card}"
+            return f"play {self.card}" + (" from hidden" if self.hidden else "")
+        if k == "hide":
+            return f"hide {self.card} {self.at}"
         if k == "activate":
             return f"activate {self.source} {self.ability}"
         if k == "choose":
@@ -51,6 +59,12 @@ class Action:
         s = f"{self.player} {self.summary()}"
         if self.targets:
             s += " (" + ", ".join(f"{k}: {v}" for k, v in self.targets) + ")"
+        if self.damage:
+            s += " (" + ", ".join(f"{k}: {v}" for k, v in self.damage) + ")"
+        if self.kind == "hide":
+            return s
+        if self.accelerate:
+            s += " paying Accelerate"
         if self.at:
             s += f" at {self.at}"
         return s
@@ -96,6 +110,13 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return _check_order(g, a, who)
     if a.kind == "order":
         raise IllegalAction("there are no simultaneous triggers to order", "383.3.d")
+    who = damage.assigner(g)
+    if who is not None:
+        return _check_assign(g, a, who)
+    if a.kind == "assign":
+        raise IllegalAction("there is no combat damage to assign now", "465.2.c")
+    if a.kind == "hide":
+        return _check_hide(g, a, st)
     if a.kind == "pass":
         if g.priority != p:
             raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
@@ -146,6 +167,38 @@ def _check_order(g: State, a: Action, who: str) -> None:
                             f"({', '.join(mine)})", "383.3.d")
 
 
+def _check_assign(g: State, a: Action, who: str) -> None:
+    """465.2.c: while ``who`` assigns combat damage, that is the only decision (nobody has priority)."""
+    if a.kind != "assign":
+        raise IllegalAction(f"{who} must first assign their combat damage; nobody has priority", "465.2.c")
+    if a.player != who:
+        raise IllegalAction(f"{who} assigns now: the attacker assigns first, then the defender", "465.2.c")
+    why = damage.problem(g, who, a.damage)
+    if why:
+        raise IllegalAction(*why)
+
+
+def _check_hide(g: State, a: Action, st: str) -> None:
+    """811.1.b: a card with Hidden, from the hand, at a battlefield its controller controls with no facedown
+    card of theirs, on their own turn in Neutral Open while holding priority (no chain)."""
+    p = a.player
+    card = _card(g, a)
+    if card is None or a.card not in g.hands.get(p, []):
+        raise IllegalAction(f"{a.card} is not in {p}'s hand", "811.1.b")
+    if keyword(card.keywords, "hidden") is None:
+        raise IllegalAction(f"{a.card} has no Hidden: it can't be hidden", "811")
+    if st not in timing.HIDE or p != g.turn or g.priority != p:
+        raise IllegalAction("a card is hidden only on its controller's own turn, in Neutral Open, holding priority",
+                            ", ".join(timing.HIDE["neutral-open"]))
+    if a.at not in g.bfs:
+        raise IllegalAction(f"{a.at} is not a battlefield", "811.1.b")
+    if g.bfs[a.at].controller != p:
+        raise IllegalAction(f"{p} does not control {a.at}: cards are hidden only where their controller has control",
+                            "811.1.b")
+    if any(e[0] == a.at and e[1] == p for e in g.hidden):
+        raise IllegalAction(f"{p} already has a facedown card at {a.at}", "811.1.b")
+
+
 def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
     """155, 806, 813, 308.1.a, 309.1.a: may ``p`` use something with that timing now?"""
     if g.priority != p:
@@ -186,8 +239,8 @@ def _check_move(g: State, a: Action, st: str) -> None:
             raise IllegalAction(f"{uid} is exhausted", "144")
         if u.at == a.to:
             raise IllegalAction(f"{uid} is already at {a.to}", "144")
-        if u.at != "base" and a.to != "base":
-            raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144")
+        if u.at != "base" and a.to != "base" and keyword(u.keywords, "ganking") is None:
+            raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144, 810")
         problem = destination_problem(g, u, a.to)
         if problem:
             raise IllegalAction(problem[0], problem[1])
@@ -197,24 +250,66 @@ def _card(g: State, a: Action):
     return g.cfg.cards.get(a.card)
 
 
+#: the timing keywords from the least to the most permissive
+_SPEED = {"normal": 0, "action": 1, "reaction": 2}
+
+
 def _check_play(g: State, a: Action, st: str) -> None:
     p = a.player
     card = _card(g, a)
-    if card is None or a.card not in g.hands.get(p, []):
+    kw = card.timing if card is not None else "normal"
+    where_hidden = None
+    if a.hidden:
+        e = facedown.entry(g, p, a.card, a.at if card is None or card.type != "unit" or a.at else None)
+        if card is None or e is None:
+            raise IllegalAction(f"{p} has no facedown {a.card}" + (f" at {a.at}" if a.at else ""), "811.1.d")
+        if e[3]:
+            raise IllegalAction(f"{a.card} was hidden this turn: it can be played from the next turn", "811.1.d")
+        where_hidden = e[0]
+        kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.get)
+    elif card is None or a.card not in g.hands.get(p, []):
         raise IllegalAction(f"{a.card} is not in {p}'s hand", "353")
-    _timing(g, p, card.timing, st, a.card)
+    if card.type == "unit" and not a.hidden and keyword(card.keywords, "ambush") is not None \
+            and a.at in g.bfs and g.has_units(a.at, p):
+        kw = max(kw, timing.KEYWORD_TIMING["ambush"][0], key=_SPEED.get)     # 822.1.b
+    _timing(g, p, kw, st, a.card)
     if card.type == "unit":
-        where = a.at or "base"
-        if where != "base":
+        where = a.at or (where_hidden or "base")
+        if where_hidden is not None and where != where_hidden:
+            raise IllegalAction(f"a unit played from facedown enters where it was hidden ({where_hidden})", "811.1.d.1")
+        if where != "base" and where_hidden is None:
             if where not in g.bfs:
                 raise IllegalAction(f"{where} is not a battlefield", "359.2")
-            if g.bfs[where].controller != p:
+            ambush = keyword(card.keywords, "ambush") is not None and g.has_units(where, p)
+            if g.bfs[where].controller != p and not ambush:
                 raise IllegalAction(f"a unit is played to its base or a battlefield its controller controls; "
-                                    f"{p} does not control {where}", "359.2, 806")
+                                    f"{p} does not control {where}", "359.2, 806"
+                                    + (", 822.1.b" if keyword(card.keywords, "ambush") is not None else ""))
             if combat_outsider(g, p, where):
                 raise IllegalAction(f"{where} has a staged or ongoing combat between two other players: "
                                     f"{p} may not play a unit there", "462, 447.2.a")
+    if a.accelerate and keyword(card.keywords, "accelerate") is None:
+        raise IllegalAction(f"{a.card} has no Accelerate", "805")
     _check_targets(g, a, card)
+    if where_hidden is not None:
+        _check_hidden_choices(g, a, card, where_hidden)
+    if g.cfg.resources is not None:
+        need = cost_of(card, accelerate=a.accelerate, hidden=a.hidden)
+        if need > available(g, p):
+            raise IllegalAction(f"{a.card} costs {need} energy; {p} has {g.energy.get(p, 0)} in the pool and "
+                                f"{g.runes.get(p, 0)} ready runes", "354")
+
+
+def _check_hidden_choices(g: State, a: Action, card, bf: str) -> None:
+    """811.1.d.2: a card played from facedown makes its choices only at its battlefield."""
+    for f, v in a.targets:
+        if f == "unit":
+            u = g.units.get(v)
+            if u is not None and u.at != bf:
+                raise IllegalAction(f"{card.id} was played from facedown at {bf}: {v} is not there", "811.1.d.2")
+        elif f in ("to", "at") and v != bf:
+            raise IllegalAction(f"{card.id} was played from facedown at {bf}: its choices are limited to {bf}",
+                                "811.1.d.2")
 
 
 def _check_targets(g: State, a: Action, card) -> None:
@@ -271,6 +366,8 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     if orderer(g) == p:
         orders = dict.fromkeys(permutations(unordered_labels(g, p)))      # distinct orders only
         return out + [_action("order", p, triggers=t) for t in orders]
+    if damage.assigner(g) == p:                                           # one per distinct outcome (465.2.c)
+        return out + [_action("assign", p, damage=d) for d in damage.choices(g, p)]
     if g.priority != p:
         return out
     out += [_action("pass", p), _action("end-turn", p)]
@@ -279,7 +376,8 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     mine = [u for u in g.units.values() if u.zone == "board" and u.kind == "unit" and u.controller == p
             and not u.exhausted]
     for dest in ("base", *g.bfs):
-        movers = [u.id for u in mine if u.at != dest and (u.at == "base" or dest == "base")]
+        movers = [u.id for u in mine if u.at != dest and (u.at == "base" or dest == "base"
+                                                          or keyword(u.keywords, "ganking") is not None)]
         sizes = range(1, len(movers) + 1) if multi_move else (1,)
         for k in sizes:
             for group in combinations(movers, k):
@@ -291,12 +389,29 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
             continue
         fields = card.target_fields()
         pools = [board if f == "unit" else ["base", *g.bfs] if f in ("to", "at") else [] for f in fields]
+        acc = (False, True) if keyword(card.keywords, "accelerate") is not None and g.cfg.resources is not None \
+            else (False,)
         if card.type == "unit":
             for where in ("base", *g.bfs):
-                out.append(_action("play", p, card=cid, at=where))
+                for x in acc:
+                    out.append(_action("play", p, card=cid, at=where, accelerate=x))
         else:
             for combo in product(*pools):
                 out.append(_action("play", p, card=cid, targets=tuple(zip(fields, combo))))
+        if keyword(card.keywords, "hidden") is not None:
+            for bf in g.bfs:
+                out.append(_action("hide", p, card=cid, at=bf))
+    for bf, owner, cid, fresh in g.hidden:
+        card = g.cfg.cards.get(cid)
+        if owner != p or fresh or card is None:
+            continue
+        fields = card.target_fields()
+        pools = [board if f == "unit" else [bf] if f in ("to", "at") else [] for f in fields]
+        if card.type == "unit":
+            out.append(_action("play", p, card=cid, at=bf, hidden=True))
+        else:
+            for combo in product(*pools):
+                out.append(_action("play", p, card=cid, targets=tuple(zip(fields, combo)), at=bf, hidden=True))
     for u in g.units.values():
         if u.zone == "board" and u.controller == p:
             for ab in u.abilities:

@@ -15,6 +15,11 @@ from simulator.core.log import fire, log
 from simulator.core.errors import IllegalAction, RulesBug
 from simulator.core.model import Item, State
 from simulator.rules.moves import standard_move
+from simulator.rules.combat import record_assignment
+from simulator.rules.damage import assigner
+from simulator.rules import hidden as facedown
+from simulator.rules.resources import cost_of, pay
+from simulator.core.cards import keyword
 
 LIMIT = 10_000
 
@@ -51,6 +56,12 @@ def settle(g: State) -> None:
         if cs == "Execute":
             return                                           # 338: the priority holder decides
         step = g.ms[("combat", None)]
+        if step == "Assignment":
+            if assigner(g) is None:
+                fire(g, "combat", "assign", bf=g.active)     # 465.2.c: everyone who assigns has assigned
+                continue
+            g.priority = None                                # the assigner decides, nobody has priority
+            return
         if step == "DamageStep":
             fire(g, "combat", "damage_dealt", bf=g.active)
             continue
@@ -108,13 +119,29 @@ def perform(g: State, a: Action) -> None:
         standard_move(g, p, [g.units[u] for u in a.units], a.to)
     elif k == "play":
         card = g.cfg.cards[a.card]
-        g.hands[p].remove(a.card)
+        at = a.at or "base"
+        if a.hidden:
+            e = facedown.entry(g, p, a.card, a.at)
+            facedown.take(g, e)
+            at = e[0]
+            log(g, f"{p} plays {a.card} from facedown at {at}"
+                + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "811.1.d", p)
+        else:
+            g.hands[p].remove(a.card)
+            log(g, f"{p} plays {a.card}" + (f" at {at}" if card.type == "unit" else "")
+                + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "353", p)
         g.invited = None
-        log(g, f"{p} plays {a.card}" + (f" at {a.at or 'base'}" if card.type == "unit" else "")
-            + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "353", p)
+        pay(g, p, cost_of(card, accelerate=a.accelerate, hidden=a.hidden),
+            a.card + (" and its Accelerate" if a.accelerate else ""))
+        ready = keyword(card.keywords, "accelerate") is not None and (a.accelerate or g.cfg.resources is None)
         item = Item(g.next_uid(), a.card, p, card.type, card.effect, targets=a.targets, card=a.card,
-                    immediate=card.type in ("unit", "gear"), might=card.might, at=a.at or "base")
+                    immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready)
         put_on_chain(g, item, "card")
+    elif k == "hide":
+        facedown.hide(g, p, a.card, a.at)
+    elif k == "assign":
+        log(g, f"{p} assigns combat damage: " + ", ".join(f"{u} {n}" for u, n in a.damage), "465.2.c", p)
+        record_assignment(g, p, a.damage)
     elif k == "activate":
         src = g.units[a.source]
         ab = next(x for x in src.abilities if x.name == a.ability and x.activated)

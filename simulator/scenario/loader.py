@@ -20,15 +20,15 @@ from typing import Any, Callable
 import yaml
 
 from simulator.game.actions import Action
-from simulator.core.cards import CATALOGUE, TIMINGS, TRIGGERS, TYPES, VERBS, Card
+from simulator.core.cards import CATALOGUE, KEYWORDS, TIMINGS, TRIGGERS, TYPES, VERBS, Card
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
 from simulator.game.setup import MODES, RULINGS, build, to_card
 
 TOP = ("name", "mode", "players", "teams", "battlefields", "control", "score", "units", "gear", "hands",
-       "cards", "rulings", "steps", "pending", "description", "seed")
+       "cards", "rulings", "steps", "pending", "description", "seed", "resources", "assign")
 ACTION_FIELDS = {
     "move": ("units", "to"),
-    "play": ("card", "targets", "at"),
+    "play": ("card", "targets", "at", "accelerate", "from"),
     "activate": ("source", "ability"),
     "pass": (),
     "choose": ("battlefield",),
@@ -36,15 +36,18 @@ ACTION_FIELDS = {
     "end-turn": (),
     "invite": ("teammate",),
     "order": ("triggers",),
+    "assign": ("damage",),
+    "hide": ("card", "at"),
 }
 REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
-                   "choose": ("battlefield",), "invite": ("teammate",), "order": ("triggers",)}
+                   "choose": ("battlefield",), "invite": ("teammate",), "order": ("triggers",),
+                   "assign": ("damage",), "hide": ("card", "at")}
 STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None)}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
-               "score", "units", "legal", "players", "winner", "phase")
+               "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
 PHASES = ("Awaken", "Beginning", "Channel", "Draw", "Main", "Ending", "GameOver")
 #: effect fields that hold a number, a place, a unit, an item, a player
 NUMBER_FIELDS = ("might", "amount", "energy", "count")
@@ -302,12 +305,13 @@ class Validator:
             self.player(p, ("hands", p), "hands")
             for i, c in enumerate(self.seq(cards or [], ("hands", p), f"{p}'s hand")):
                 self.card_id(c, ("hands", p, i), f"{p}'s hand")
+        self.resources(doc)
         rulings = self.mapping(doc.get("rulings") or {}, ("rulings",), "rulings")
         for rid, value in rulings.items():
             check_ruling(rid, value, self.where("rulings", rid))
         steps = [self.step(s, i) for i, s in enumerate(self.seq(doc["steps"], ("steps",), "steps"))]
         setup = {k: doc[k] for k in ("mode", "players", "teams", "battlefields", "control", "score", "units",
-                                     "gear", "hands") if doc.get(k) is not None}
+                                     "gear", "hands", "resources", "assign") if doc.get(k) is not None}
         setup["hands"] = {p: list(c or []) for p, c in hands.items()}
         for key in ("units", "gear", "battlefields"):       # `abilities:` left empty means none
             setup[key] = [({k: x for k, x in e.items() if not (k == "abilities" and x is None)}
@@ -372,8 +376,8 @@ class Validator:
     def board(self, doc) -> None:
         ids: set[str] = set()
         for key in ("units", "gear"):
-            fields = ("id", "owner", "controller", "at", "might", "card", "abilities") if key == "units" \
-                else ("id", "owner", "controller", "card", "abilities")
+            fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted") \
+                if key == "units" else ("id", "owner", "controller", "card", "abilities", "exhausted")
             for i, e in enumerate(self.seq(doc.get(key) or [], (key,), key)):
                 path = (key, i)
                 self.mapping(e, path, f"a {key} entry", fields, required=("id", "owner"))
@@ -395,7 +399,48 @@ class Validator:
                 if key == "gear" and "card" not in e and "abilities" not in e:
                     self.fail(path, f"gear {uid} needs card or abilities")
                 self.abilities(e.get("abilities"), path + ("abilities",))
+                self.keywords(e.get("keywords"), path + ("keywords",))
+                if "exhausted" in e:
+                    self.boolean(e["exhausted"], path + ("exhausted",), "exhausted")
                 (self.units if key == "units" else self.gear).add(uid)
+
+    def keywords(self, v, path: Path) -> None:
+        """``[tank, {assault: 2}]``: names from the keyword table; numbered ones take a whole number."""
+        if v is None:
+            return
+        seen = set()
+        for i, k in enumerate(self.seq(v, path, "keywords")):
+            p = path + (i,)
+            if isinstance(k, dict):
+                if len(k) != 1:
+                    self.fail(p, "a keyword is a name or a one-key mapping such as {assault: 2}")
+                (name, n), = k.items()
+            else:
+                name, n = k, None
+            if name not in KEYWORDS:
+                self.fail(p, f"unknown keyword {_fmt(name)} (keywords: {', '.join(KEYWORDS)})")
+            if isinstance(k, dict):
+                if not KEYWORDS[name][0]:
+                    self.fail(p, f"keyword {name} takes no number")
+                self.integer(n, p + (name,), f"{name}", 0)
+            if name in seen:
+                self.fail(p, f"keyword {name} is listed twice")
+            seen.add(name)
+
+    def resources(self, doc) -> None:
+        """``resources: {A: {runes: 3, energy: 0}}`` (354, 429) and ``assign: manual | auto`` (465.2.c)."""
+        if "assign" in doc:
+            self.choice(doc["assign"], ("assign",), "assign", ("manual", "auto"))
+        if "resources" not in doc:
+            return
+        res = self.mapping(doc["resources"] or {}, ("resources",), "resources")
+        for p, r in res.items():
+            self.player(p, ("resources", p), "resources")
+            r = self.mapping(r or {}, ("resources", p), f"{p}'s resources", ("runes", "energy"))
+            for k, n in r.items():
+                self.integer(n, ("resources", p, k), f"{p}'s {k}", 0)
+                if n > 1000:
+                    self.fail(("resources", p, k), f"{p}'s {k} must be at most 1000, not {n}")
 
     def abilities(self, v, path: Path, battlefield: bool = False) -> None:
         for i, a in enumerate(self.seq(v or [], path, "abilities")):
@@ -457,7 +502,11 @@ class Validator:
                 self.fail(p, f"card id {_fmt(cid)} must be a word (letters, digits, - _ .)")
             if cid in CATALOGUE:
                 self.fail(p, f"card {cid} is already in the built-in catalogue: pick another id")
-            d = self.mapping(d or {}, p, f"card {cid}", ("type", "timing", "effect", "might", "abilities", "text"))
+            d = self.mapping(d or {}, p, f"card {cid}", ("type", "timing", "effect", "might", "abilities", "text",
+                                                         "cost", "keywords"))
+            if "cost" in d:
+                self.integer(d["cost"], p + ("cost",), "cost", 0)
+            self.keywords(d.get("keywords"), p + ("keywords",))
             kind = self.choice(d.get("type", "spell"), p + ("type",), "type", TYPES)
             self.choice(d.get("timing", "normal"), p + ("timing",), "timing", TIMINGS)
             if "might" in d:
@@ -521,11 +570,15 @@ class Validator:
                     self.text(v, tp, f"target {f}")
             at = s.get("at")
             if at is not None:
-                if card.type != "unit":
-                    self.fail(path + ("at",), f"{cid} is a {card.type}: at: is for units")
+                if card.type != "unit" and s.get("from") != "hidden":
+                    self.fail(path + ("at",), f"{cid} is a {card.type}: at: is for units (or from: hidden)")
                 self.place(at, path + ("at",), f"{tag}'s at")
             ordered = tuple((f, targets[f]) for f in fields if f in targets)
-            a = Action("play", p, card=cid, targets=ordered, at=at)
+            acc = self.boolean(s["accelerate"], path + ("accelerate",), "accelerate") if "accelerate" in s else False
+            src = self.choice(s.get("from", "hand"), path + ("from",), "from", ("hand", "hidden"))
+            if src == "hidden" and at is not None and at not in self.bfs:
+                self.fail(path + ("at",), f"a hidden card is played from a battlefield, not {_fmt(at)}")
+            a = Action("play", p, card=cid, targets=ordered, at=at, accelerate=acc, hidden=src == "hidden")
         elif kind == "activate":
             src = self.unit_id(s["source"], path + ("source",), f"{tag}'s source", gear=True)
             a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"))
@@ -535,6 +588,17 @@ class Validator:
             a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
         elif kind == "order":
             a = Action("order", p, triggers=self.trigger_labels(s["triggers"], path + ("triggers",), tag))
+        elif kind == "assign":
+            dmg = self.mapping(s["damage"], path + ("damage",), f"{tag}'s damage")
+            if len(dmg) > 64:
+                self.fail(path + ("damage",), "an assignment names at most 64 units")
+            for uid, n in dmg.items():
+                self.unit_id(uid, path + ("damage", uid), f"{tag}'s damage")
+                self.integer(n, path + ("damage", uid), f"damage to {uid}", 0)
+            a = Action("assign", p, damage=tuple(dmg.items()))
+        elif kind == "hide":
+            a = Action("hide", p, card=self.card_id(s["card"], path + ("card",), tag),
+                       at=self.battlefield(s["at"], path + ("at",), f"{tag}'s at"))
         else:
             a = Action(kind, p)
         return Step(i + 1, line, action=a, illegal=illegal)
@@ -611,6 +675,20 @@ class Validator:
             elif k == "players":
                 for j, x in enumerate(self.seq(v, p, "players")):
                     self.player(x, p + (j,), "players")
+            elif k in ("energy", "runes"):
+                for who, n in self.mapping(v, p, k).items():
+                    self.player(who, p + (who,), k)
+                    self.integer(n, p + (who,), f"{who}'s {k}", 0)
+            elif k == "hidden":
+                for bf, cards in self.mapping(v, p, "hidden").items():
+                    self.battlefield(bf, p + (bf,), "hidden")
+                    for j, c in enumerate(self.seq(cards or [], p + (bf,), "hidden cards")):
+                        self.card_id(c, p + (bf, j), "hidden")
+            elif k == "gear":
+                for gid, fields in self.mapping(v, p, "gear").items():
+                    self.unit_id(gid, p + (gid,), "gear", gear=True)
+                    for f, x in self.mapping(fields, p + (gid,), f"gear {gid}", ("exhausted",)).items():
+                        self.boolean(x, p + (gid, f), f)
             elif k == "winner":
                 if isinstance(v, list):
                     for j, x in enumerate(v):
@@ -728,6 +806,20 @@ def compare(key: str, want, v: dict) -> list[str]:
             extra = sorted(set(have) - set(acts))
             if missing or extra or len(acts) != len(set(acts)):
                 out.append(f"expected legal for {p} {_fmt(sorted(acts))}, got {_fmt(have)}")
+        return out
+    if key == "hidden":
+        norm = {b: sorted(c or []) for b, c in want.items() if c}
+        return [] if norm == got else [f"expected hidden {_fmt(want)}, got {_fmt(got)}"]
+    if key in ("energy", "runes"):
+        return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
+    if key == "gear":
+        out = []
+        for gid, fields in want.items():
+            u = got.get(gid)
+            if u is None:
+                out.append(f"expected gear {gid}, but no such gear exists")
+                continue
+            out += [f"expected gear {gid} {f} {_fmt(x)}, got {_fmt(u[f])}" for f, x in fields.items() if u[f] != x]
         return out
     if key == "staged":
         norm = {b: sorted(k) for b, k in want.items()}

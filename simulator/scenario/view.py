@@ -38,6 +38,14 @@ def unit_view(g: State, u) -> dict:
             "controller": u.controller, "exhausted": u.exhausted, "designation": u.designation}
 
 
+def hidden(g: State) -> dict:
+    """Facedown cards per battlefield (811), each list sorted."""
+    out: dict = {}
+    for bf, _, card, _ in g.hidden:
+        out.setdefault(bf, []).append(card)
+    return {b: sorted(c) for b, c in out.items()}
+
+
 def winner(g: State):
     if g.winner is None:
         return None
@@ -62,6 +70,10 @@ def view(g: State, *, with_legal: bool = True) -> dict:
         "players": list(g.in_game()),
         "winner": winner(g),
         "phase": g.ms[("phases", None)],
+        "energy": dict(g.energy),
+        "runes": dict(g.runes),
+        "hidden": hidden(g),
+        "gear": {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"},
     }
     if with_legal:
         v["legal"] = {p: sorted(dict.fromkeys(a.summary() for a in legal(g, p))) for p in g.order}

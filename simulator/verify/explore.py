@@ -27,6 +27,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from simulator.game import engine
+from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
 from simulator.rules.chain import orderer
 from simulator.core.errors import IllegalAction
@@ -109,9 +110,11 @@ def _one_actor(g: State, actors) -> str | None:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
         orders = orderer(g)
-        expected = g.turn if g.choosing else orders or g.priority
+        assigns = assigner(g)
+        expected = g.turn if g.choosing else orders or assigns or g.priority
         if who[0] != expected:
-            role = "the chooser" if g.choosing else "the orderer" if orders else "priority"
+            role = "the chooser" if g.choosing else "the orderer" if orders else "the assigner" if assigns \
+                else "priority"
             return f"{who[0]} can act but {role} is {expected}"
     return None
 
