@@ -18,6 +18,9 @@ COMMANDS = {
     "verify": ("simulator.verify.command", "check the statecharts and explore the simulator's state space"),
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
     "rules": ("simulator.cli.rules", "which declared transitions implement a rule or apply a ruling"),
+    "cards": ("simulator.cli.cards", "list the real Riftbound cards riftsim models, with their modelled effect"),
+    "schema": ("simulator.cli.schema", "print the JSON Schema of scenario files, for editors"),
+    "approve": ("simulator.verify.approve", "approve the golden traces of the bundled scenarios (tests/golden/)"),
 }
 
 

@@ -8,7 +8,7 @@ from itertools import combinations, permutations, product
 from statecharts import timing
 
 from simulator.rules import damage, hidden as facedown
-from simulator.rules.chain import orderer, unordered_labels
+from simulator.rules.triggers import orderer, unordered_labels
 from simulator.rules.resources import available, cost_of
 from simulator.core.cards import keyword
 from simulator.core.errors import IllegalAction
@@ -260,7 +260,9 @@ def _check_play(g: State, a: Action, st: str) -> None:
     kw = card.timing if card is not None else "normal"
     where_hidden = None
     if a.hidden:
-        e = facedown.entry(g, p, a.card, a.at if card is None or card.type != "unit" or a.at else None)
+        e = facedown.entry(g, p, a.card, a.at)
+        if e is None and card is not None and card.type == "unit":
+            e = facedown.entry(g, p, a.card, None)           # a unit's at: is where it enters (checked below)
         if card is None or e is None:
             raise IllegalAction(f"{p} has no facedown {a.card}" + (f" at {a.at}" if a.at else ""), "811.1.d")
         if e[3]:

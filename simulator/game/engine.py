@@ -7,9 +7,12 @@ success).
 """
 from __future__ import annotations
 
-from simulator.rules import chain, cleanup, combat, concede, effects, focus, phases  # noqa: F401  (register guards/effects)
+from simulator.rules import concede
 from simulator.game.actions import Action, check, legal
-from simulator.rules.chain import finalize_oldest, order_triggers, orderer, pass_priority, put_on_chain
+from simulator.game.setup import build
+from simulator.game.validate import SetupValidator
+from simulator.rules.chain import finalize_oldest, pass_priority, put_on_chain
+from simulator.rules.triggers import order_triggers, orderer
 from simulator.rules.cleanup import open_at, run_cleanup
 from simulator.core.log import fire, log
 from simulator.core.errors import IllegalAction, RulesBug
@@ -175,9 +178,8 @@ class Game:
     def from_setup(cls, setup: dict, *, backend: str = "compiled", rulings: dict | None = None) -> "Game":
         """A game from a scenario-format starting position (a dict), validated like a scenario file:
         bad input raises ScenarioError with a one-line message (``setup: what is wrong``)."""
-        from simulator.scenario.loader import Validator
-        sc = Validator("setup", {(): 1}).scenario({"name": "setup", **setup, "steps": []})
-        return sc.game(backend=backend, rulings=rulings)
+        pos = SetupValidator("setup").position(setup)
+        return cls(build(pos.setup, backend=backend, rulings={**pos.rulings, **(rulings or {})}, cards=pos.cards))
 
     # OpenSpiel-style API
     def legal_actions(self, player: str | None = None) -> list[Action]:

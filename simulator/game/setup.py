@@ -8,6 +8,7 @@ from simulator.core.cards import CATALOGUE, Card, to_keywords
 from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
 from simulator.core.model import Ability, Battlefield, Config, State, Unit
+from simulator.rules import install
 
 MODES = {"duel": (2, 8), "skirmish": (3, 8), "war": (4, 8), "magma-chamber": (4, 11)}
 RULINGS = SWITCHES
@@ -33,6 +34,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
     cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged,
                  resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
                  manual=setup.get("assign") == "manual")
+    install()                                        # the rules' named guards and effects
     cfg.rt = Runtime(backend)
     g = State(cfg)
     for m in statecharts.MACHINES:

@@ -1,7 +1,8 @@
-"""The chain and priority (328-340): putting items on it, finalizing, passing, resolving."""
-from __future__ import annotations
+"""The chain and priority (328-340): putting items on it, finalizing, passing, priority.
 
-from contextlib import contextmanager
+Resolving an item (340) carries out its instructions: that is :mod:`simulator.rules.effects`
+(``resolve_item``); triggered abilities and their order are :mod:`simulator.rules.triggers`."""
+from __future__ import annotations
 
 from simulator.core.log import fire
 from simulator.core.model import Item, State
@@ -18,62 +19,6 @@ def put_on_chain(g: State, item: Item, by: str) -> None:
     fire(g, "chain", "add", item=item.name, player=item.controller)
 
 
-def put_trigger(g: State, item: Item) -> None:
-    """A triggered ability becomes pending (383); inside :func:`simultaneous` it joins that batch."""
-    put_on_chain(g, item, "trigger")
-    if g.batch is not None:
-        g.batch.append(item.uid)
-
-
-@contextmanager
-def simultaneous(g: State):
-    """Triggers put on the chain inside this block become pending together (one event or batch). Placement
-    across players stays as the caller makes it; each player with two or more of them orders their own
-    before they are finalized (383.3.d). Nested blocks join the outermost one."""
-    if g.batch is not None:
-        yield
-        return
-    g.batch = []
-    try:
-        yield
-    finally:
-        uids, g.batch = g.batch, None
-    mine: dict[str, int] = {}
-    for it in g.chain:
-        if it.uid in uids:
-            mine[it.controller] = mine.get(it.controller, 0) + 1
-    for i, it in enumerate(g.chain):
-        if it.uid in uids and mine[it.controller] > 1:
-            g.chain[i] = it.but(unordered=True)
-
-
-def orderer(g: State) -> str | None:
-    """Who must order their simultaneous triggers now: the controller of the first unordered item, so
-    players order in placement order (turn player first; the 464.2.e order for the combat chain)."""
-    for it in g.chain:
-        if it.unordered:
-            return it.controller
-    return None
-
-
-def unordered_labels(g: State, player: str) -> list[str]:
-    """``player``'s triggers awaiting their order, as placed (``SOURCE:ABILITY``)."""
-    return [it.label for it in g.chain if it.unordered and it.controller == player]
-
-
-def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
-    """383.3.d: ``player``'s pending triggers take the chain positions they occupy in the chosen order
-    (the first listed goes on the chain first, so it resolves last)."""
-    slots = [i for i, it in enumerate(g.chain) if it.unordered and it.controller == player]
-    by_label: dict[str, list[Item]] = {}
-    for i in slots:                     # a list per label: two identical labels keep both items
-        by_label.setdefault(g.chain[i].label, []).append(g.chain[i])
-    chosen = [by_label[lab].pop(0) for lab in labels]
-    for i, it in zip(slots, chosen):
-        g.chain[i] = it.but(unordered=False)
-    fire(g, "chain", "order", player=player)
-
-
 def finalize_oldest(g: State) -> None:
     """Step 1 (337): the oldest pending item is finalized; units, gear and Add abilities resolve at once."""
     i = next(k for k, it in enumerate(g.chain) if not it.finalized)
@@ -85,11 +30,6 @@ def finalize_oldest(g: State) -> None:
 def pass_priority(g: State, player: str) -> None:
     g.passed = g.passed + (player,)
     fire(g, "chain", "pass", player=player)
-
-
-@guard("unordered_triggers")
-def _unordered_triggers(g: State, inst, ctx) -> bool:
-    return any(it.unordered for it in g.chain)
 
 
 @guard("item_immediate")
@@ -151,16 +91,3 @@ def _priority_to_next(g: State, inst, ctx) -> None:
     """312.2.d: the next player in turn order gets priority."""
     g.priority = g.next_player(g.priority)
     ctx["player"] = g.priority
-
-
-@effect("resolve_item")
-def _resolve_item(g: State, inst, ctx) -> None:
-    """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
-    from simulator.rules.effects import resolve
-
-    i = ctx.get("idx", len(g.chain) - 1)
-    item = g.chain.pop(i)
-    if not (item.kind == "ability" and item.immediate):
-        g.priority = None               # an Add ability keeps priority with its activator (429, seed 001)
-    g.dirty = True                      # 319: an item left the chain
-    resolve(g, item)

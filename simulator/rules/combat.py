@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from simulator.rules.cleanup import run_cleanup
 from simulator.core.log import fire, log
-from simulator.core.model import Item, State
+from simulator.core.model import State
 from simulator.core.registry import effect, guard
 from simulator.rules.scoring import establish_control
+from simulator.rules.triggers import put_trigger, simultaneous, triggered
 
 
 @guard("both_sides_present")
@@ -48,7 +49,6 @@ def _designate(g: State, inst, ctx) -> None:
 def _combat_chain(g: State, inst, ctx) -> None:
     """464.2.e: attack/defend triggers placed attacker first, then non-defenders in turn order, then defender.
     Each player with two or more then orders their own among the positions they occupy (383.3.d)."""
-    from simulator.rules.chain import simultaneous
     with simultaneous(g):
         _place_combat_triggers(g)
 
@@ -65,9 +65,7 @@ def _place_combat_triggers(g: State) -> None:
                          or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
                          or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
                 if fires:
-                    from simulator.rules.chain import put_trigger
-                    put_trigger(g, Item(g.next_uid(), ab.name, p, "trigger", ab.effect, source=u.id,
-                                        immediate=ab.adds))
+                    put_trigger(g, triggered(g, ab, p, u.id))
 
 
 @guard("manual_assignment")

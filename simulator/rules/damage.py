@@ -149,8 +149,14 @@ def choices(g: State, p: str) -> list[tuple[tuple[str, int], ...]]:
     mine, victims = sides(g)[p]
     amount = total(g, mine)
     out: dict[frozenset, tuple] = {}
+    auto = automatic(g, amount, victims)            # always legal: the first choice, so there is one
+    out[frozenset(v.id for v, n in auto if n >= lethal(g, v))] = tuple(sorted((v.id, n) for v, n in auto if n))
     budget = 4096                                   # subsets looked at: bounded for any number of units
-    for k in range(len(victims), -1, -1):
+    need_sorted = sorted(lethal(g, v) for v in victims)
+    kmax = 0
+    while kmax < len(need_sorted) and sum(need_sorted[:kmax + 1]) <= amount:
+        kmax += 1                                   # no more units than this can all receive lethal damage
+    for k in range(kmax, -1, -1):
         for killed in combinations(victims, k):
             budget -= 1
             if budget < 0 or len(out) >= MAX_CHOICES:

@@ -1,10 +1,22 @@
-"""What items do when they resolve: the effect vocabulary, units entering play, triggered abilities."""
+"""What items do when they resolve (340, 337.2): the effect vocabulary, units and gear entering play."""
 from __future__ import annotations
 
-from simulator.rules.chain import put_trigger, simultaneous
 from simulator.core.log import log
 from simulator.core.model import Item, State, Unit
+from simulator.core.registry import effect
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
+from simulator.rules.triggers import trigger_abilities
+
+
+@effect("resolve_item")
+def _resolve_item(g: State, inst, ctx) -> None:
+    """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
+    i = ctx.get("idx", len(g.chain) - 1)
+    item = g.chain.pop(i)
+    if not (item.kind == "ability" and item.immediate):
+        g.priority = None               # an Add ability keeps priority with its activator (429, seed 001)
+    g.dirty = True                      # 319: an item left the chain
+    resolve(g, item)
 
 
 def resolve(g: State, item: Item) -> None:
@@ -47,32 +59,6 @@ def enter_play(g: State, item: Item) -> None:
     if u.at in g.bfs:
         arrive(g, u, u.at)
     trigger_abilities(g, u, "on-play")
-
-
-def trigger_abilities(g: State, source: Unit, trigger: str) -> None:
-    """383: each ability of ``source`` with that trigger becomes a pending item, controlled by its controller;
-    together, so their controller orders them (383.3.d)."""
-    abilities = [ab for ab in source.abilities if ab.trigger == trigger]
-    if not abilities:
-        return
-    with simultaneous(g):
-        for ab in abilities:
-            item = Item(g.next_uid(), ab.name, source.controller, "trigger", ab.effect,
-                        source=source.id, immediate=ab.adds)
-            put_trigger(g, item)
-
-
-def battlefield_triggers(g: State, bf: str, trigger: str) -> None:
-    """190.6: the controller controls a battlefield's abilities; uncontrolled -> the turn player."""
-    b = g.bfs[bf]
-    abilities = [ab for ab in b.abilities if ab.trigger == trigger]
-    if not abilities:
-        return
-    with simultaneous(g):
-        for ab in abilities:
-            who = b.controller or g.turn
-            put_trigger(g, Item(g.next_uid(), ab.name, who, "trigger", ab.effect, source=bf,
-                                immediate=ab.adds))
 
 
 def _value(g: State, item: Item, field: str, value):

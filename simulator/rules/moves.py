@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from simulator.core.log import fire, log
 from simulator.core.model import State, Unit
+from simulator.rules.triggers import trigger_abilities
 
 
 def contest(g: State, bf: str, player: str) -> None:
@@ -57,7 +58,6 @@ def arrive(g: State, u: Unit, bf: str) -> None:
         b = g.bfs[bf]
         if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
             contest(g, bf, u.controller)
-    from simulator.rules.effects import trigger_abilities
     trigger_abilities(g, u, "on-arrive")
 
 

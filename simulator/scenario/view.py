@@ -54,7 +54,7 @@ def winner(g: State):
     return g.winner[0]
 
 
-def view(g: State, *, with_legal: bool = True) -> dict:
+def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
     v = {
         "state": g.turn_state(),
         "turn": g.turn,
@@ -70,11 +70,16 @@ def view(g: State, *, with_legal: bool = True) -> dict:
         "players": list(g.in_game()),
         "winner": winner(g),
         "phase": g.ms[("phases", None)],
-        "energy": dict(g.energy),
-        "runes": dict(g.runes),
-        "hidden": hidden(g),
-        "gear": {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"},
     }
+    # the keys of the keywords and resources (docs/keywords-and-resources.md): always with ``every``
+    # (expectations), else only where the game uses them, so the view of an older file is unchanged
+    if every or g.cfg.resources is not None:
+        v["energy"] = dict(g.energy)
+        v["runes"] = dict(g.runes)
+    if every or g.hidden:
+        v["hidden"] = hidden(g)
+    if every:
+        v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"}
     if with_legal:
         v["legal"] = {p: sorted(dict.fromkeys(a.summary() for a in legal(g, p))) for p in g.order}
     return v

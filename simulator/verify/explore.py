@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from simulator.game import engine
 from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
-from simulator.rules.chain import orderer
+from simulator.rules.triggers import orderer
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
@@ -71,7 +71,7 @@ def _one_active(g: State, actors) -> str | None:
 
 
 def _focus_priority(g: State, actors) -> str | None:
-    if g.winner is None and not g.choosing and g.turn_state() == "showdown-open" and \
+    if g.winner is None and not g.choosing and g.turn_state() == "showdown-open" and assigner(g) is None and \
             (g.focus is None or g.priority != g.focus):
         return f"Showdown Open: focus is {g.focus} but priority is {g.priority}"
     return None
