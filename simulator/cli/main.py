@@ -19,9 +19,20 @@ COMMANDS = {
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
     "rules": ("simulator.cli.rules", "which declared transitions implement a rule or apply a ruling"),
     "cards": ("simulator.cli.cards", "list the real Riftbound cards riftsim models, with their modelled effect"),
+    "compare": ("simulator.cli.compare", "run a scenario under two readings (--ruling) and show where they part"),
     "schema": ("simulator.cli.schema", "print the JSON Schema of scenario files, for editors"),
     "approve": ("simulator.verify.approve", "approve the golden traces of the bundled scenarios (tests/golden/)"),
 }
+
+
+def version() -> str:
+    """The installed distribution's version (pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+    try:
+        return dist_version("riftsim")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -31,6 +42,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="example: riftsim simulate scenarios/*.yaml",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"riftsim {version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, helptext) in COMMANDS.items():
         try:

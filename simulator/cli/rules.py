@@ -67,7 +67,8 @@ def run(args) -> int:
     for table, rows in (("timing.PLAY", timing.PLAY), ("timing.NEEDS", timing.NEEDS),
                         ("timing.MOVE_PATHS", {"standard move": timing.MOVE_PATHS}),
                         ("timing.KEYWORD_TIMING", {k: {v[0]: v[1]} for k, v in timing.KEYWORD_TIMING.items()}),
-                        ("timing.HIDE", {"hide": timing.HIDE}),
+                        ("timing.ALLOWED", {f"{act} in {st}": {act: r} for act, sts in timing.ALLOWED.items()
+                                            for st, r in sts.items()}),
                         ("timing.READINESS", {k: {v[0]: v[1]} for k, v in timing.READINESS.items()})):
         for state, entry in rows.items():
             pairs = entry.items() if isinstance(entry, dict) else [(entry[0], entry[1:])]

@@ -70,9 +70,10 @@ class Action:
         return s
 
 
-def _acting(g: State, p: str) -> bool:
-    """Whether ``p`` holds what the current state requires to take a discretionary action."""
-    return g.priority == p
+def _refuse(action: str, st: str, **fmt: str) -> IllegalAction:
+    """The refusal the timing table declares for ``action`` in the turn state ``st``."""
+    reason, rules = timing.REFUSED[(action, st)]
+    return IllegalAction(reason.format(state=st, **fmt), rules)
 
 
 def check(g: State, a: Action) -> None:
@@ -120,22 +121,26 @@ def _check_choice(g: State, a: Action, st: str) -> None:
     if a.kind == "pass":
         if g.priority != p:
             raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
-        if st == "neutral-open" and g.invited != p:
-            raise IllegalAction("in Neutral Open the turn player ends the turn instead of passing", "316.9, R14")
+        if st in timing.NO_PASS and g.invited != p:
+            raise IllegalAction("in Neutral Open the turn player ends the turn instead of passing",
+                                ", ".join(timing.NO_PASS[st]))
         return
     if a.kind == "end-turn":
         if p != g.turn:
             raise IllegalAction(f"only the turn player {g.turn} may end the turn", "316.9, R14")
-        if st != "neutral-open":
-            raise IllegalAction(f"the turn can't end in a {st} state", "R14")
+        if st not in timing.ALLOWED["end-turn"]:
+            raise _refuse("end-turn", st)
         if g.priority != p:
             raise IllegalAction(f"{p} does not hold priority", "R14")
         return
     if a.kind == "invite":
         if g.cfg.mode != "magma-chamber":
             raise IllegalAction("invitations exist only in magma-chamber", "R13")
-        if p != g.turn or st != "neutral-open" or g.priority != p:
-            raise IllegalAction("only the turn player holding priority in Neutral Open may invite", "316.5.b.1, R13")
+        if st not in timing.ALLOWED["invite"]:
+            raise _refuse("invite", st)
+        if p != g.turn or g.priority != p:
+            raise IllegalAction("only the turn player holding priority in Neutral Open may invite",
+                                ", ".join(timing.ALLOWED["invite"][st]))
         if a.teammate not in g.in_game() or not g.teammates(p, a.teammate):
             raise IllegalAction(f"{a.teammate} is not {p}'s teammate in the game", "489.8.a, R13")
         return
@@ -187,9 +192,9 @@ def _check_hide(g: State, a: Action, st: str) -> None:
         raise IllegalAction(f"{a.card} is not in {p}'s hand", "811.1.b")
     if keyword(card.keywords, "hidden") is None:
         raise IllegalAction(f"{a.card} has no Hidden: it can't be hidden", "811")
-    if st not in timing.HIDE or p != g.turn or g.priority != p:
+    if st not in timing.ALLOWED["hide"] or p != g.turn or g.priority != p:
         raise IllegalAction("a card is hidden only on its controller's own turn, in Neutral Open, holding priority",
-                            ", ".join(timing.HIDE["neutral-open"]))
+                            ", ".join(timing.ALLOWED["hide"][timing.NEUTRAL_OPEN]))
     if a.at not in g.bfs:
         raise IllegalAction(f"{a.at} is not a battlefield", "811.1.b")
     if g.bfs[a.at].controller != p:
@@ -204,23 +209,19 @@ def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
     if g.priority != p:
         need = timing.NEEDS[st]
         raise IllegalAction(f"{p} does not hold {need[0]}", need[1])
-    if st == "neutral-open" and p != g.turn and g.invited != p:
-        raise IllegalAction(f"only the turn player acts in Neutral Open", "310.1.a, 316.5")
-    allowed = timing.PLAY[st]
-    if timing_kw not in allowed:
-        if st.endswith("closed"):
-            raise IllegalAction(f"{what} is not a Reaction: only Reactions in a Closed state", "309.1.a, 813")
-        raise IllegalAction(f"{what} has neither Action nor Reaction: not playable during a showdown", "308.1.a, 806")
+    if st in timing.TURN_PLAYER_ONLY and p != g.turn and g.invited != p:
+        raise IllegalAction("only the turn player acts in Neutral Open", ", ".join(timing.TURN_PLAYER_ONLY[st]))
+    if timing_kw not in timing.PLAY[st]:
+        raise _refuse("play", st, what=what)
 
 
 def _check_move(g: State, a: Action, st: str) -> None:
     p = a.player
-    if st.startswith("showdown"):
-        raise IllegalAction("no standard move during a showdown or combat", "144")
-    if st.endswith("closed"):
-        raise IllegalAction("no standard move in a Closed state", "144")
+    if st not in timing.ALLOWED["move"]:
+        raise _refuse("move", st)
     if p != g.turn or g.priority != p:
-        raise IllegalAction(f"only the turn player holding priority may make a standard move", "144")
+        raise IllegalAction("only the turn player holding priority may make a standard move",
+                            ", ".join(timing.ALLOWED["move"][st]))
     if g.ms[("phases", None)] != "Main":
         raise IllegalAction("standard moves happen in the Main Phase", "144")
     if not a.units:
