@@ -267,13 +267,13 @@ def test_a_hidden_unit_enters_at_its_battlefield():
 # -- the verify positions of issue 16 reach what they are for ----------------------------------------------
 
 def _reach(name, found, limit=20_000):
-    """Breadth-first over the legal actions of verify/positions.yaml's position ``name`` (as the explorer
+    """Breadth-first over the legal actions of simulator/verify/positions/positions.yaml's position ``name`` (as the explorer
     does): the first state for which ``found(state, action)`` holds after ``action``, else None."""
     import yaml
     from pathlib import Path
     from simulator.game import engine
     from simulator.verify.explore import Position, actions_of
-    doc = yaml.safe_load((Path(__file__).parent.parent / "verify" / "positions.yaml").read_text())
+    doc = yaml.safe_load((Path(__file__).parent.parent / "simulator" / "verify" / "positions" / "positions.yaml").read_text())
     entry = next(p for p in doc["positions"] if p["name"] == name)
     setup = {k: v for k, v in entry.items() if k not in ("name", "explore")}
     start = Position(name, setup).start()

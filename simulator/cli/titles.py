@@ -86,6 +86,7 @@ TITLES = {
     "348.1": "a combat showdown goes on with the rest of the combat",
     "348.2": "a non-combat showdown: the only player left establishes control (conquer)",
     "353": "playing a card",
+    "354": "playing a card: its cost is paid while it is played",
     "354.1": "putting a card on the chain closes the state",
     "359.2": "a unit played goes to its place on the board",
     "377": "activating an ability",
@@ -137,7 +138,18 @@ TITLES = {
     "652.4": "their chain items leave the chain",
     "652.5": "the game goes on with the players left",
     "734": "extra turns",
+    "805": "Accelerate: pay more to have the unit enter ready",
+    "806": "Action: may be played in a showdown, on any turn",
+    "807": "Assault: more might while an attacker",
+    "810": "Ganking: a standard move from battlefield to battlefield",
+    "811": "Hidden: hide a card facedown, play it later as a Reaction",
+    "811.1.b": "hiding: own turn, Open, at a battlefield you control",
+    "811.1.d": "playing a hidden card: from the next turn, Reaction, no cost",
     "813": "Reaction: may be played in a Closed state",
+    "814": "Shield: more might while a defender",
+    "815": "Tank: assigned lethal combat damage first",
+    "822": "Ambush: a unit played as a Reaction where you have units",
+    "826": "Backline: assigned combat damage last",
 }
 
 
