@@ -15,6 +15,7 @@ from __future__ import annotations
 from statecharts.rulings import RULINGS
 
 TITLES = {
+    "055": "do as much as you can; an impossible instruction is ignored",
     "103": "players and teams",
     "142.4": "lethal damage: damage at least the unit's Might",
     "144": "moving a unit between locations",
@@ -88,12 +89,18 @@ TITLES = {
     "353": "playing a card",
     "354": "playing a card: its cost is paid while it is played",
     "354.1": "putting a card on the chain closes the state",
+    "354.3": "a card played by an effect waits until the playing item has finished resolving",
+    "355.4.a": "a move's destination is a place other than the unit's own",
+    "356": "choosing targets: only what the card allows",
     "359.2": "a unit played goes to its place on the board",
+    "359.3.f": "information an instruction needs, read as it executes",
+    "359.3.f.2": "the location of a source that has left the board is unavailable: the instruction does nothing",
     "377": "activating an ability",
     "377.3.a.1": "activating or triggering an ability closes the state",
     "383": "triggered abilities",
     "383.3.d": "a player orders their own simultaneous triggers",
     "383.4": "attack and defend triggers",
+    "383.4.a.2": "play triggers: pending once the unit or gear has entered",
     "400.2": "the board",
     "410": "what a player may do, and when",
     "423.1": "stun: a stunned unit adds no might to combat",

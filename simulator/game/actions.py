@@ -226,6 +226,9 @@ def _check_move(g: State, a: Action, st: str) -> None:
         raise IllegalAction("standard moves happen in the Main Phase", "144")
     if not a.units:
         raise IllegalAction("a move names at least one unit", "144")
+    twice = next((u for i, u in enumerate(a.units) if u in a.units[:i]), None)
+    if twice is not None:
+        raise IllegalAction(f"{twice} is named twice: a move moves each of its units once", "144")
     if a.to != "base" and a.to not in g.bfs:
         raise IllegalAction(f"{a.to} is not a battlefield or base", "144")
     for uid in a.units:
@@ -337,6 +340,15 @@ def _check_targets(g: State, a: Action, card) -> None:
             problem = destination_problem(g, u, dest)
             if problem:
                 raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
+    if "at" in given and "at" in card.target_fields():
+        if given["at"] != "base" and given["at"] not in g.bfs:
+            raise IllegalAction(f"{given['at']} is not a battlefield or base", "356")
+    if "item" in given and "item" in card.target_fields():
+        if not any(it.name == given["item"] for it in g.chain):
+            raise IllegalAction(f"{a.card} targets a chain item; {given['item']} is not on the chain", "356")
+    if "player" in given and "player" in card.target_fields():
+        if given["player"] not in g.in_game():
+            raise IllegalAction(f"{given['player']} is not a player in the game", "356")
 
 
 def _check_activate(g: State, a: Action, st: str) -> None:
@@ -391,7 +403,7 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
         if card is None:
             continue
         fields = card.target_fields()
-        pools = [board if f == "unit" else ["base", *g.bfs] if f in ("to", "at") else [] for f in fields]
+        pools = [_target_pool(g, f, board) for f in fields]
         acc = (False, True) if keyword(card.keywords, "accelerate") is not None and g.cfg.resources is not None \
             else (False,)
         if card.type == "unit":
@@ -421,6 +433,21 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
                 if ab.activated:
                     out.append(_action("activate", p, source=u.id, ability=ab.name))
     return out
+
+
+def _target_pool(g: State, field: str, board: list[str]) -> list:
+    """What a player may name for a ``target`` field (356): a unit on the board, a place, a chain item (by its
+    name: the newest of that name), a player in the game. Every kind the effect vocabulary lets a card
+    target has a pool, so ``legal`` lists a card whenever some choice of targets is legal."""
+    if field == "unit":
+        return board
+    if field in ("to", "at"):
+        return ["base", *g.bfs]
+    if field == "item":
+        return list(dict.fromkeys(it.name for it in g.chain))
+    if field == "player":
+        return list(g.in_game())
+    raise ValueError(f"{field!r} is not a target field")   # the validator refuses it (TARGET_FIELDS)
 
 
 def legal(g: State, p: str, *, multi_move: bool = True) -> list[Action]:

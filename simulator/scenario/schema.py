@@ -70,7 +70,7 @@ def defs() -> dict:
         props = {}
         for f in fields:
             if f in loader.NUMBER_FIELDS:
-                props[f] = {"anyOf": [{"type": "integer"}, {"const": "target"}]}
+                props[f] = {"type": "integer", "description": "a number (never a target: 356)"}
             else:
                 props[f] = WORD
         verbs[verb] = _obj(props, description=f"{verb}: {', '.join(fields) or 'no fields'}")
@@ -95,6 +95,7 @@ def defs() -> dict:
         "might": WHOLE,
         "abilities": _list(REF("ability")),
         "text": TEXT,
+        "friendly": {"type": "boolean", "description": "its unit: target must be friendly (356)"},
         "cost": WHOLE,
         "keywords": REF("keywords"),
     }, description="a custom card")
