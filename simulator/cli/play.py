@@ -27,6 +27,7 @@ from simulator.game.actions import KINDS, Action
 from simulator.rules.triggers import orderer, unordered_labels
 from simulator.core.errors import IllegalAction, RiftsimError
 from simulator.core.model import Event, State
+from simulator.rules.damage import assigner
 from simulator.scenario.view import view
 
 
@@ -109,6 +110,9 @@ def status(g: State) -> str:
     win = f" | winner {v['winner']}" if v["winner"] else ""
     who = orderer(g)
     order = f" | {who} orders {' '.join(unordered_labels(g, who))} (383.3.d)" if who else ""
+    assigns = assigner(g)
+    if assigns:
+        order += f" | {assigns} assigns combat damage: {assigns} assign UNIT=N ... (465.2.c)"
     return (f"[{v['state']} | turn {v['turn']} | focus {v['focus']} | priority {v['priority']} | "
             f"chain {v['chain']}{order}{where}{staged} | score {score}{win}]")
 
