@@ -68,7 +68,7 @@ REFUSED: dict[tuple[str, str], tuple[str, str]] = {
 MOVE_PATHS: dict[str, tuple[str, ...]] = {
     "base->battlefield": ("144",),
     "battlefield->base": ("144",),
-    "battlefield->battlefield": ("144", "810"),     # only a unit with Ganking
+    "battlefield->battlefield, Ganking only": ("144", "810"),
 }
 
 #: keywords that give a card Reaction timing while it is played a certain way (on top of PLAY)
