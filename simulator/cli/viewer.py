@@ -66,7 +66,7 @@ CHROME = {
     "failed": "FAILED",
     "rejected": "rejected as expected",
     "no_events": "no trace line at this step",
-    "legal": "legal actions",
+    "legal": "legal actions (moves one unit at a time)",
     "pass": "PASS",
     "fail": "FAIL",
     "reading": "reading",

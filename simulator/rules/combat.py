@@ -168,3 +168,21 @@ def _clear_active(g: State, inst, ctx) -> None:
     g.focus = None
     g.focus_passed = ()
     g.dirty = True
+
+
+# -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
+
+@effect("assignments_made")
+def _assignments_made(g: State, inst, ctx) -> None:
+    """465.2.c: every player who assigns has assigned (or none needs to): the damage is dealt."""
+    fire(g, "combat", "assign", bf=g.active)
+
+
+@effect("combat_damage")
+def _combat_damage(g: State, inst, ctx) -> None:
+    fire(g, "combat", "damage_dealt", bf=g.active)
+
+
+@effect("finish_combat")
+def _finish_combat(g: State, inst, ctx) -> None:
+    fire(g, "combat", "finish", bf=g.active)
