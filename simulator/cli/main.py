@@ -22,6 +22,7 @@ COMMANDS = {
     "compare": ("simulator.cli.compare", "run a scenario under two readings (--ruling) and show where they part"),
     "schema": ("simulator.cli.schema", "print the JSON Schema of scenario files, for editors"),
     "approve": ("simulator.verify.approve", "approve the golden traces of the bundled scenarios (tests/golden/)"),
+    "mutate": ("simulator.verify.mutate", "mutation testing: break each declared transition once, count what the tests notice"),
 }
 
 
