@@ -164,6 +164,7 @@ class Config:
     cards: dict
     rulings: dict
     team_of: dict = field(default_factory=dict)
+    rt: Any = field(default=None, compare=False, repr=False)   # the Runtime (core.machines), set by setup.build
     resources: dict | None = None          # player -> runes they own, when the file has resources: (354)
     manual: bool = False                   # assign: manual (465.2.c): players assign their combat damage
 
