@@ -42,10 +42,12 @@ def total(g: State, units: list[Unit]) -> int:
 
 def sides(g: State) -> dict[str, tuple[list[Unit], list[Unit]]]:
     """For the attacker and the defender: (their units at the combat, the enemy units they assign to)."""
-    bf = g.active
-    att = g.units_at(bf, g.attacker)
-    dfn = g.units_at(bf, g.defender)
-    return {g.attacker: (att, dfn), g.defender: (dfn, att)}
+    bf, a, d = g.active, g.attacker, g.defender
+    if bf is None or a is None or d is None:
+        return {}
+    att = g.units_at(bf, a)
+    dfn = g.units_at(bf, d)
+    return {a: (att, dfn), d: (dfn, att)}
 
 
 def ordered(victims: list[Unit]) -> list[Unit]:
@@ -84,7 +86,7 @@ def assigner(g: State) -> str | None:
         return None
     done = {p for p, _ in g.assigned}
     for p in (g.attacker, g.defender):
-        if p not in done and needs_to_assign(g, p):
+        if p is not None and p not in done and needs_to_assign(g, p):
             return p
     return None
 
@@ -108,7 +110,7 @@ def problem(g: State, p: str, damage: tuple[tuple[str, int], ...]) -> tuple[str,
     reasons = []
     for picks in product((True, False), repeat=min(len(both), 8)):
         pick = dict(zip((v.id for v in both), picks))
-        why = _order_problem(g, victims, given, lambda v: rank(v, pick.get(v.id, True)))
+        why = _order_problem(g, victims, given, lambda v, pick=pick: rank(v, pick.get(v.id, True)))
         if why is None:
             return None
         reasons.append(why)
@@ -167,6 +169,7 @@ def choices(g: State, p: str) -> list[tuple[tuple[str, int], ...]]:
             left = amount - need
             rest = [v for v in victims if v not in killed]
             base = [(v.id, lethal(g, v)) for v in killed]
+            tails: list[list[tuple[str, int]]]
             if not rest:
                 if base:
                     base[-1] = (base[-1][0], base[-1][1] + left)

@@ -40,7 +40,8 @@ def next_turn(g: State) -> None:
 
 def trash_uncontrolled(g: State, rule: str, only: str | None = None) -> bool:
     """Trash the facedown cards whose controller lacks control of their battlefield; True if any went."""
-    keep, gone = [], []
+    keep: list[tuple] = []
+    gone: list[tuple] = []
     for e in g.hidden:
         bf, p = e[0], e[1]
         (gone if (only is None or bf == only) and g.bfs[bf].controller != p else keep).append(e)
