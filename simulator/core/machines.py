@@ -176,7 +176,7 @@ class Runtime:
         """
         silent = self.silent.get(leaf)
         if silent is None:
-            silent = self.silent[leaf] = isinstance(self.backend, Compiled) and _silent(leaf)
+            silent = self.silent[leaf] = isinstance(self.backend, Compiled) and _silent(leaf, (start, step))
         if not silent:
             self.fire(g, leaf, start, inst)
             while g.ms[(leaf, inst)] != until:
@@ -191,8 +191,10 @@ class Runtime:
 _LOOPS: dict = {}
 
 
-def _silent(leaf: str) -> bool:
-    return all(not (t.effects or t.sends or t.say) for t in statecharts.LEAVES[leaf].transitions)
+def _silent(leaf: str, triggers: tuple[str, ...]) -> bool:
+    """The loop's transitions (those on ``triggers``) have no effects, hand-offs or trace text."""
+    return all(not (t.effects or t.sends or t.say) for t in statecharts.LEAVES[leaf].transitions
+               if t.trigger in triggers)
 
 
 def compile_loop(leaf: Machine, start: str, step: str, until: str):

@@ -8,7 +8,8 @@ success).
 from __future__ import annotations
 
 from simulator.rules import chain, cleanup, combat, concede, effects, focus, phases  # noqa: F401  (register guards/effects)
-from simulator.game.actions import Action, check, legal
+from simulator.game.actions import Action, check, legal, target_options
+from simulator.rules.abilities import deciding
 from simulator.rules.chain import finalize_oldest, order_triggers, orderer, pass_priority, put_on_chain
 from simulator.rules.cleanup import open_at, run_cleanup
 from simulator.core.log import fire, log
@@ -43,10 +44,17 @@ def settle(g: State) -> None:
             if who is not None:
                 fire(g, "chain", "await_order", player=who)  # 383.3.d: before they are finalized
                 continue
+            it = deciding(g)
+            if it is not None:
+                if "target" in it.ask and not target_options(g, it):
+                    drop_item(g, it, f"{it.source}'s {it.name} has no legal target: it is removed", "402.4")
+                    continue
+                fire(g, "chain", "await_choice", item=it.name, player=it.controller)   # 383.3.a
+                continue
             finalize_oldest(g)                               # 337
             continue
-        if cs == "Order":
-            g.priority = None                                # 383.3.d: the orderer decides, nobody has priority
+        if cs in ("Order", "Decide"):
+            g.priority = None                                # 383.3.d, 383.3.a: a decision, nobody has priority
             return
         if cs == "Execute":
             return                                           # 338: the priority holder decides
@@ -78,6 +86,21 @@ def perform(g: State, a: Action) -> None:
     k = a.kind
     if k == "concede":
         concede.concede(g, p)
+    elif k == "choose" and a.option is not None:
+        it = deciding(g)
+        if a.option == "yes":
+            log(g, f"{p} chooses to use {it.source}'s {it.name}", "383.3.a", p)
+            _replace(g, it, it.but(ask=it.ask[1:]))
+            fire(g, "chain", "decide", item=it.name, player=p)
+        else:
+            drop_item(g, it, f"{p} declines {it.source}'s {it.name}: it is removed as if it never triggered",
+                      "383.3.a", "decide")
+    elif k == "target":
+        it = deciding(g)
+        log(g, f"{p} chooses targets for {it.source}'s {it.name}: "
+            + ", ".join(f"{f}: {v}" for f, v in a.targets), "383.3.a, 356", p)
+        _replace(g, it, it.but(ask=it.ask[1:], targets=a.targets))
+        fire(g, "chain", "decide", item=it.name, player=p)
     elif k == "choose":
         log(g, f"{p} chooses {a.battlefield}", "323.12, 323.13", p)
         open_at(g, a.battlefield)
@@ -118,13 +141,32 @@ def perform(g: State, a: Action) -> None:
     elif k == "activate":
         src = g.units[a.source]
         ab = next(x for x in src.abilities if x.name == a.ability and x.activated)
-        src.exhausted = True
+        if ab.exhaust:
+            src.exhausted = True                            # its cost (377)
+        if ab.once:
+            g.once = g.once + ((src.id, ab.name),)
         g.invited = None
-        log(g, f"{p} activates {a.source}'s {a.ability}", "377", p)
-        item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds)
+        log(g, f"{p} activates {a.source}'s {a.ability}" + (" (exhausting it)" if ab.exhaust else "")
+            + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "377", p)
+        item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds,
+                    targets=a.targets, ability=(src.id, ab.name), there=src.at if src.at in g.bfs else None)
         put_on_chain(g, item, "add" if ab.adds else "card")
     else:  # pragma: no cover - check() refuses unknown kinds
         raise IllegalAction(f"unknown action {k!r}", "410")
+
+
+def _replace(g: State, old: Item, new: Item) -> None:
+    g.chain[next(i for i, it in enumerate(g.chain) if it.uid == old.uid)] = new
+
+
+def drop_item(g: State, it: Item, why: str, rule: str, trigger: str = "drop") -> None:
+    """383.3.a, 402.4: a triggered ability leaves the chain as if it never triggered (not countered)."""
+    g.chain[:] = [x for x in g.chain if x.uid != it.uid]
+    if it.ability in g.once:                                 # it never triggered: once-per-turn is not used
+        g.once = tuple(k for k in g.once if k != it.ability)
+    g.dirty = True                                           # 319: an item left the chain
+    log(g, why, rule, it.controller)
+    fire(g, "chain", trigger, item=it.name, player=it.controller)
 
 
 def step(g: State, a: Action, number: int | None = None) -> State:

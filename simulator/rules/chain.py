@@ -62,15 +62,19 @@ def unordered_labels(g: State, player: str) -> list[str]:
 
 
 def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
-    """383.3.d: ``player``'s pending triggers take the chain positions they occupy in the chosen order
-    (the first listed goes on the chain first, so it resolves last)."""
+    """383.3.d: ``player`` places the next of their pending triggers: the ones named take the first chain
+    positions their triggers occupy, in that order (the first listed goes on the chain first, so it resolves
+    last); the others wait for the next pick, and a last one left is placed without a choice."""
     slots = [i for i, it in enumerate(g.chain) if it.unordered and it.controller == player]
-    by_label: dict[str, list[Item]] = {}
-    for i in slots:                     # a list per label: two identical labels keep both items
-        by_label.setdefault(g.chain[i].label, []).append(g.chain[i])
-    chosen = [by_label[lab].pop(0) for lab in labels]
-    for i, it in zip(slots, chosen):
-        g.chain[i] = it.but(unordered=False)
+    items = [g.chain[i] for i in slots]
+    chosen: list[Item] = []
+    for lab in labels:                  # a label shared by two items picks the first of them
+        k = next(j for j, it in enumerate(items) if it.label == lab)
+        chosen.append(items.pop(k).but(unordered=False))
+    if len(items) == 1:
+        items = [items[0].but(unordered=False)]
+    for i, it in zip(slots, chosen + items):
+        g.chain[i] = it
     fire(g, "chain", "order", player=player)
 
 
@@ -151,16 +155,3 @@ def _priority_to_next(g: State, inst, ctx) -> None:
     """312.2.d: the next player in turn order gets priority."""
     g.priority = g.next_player(g.priority)
     ctx["player"] = g.priority
-
-
-@effect("resolve_item")
-def _resolve_item(g: State, inst, ctx) -> None:
-    """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
-    from simulator.rules.effects import resolve
-
-    i = ctx.get("idx", len(g.chain) - 1)
-    item = g.chain.pop(i)
-    if not (item.kind == "ability" and item.immediate):
-        g.priority = None               # an Add ability keeps priority with its activator (429, seed 001)
-    g.dirty = True                      # 319: an item left the chain
-    resolve(g, item)

@@ -54,7 +54,9 @@ def _combat_chain(g: State, inst, ctx) -> None:
 
 
 def _place_combat_triggers(g: State) -> None:
+    from simulator.rules.abilities import pend
     bf = g.active
+    b = g.bfs[bf]
     others = [p for p in g.from_turn_player(g.in_game()) if p not in (g.attacker, g.defender)]
     for p in [g.attacker, *others, g.defender]:
         for u in list(g.units.values()):
@@ -65,9 +67,12 @@ def _place_combat_triggers(g: State) -> None:
                          or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
                          or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
                 if fires:
-                    from simulator.rules.chain import put_trigger
-                    put_trigger(g, Item(g.next_uid(), ab.name, p, "trigger", ab.effect, source=u.id,
-                                        immediate=ab.adds))
+                    pend(g, u.id, ab, p, there=bf, why="464.2.e")
+        # a battlefield's "when a player attacks / defends here": controlled by that player
+        role = "on-attack" if p == g.attacker else "on-defend" if p == g.defender else None
+        for ab in b.abilities:
+            if role and ab.trigger == role:
+                pend(g, bf, ab, p, there=bf, why="464.2.e")
 
 
 def _assign(g: State, total: int, victims: list) -> list[tuple]:

@@ -1,9 +1,10 @@
 """What items do when they resolve: the effect vocabulary, units entering play, triggered abilities."""
 from __future__ import annotations
 
-from simulator.rules.chain import put_trigger, simultaneous
-from simulator.core.log import log
+from simulator.core.log import fire, log
 from simulator.core.model import Item, State, Unit
+from simulator.core.registry import effect
+from simulator.rules.abilities import battlefield_triggers, holds, describe, trigger_abilities  # noqa: F401
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 
 
@@ -25,6 +26,8 @@ def resolve(g: State, item: Item) -> None:
     finally:
         arrivals, g.arrivals = g.arrivals, None
     settle_arrivals(g, arrivals)
+    if item.kind == "spell":
+        fire(g, "chain", "spell_resolved", item=item.name, player=item.controller)   # 419.4.a
 
 
 def _next_id(g: State, card: str) -> str:
@@ -45,38 +48,16 @@ def enter_play(g: State, item: Item) -> None:
     trigger_abilities(g, u, "on-play")
 
 
-def trigger_abilities(g: State, source: Unit, trigger: str) -> None:
-    """383: each ability of ``source`` with that trigger becomes a pending item, controlled by its controller;
-    together, so their controller orders them (383.3.d)."""
-    abilities = [ab for ab in source.abilities if ab.trigger == trigger]
-    if not abilities:
-        return
-    with simultaneous(g):
-        for ab in abilities:
-            item = Item(g.next_uid(), ab.name, source.controller, "trigger", ab.effect,
-                        source=source.id, immediate=ab.adds)
-            put_trigger(g, item)
-
-
-def battlefield_triggers(g: State, bf: str, trigger: str) -> None:
-    """190.6: the controller controls a battlefield's abilities; uncontrolled -> the turn player."""
-    b = g.bfs[bf]
-    abilities = [ab for ab in b.abilities if ab.trigger == trigger]
-    if not abilities:
-        return
-    with simultaneous(g):
-        for ab in abilities:
-            who = b.controller or g.turn
-            put_trigger(g, Item(g.next_uid(), ab.name, who, "trigger", ab.effect, source=bf,
-                                immediate=ab.adds))
-
-
 def _value(g: State, item: Item, field: str, value):
     if value == "target":
         return dict(item.targets).get(field)
     if value == "self":
         return item.source
+    if value == "there":
+        return item.there
     if value == "here":
+        if item.here is not None:                   # recorded as it left the board (808.1.d.3)
+            return item.here
         src = g.units.get(item.source)
         if src is not None:
             return src.at
@@ -89,7 +70,19 @@ def _value(g: State, item: Item, field: str, value):
 def run_effects(g: State, item: Item) -> None:
     here_override: str | None = None
     for verb, fields in item.effect:
+        meta = dict(f for f in fields if f[0] in ("if", "may"))
+        if meta:
+            fields = tuple(f for f in fields if f[0] not in ("if", "may"))
+        if "if" in meta:                            # 383.2.b: an entry's own condition, checked as it executes
+            src = item.source or ""
+            if not holds(g, meta["if"], src, item.controller, item.here):
+                log(g, f"{verb}: {describe(meta['if'])} is false; this part does nothing", "383.2.b", item.controller)
+                continue
         args = {f: _value(g, item, f, v) for f, v in fields}
+        if any(v is None for f, v in args.items() if dict(fields).get(f) == "there"):
+            log(g, f"{verb}: no battlefield was named by the triggering event; nothing happens", "359.3.f.3",
+                item.controller)
+            continue
         if here_override is not None:
             args = {f: (here_override if dict(fields).get(f) == "here" else v) for f, v in args.items()}
         u = g.units.get(args.get("unit")) if "unit" in args else None
@@ -117,13 +110,32 @@ def run_effects(g: State, item: Item) -> None:
                    + (": it is the only unit its controller has there" if alone else ""), "340", item.controller)
         elif verb == "damage":
             u.damage += int(args["amount"])
+            u.hurt = True
             g.dirty = True
             log(g, f"{u.id} takes {args['amount']} damage", "340", item.controller)
         elif verb == "kill":
+            log(g, f"{u.id} is killed", "340", item.controller)
+            fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
             u.zone = "trash"
             u.designation = None
             g.dirty = True
-            log(g, f"{u.id} is killed", "340", item.controller)
+        elif verb == "banish":
+            u.zone = "banished"
+            u.designation = None
+            g.dirty = True
+            log(g, f"{u.id} is banished", "340", item.controller)
+        elif verb == "replay":
+            _replay(g, item, u, args.get("at") or "base")
+        elif verb == "play":
+            _forced_play(g, item, args["card"], args.get("at") or "base")
+        elif verb in ("ready", "exhaust"):
+            u.exhausted = verb == "exhaust"
+            g.dirty = True
+            log(g, f"{u.id} is {'exhausted' if u.exhausted else 'readied'}", "340", item.controller)
+        elif verb == "give-keyword":
+            if args["keyword"] not in u.given:
+                u.given = u.given + (args["keyword"],)
+            log(g, f"{u.id} gains {args['keyword']} this turn", "340", item.controller)
         elif verb == "play-unit":
             where = args.get("at") or "base"
             if where in g.bfs and combat_outsider(g, item.controller, where):
@@ -158,6 +170,36 @@ def run_effects(g: State, item: Item) -> None:
             log(g, f"{who} will take an extra turn after this one", "735, R11", item.controller)
 
 
+def _forced_play(g: State, item: Item, card: str, where: str, owner: str | None = None) -> str | None:
+    """A forced play of ``card`` (a unit or gear): it enters with its abilities, its play triggers follow."""
+    who = owner or item.controller
+    c = g.cfg.cards[card]
+    if c.type == "unit" and where in g.bfs and (g.bfs[where].controller != who or combat_outsider(g, who, where)):
+        log(g, f"{card} may not be played to {where}: it is played to base instead", "359.2, 462", who)
+        where = "base"
+    new = Item(g.next_uid(), card, who, c.type, card=card, might=c.might, at=where if c.type == "unit" else "base")
+    if c.type == "gear":
+        resolve(g, new)
+        gear = f"{card}#{g.counters[card]}"
+        trigger_abilities(g, g.units[gear], "on-play")
+        return gear
+    enter_play(g, new)
+    return f"{card}#{g.counters[card]}"
+
+
+def _replay(g: State, item: Item, u: Unit, where: str) -> None:
+    """Banish ``u``, then its owner plays it ignoring its cost: a new object with a new id (124)."""
+    u.zone = "banished"
+    u.designation = None
+    g.dirty = True
+    log(g, f"{u.id} is banished", "340", item.controller)
+    if u.card is None or u.card not in g.cfg.cards:
+        log(g, f"{u.id} was not made from a card: nothing is played", "124", item.controller)
+        return
+    n = _forced_play(g, item, u.card, where, u.owner)
+    log(g, f"{u.id} is played again as {n}: a new object", "124", u.owner)
+
+
 def _counter(g: State, item: Item, name) -> None:
     for i in range(len(g.chain) - 1, -1, -1):
         if g.chain[i].name == name or name in (None, "newest"):
@@ -166,3 +208,14 @@ def _counter(g: State, item: Item, name) -> None:
             log(g, f"{victim.name} is countered", "340", item.controller)
             return
     log(g, f"nothing named {name} is on the chain to counter", "340", item.controller)
+
+
+@effect("resolve_item")
+def _resolve_item(g: State, inst, ctx) -> None:
+    """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
+    i = ctx.get("idx", len(g.chain) - 1)
+    item = g.chain.pop(i)
+    if not (item.kind == "ability" and item.immediate):
+        g.priority = None               # an Add ability keeps priority with its activator (429, seed 001)
+    g.dirty = True                      # 319: an item left the chain
+    resolve(g, item)

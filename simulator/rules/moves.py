@@ -40,12 +40,14 @@ def destination_problem(g: State, u: Unit, dest: str) -> tuple[str, str] | None:
 
 
 def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> None:
-    """Put ``u`` at ``dest``; arriving at a battlefield may apply Contested (190.3.a.1, 450)."""
-    u.at = dest
+    """Put ``u`` at ``dest``; arriving at a battlefield may apply Contested (190.3.a.1, 450); its move
+    abilities trigger (446, 383)."""
+    src, u.at = u.at, dest
     g.dirty = True                                  # 453: a move completes -> cleanup
     log(g, f"{u.id} {verb} to {dest}", rule, u.controller)
     if dest in g.bfs:
         arrive(g, u, dest)
+    fire(g, "chain", "moved", moves=[(u.id, src, dest)], player=u.controller)
 
 
 def arrive(g: State, u: Unit, bf: str) -> None:
@@ -57,8 +59,6 @@ def arrive(g: State, u: Unit, bf: str) -> None:
         b = g.bfs[bf]
         if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
             contest(g, bf, u.controller)
-    from simulator.rules.effects import trigger_abilities
-    trigger_abilities(g, u, "on-arrive")
 
 
 def recall(g: State, u: Unit, rule: str) -> None:
@@ -88,6 +88,7 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     names = " ".join(u.id for u in units)
     log(g, f"{player} moves {names} to {dest}", "144", player)
     g.events_on, was = False, g.events_on
+    moves = [(u.id, u.at, dest) for u in units]
     try:
         for u in units:
             u.at = dest
@@ -97,6 +98,7 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     if dest in g.bfs:
         for u in units:
             arrive(g, u, dest)
+    fire(g, "chain", "moved", moves=moves, player=player)      # one move: its triggers are simultaneous
 
 
 def settle_arrivals(g: State, arrivals: list) -> None:

@@ -58,11 +58,11 @@ def conquer(g: State, bf: str, player: str) -> None:
     g.scored[bf] = player
     add_points(g, player)
     log(g, f"{player} conquers {bf} and scores 1 (now {points(g, player)})", "469.1, 470", player)
-    from simulator.rules.effects import battlefield_triggers, trigger_abilities
+    from simulator.rules.abilities import battlefield_triggers, trigger_abilities
     from simulator.rules.chain import simultaneous
     with simultaneous(g):                           # one event: its controller orders them (383.3.d)
         for u in g.units_at(bf, player):
-            trigger_abilities(g, u, "on-conquer")
+            trigger_abilities(g, u, "on-conquer", there=bf)
         battlefield_triggers(g, bf, "on-conquer")
 
 
@@ -73,7 +73,7 @@ def hold_all(g: State) -> None:
         g.blocked = tuple(n for n, b in g.bfs.items() if b.controller and b.controller != p
                           and g.teammates(p, b.controller))
     held = [n for n, b in g.bfs.items() if b.controller == p and n not in g.scored]
-    from simulator.rules.effects import battlefield_triggers, trigger_abilities
+    from simulator.rules.abilities import battlefield_triggers, trigger_abilities
     for name in held:
         g.scored[name] = p
         add_points(g, p)
@@ -82,5 +82,5 @@ def hold_all(g: State) -> None:
     with simultaneous(g):                           # held together (R12): the turn player orders them (383.3.d)
         for name in held:
             for u in g.units_at(name, p):
-                trigger_abilities(g, u, "on-hold")
+                trigger_abilities(g, u, "on-hold", there=name)
             battlefield_triggers(g, name, "on-hold")

@@ -1,0 +1,278 @@
+"""Triggered abilities (383): conditions, once-per-turn, and the trigger kinds placed by declared transitions.
+
+Each ``trigger_<kind>`` effect is named on the declared transition that is its event
+(``statecharts/triggers.py`` lists them with their rules): a unit moving (chain ``moved``), dying
+(cleanup ``lethal`` in task 3a, chain ``dies`` for a kill), a showdown beginning (turn.mode
+``begin_showdown``), a combat ending (combat ``finish``), a turn starting or ending (phases), a spell
+finishing resolving (chain ``spell_resolved``), a unit being chosen (chain ``finalize``).
+
+:func:`pend` is the one place a triggered ability becomes pending: its ``if:`` is evaluated once, right
+after the event (383.2.a.1, 383.2.c), once-per-turn is honoured, ``there`` is fixed (359.3.f.3), and the
+decisions due at finalization (``may``, targets) are recorded on the item (383.3.a, 402).
+"""
+from __future__ import annotations
+
+from simulator.core.log import log
+from simulator.core.model import Ability, Item, State, Unit
+from simulator.core.registry import effect, guard
+from simulator.rules.chain import put_trigger, simultaneous
+
+
+# -- conditions ------------------------------------------------------------------------------------------
+
+def source_place(g: State, source: str, recorded: str | None = None) -> str | None:
+    """Where an ability's source is: a unit's or gear's location, a battlefield itself."""
+    if recorded is not None:
+        return recorded
+    u = g.units.get(source)
+    if u is not None:
+        return u.at
+    return source if source in g.bfs else None
+
+
+def holds(g: State, cond: tuple, source: str, controller: str, recorded: str | None = None) -> bool:
+    """Every condition of ``cond`` (``((name, arg), ...)``) holds for that source and controller (383.2)."""
+    for name, arg in cond:
+        if not _holds(g, name, arg, source, controller, recorded):
+            return False
+    return True
+
+
+def _holds(g: State, name: str, arg, source: str, controller: str, recorded: str | None) -> bool:
+    here = source_place(g, source, recorded)
+    at_bf = here in g.bfs
+    if name == "your-turn":
+        return g.turn == controller
+    if name == "not-your-turn":
+        return g.turn != controller
+    if name == "at-battlefield":
+        return at_bf
+    if name == "controls-here":
+        return at_bf and g.bfs[here].controller == controller
+    if name == "alone-here":
+        return at_bf and not any(u.id != source for u in g.units_at(here, controller))
+    if name == "enemy-alone-here":
+        if not at_bf:
+            return False
+        enemies = [u for u in g.units_at(here) if g.opponents(u.controller, controller)]
+        return len(enemies) == 1
+    if name == "in-combat":
+        return at_bf and g.active == here and g.ms[("combat", None)] != "Idle"
+    u = g.units.get(source)
+    if name == "not-damaged-this-turn":
+        return u is not None and not u.hurt
+    if name == "might-at-least":
+        return u is not None and g.might(u) >= int(arg)
+    raise ValueError(f"unknown condition {name!r}")      # pragma: no cover - the loader refuses it
+
+
+def describe(cond: tuple) -> str:
+    return ", ".join(name if arg is None else f"{name} {arg}" for name, arg in cond)
+
+
+# -- becoming pending -------------------------------------------------------------------------------------
+
+def target_fields(effect: tuple) -> tuple[str, ...]:
+    out: list[str] = []
+    for _, fields in effect:
+        for f, v in fields:
+            if v == "target" and f not in out:
+                out.append(f)
+    return tuple(out)
+
+
+def pend(g: State, source: str, ab: Ability, controller: str, *, there: str | None = None,
+         here: str | None = None, why: str = "383") -> bool:
+    """``ab`` of ``source`` triggers: it becomes a pending item unless its condition is false or it was used
+    this turn. Returns whether it went on the chain."""
+    key = (source, ab.name)
+    if ab.once and key in g.once:
+        log(g, f"{source}'s {ab.name} does not trigger: once per turn, already used", "383", controller)
+        return False
+    if ab.condition and not holds(g, ab.condition, source, controller, here):
+        log(g, f"{source}'s {ab.name} does not trigger: {describe(ab.condition)} is false",
+            "383.2.a.1, 383.2.c", controller)
+        return False
+    if ab.once:
+        g.once = g.once + (key,)
+    ask = (("may",) if ab.optional else ()) + (("target",) if target_fields(ab.effect) else ())
+    put_trigger(g, Item(g.next_uid(), ab.name, controller, "trigger", ab.effect, source=source,
+                        immediate=ab.adds and not ask, ask=ask, there=there, here=here, ability=key))
+    return True
+
+
+def trigger_abilities(g: State, source: Unit, kind: str, *, there: str | None = None,
+                      here: str | None = None, controller: str | None = None) -> None:
+    """Each ability of ``source`` of that kind triggers, together (their controller orders them, 383.3.d)."""
+    abilities = [ab for ab in source.abilities if ab.trigger == kind]
+    if not abilities:
+        return
+    with simultaneous(g):
+        for ab in abilities:
+            pend(g, source.id, ab, controller or source.controller, there=there, here=here)
+
+
+def battlefield_triggers(g: State, bf: str, kind: str, controller: str | None = None) -> None:
+    """190.6: a battlefield's abilities are controlled by its controller; uncontrolled -> the turn player."""
+    b = g.bfs[bf]
+    abilities = [ab for ab in b.abilities if ab.trigger == kind]
+    if not abilities:
+        return
+    with simultaneous(g):
+        for ab in abilities:
+            pend(g, bf, ab, controller or b.controller or g.turn, there=bf)
+
+
+def place_in_turn_order(g: State, pending: list[tuple]) -> None:
+    """383.3.d.1: triggers of one event are placed by the turn player first, then the others in turn order;
+    ``pending`` holds ``(controller, source, ability, there, here)``; each player's own keep their order."""
+    if not pending:
+        return
+    order = g.from_turn_player({p for p, *_ in pending})
+    with simultaneous(g):
+        for p in order:
+            for who, source, ab, there, here in pending:
+                if who == p:
+                    pend(g, source, ab, who, there=there, here=here)
+
+
+def _board(g: State):
+    return [u for u in g.units.values() if u.zone == "board"]
+
+
+def _of(u_or_b, kind: str):
+    return [ab for ab in u_or_b.abilities if ab.trigger == kind]
+
+
+# -- the trigger kinds, as effects of declared transitions -------------------------------------------------
+
+@effect("trigger_on_move")
+def _on_move(g: State, inst, ctx) -> None:
+    """144, 446, 383: each moved unit's on-move abilities, and on-arrive where it reached a battlefield (450).
+    ``there`` is the battlefield it moved to, or the one it left for its base."""
+    pending = []
+    for uid, src, dest in ctx["moves"]:
+        u = g.units[uid]
+        there = dest if dest in g.bfs else (src if src in g.bfs else None)
+        pending += [(u.controller, uid, ab, there, None) for ab in _of(u, "on-move")]
+        if dest in g.bfs:
+            pending += [(u.controller, uid, ab, dest, None) for ab in _of(u, "on-arrive")]
+    place_in_turn_order(g, pending)
+
+
+@effect("trigger_on_death")
+def _on_death(g: State, inst, ctx) -> None:
+    """808.1.d: own-death abilities (Deathknell) become pending before the unit reaches the trash, with its
+    location as it was (808.1.d.3)."""
+    pending = []
+    for uid in ctx["units"]:
+        u = g.units[uid]
+        where = u.at if u.at in g.bfs else None
+        pending += [(u.controller, uid, ab, where, u.at) for ab in _of(u, "on-death")]
+    place_in_turn_order(g, pending)
+
+
+@effect("trigger_on_showdown_start")
+def _on_showdown_start(g: State, inst, ctx) -> None:
+    """344, 383: a showdown begins at the active battlefield: its units' and its own abilities."""
+    bf = g.active
+    if bf is None:
+        return
+    b = g.bfs[bf]
+    pending = [(u.controller, u.id, ab, bf, None) for u in g.units_at(bf) for ab in _of(u, "on-showdown-start")]
+    pending += [(b.controller or g.turn, bf, ab, bf, None) for ab in _of(b, "on-showdown-start")]
+    place_in_turn_order(g, pending)
+
+
+@effect("trigger_on_combat_end")
+def _on_combat_end(g: State, inst, ctx) -> None:
+    """466.7, 383: the combat ends: abilities of the units that were in it (still on the board) and of its
+    battlefield (placed before the designations are removed)."""
+    bf = g.active
+    if bf is None:
+        return
+    b = g.bfs[bf]
+    pending = [(u.controller, u.id, ab, bf, None) for u in _board(g) if u.fought for ab in _of(u, "on-combat-end")]
+    pending += [(b.controller or g.turn, bf, ab, bf, None) for ab in _of(b, "on-combat-end")]
+    place_in_turn_order(g, pending)
+
+
+def _turn_boundary(g: State, kind: str) -> None:
+    p = g.turn
+    pending = [(p, u.id, ab, u.at if u.at in g.bfs else None, None)
+               for u in _board(g) if u.controller == p for ab in _of(u, kind)]
+    for name, b in g.bfs.items():
+        if b.controller in (p, None):           # an uncontrolled battlefield's fire on every turn (190.6)
+            pending += [(p, name, ab, name, None) for ab in _of(b, kind)]
+    place_in_turn_order(g, pending)
+
+
+@effect("trigger_on_turn_start")
+def _on_turn_start(g: State, inst, ctx) -> None:
+    """315.2.a, 383: the start of the turn player's turn, evaluated once, before the Scoring Step."""
+    _turn_boundary(g, "on-turn-start")
+
+
+@effect("trigger_on_turn_end")
+def _on_turn_end(g: State, inst, ctx) -> None:
+    """317.1, 383: the Ending Step of the turn player's turn, evaluated once."""
+    _turn_boundary(g, "on-turn-end")
+
+
+@effect("trigger_on_spell")
+def _on_spell(g: State, inst, ctx) -> None:
+    """419.4.a, 383: a spell finished resolving (a countered one never does). A battlefield's fire only if the
+    spell's controller has a unit there, controlled as in 190.6."""
+    caster = ctx["player"]
+    pending = []
+    for u in _board(g):
+        for ab in u.abilities:
+            if ab.trigger == "on-spell" or (ab.trigger == "on-spell-mine" and u.controller == caster):
+                pending.append((u.controller, u.id, ab, u.at if u.at in g.bfs else None, None))
+    for name, b in g.bfs.items():
+        if not g.has_units(name, caster):
+            continue
+        who = b.controller or g.turn
+        for ab in b.abilities:
+            if ab.trigger == "on-spell" or (ab.trigger == "on-spell-mine" and who == caster):
+                pending.append((who, name, ab, name, None))
+    place_in_turn_order(g, pending)
+
+
+def _chosen_by(g: State, by: str, chooser: str, owner: str) -> bool:
+    if by == "enemy":
+        return g.opponents(chooser, owner)
+    if by == "friendly":
+        return not g.opponents(chooser, owner)
+    return True
+
+
+@effect("trigger_on_chosen")
+def _on_chosen(g: State, inst, ctx) -> None:
+    """383.4.b.2: a unit chosen as a target triggers its on-chosen abilities once the choosing item is
+    finalized, once per choice."""
+    it = g.chain[ctx["idx"]]
+    pending = []
+    for f, v in it.targets:
+        u = g.units.get(v) if f == "unit" else None
+        if u is None or u.zone != "board":
+            continue
+        for ab in _of(u, "on-chosen"):
+            if _chosen_by(g, ab.by, it.controller, u.controller):
+                pending.append((u.controller, u.id, ab, u.at if u.at in g.bfs else None, None))
+    place_in_turn_order(g, pending)
+
+
+# -- decisions at finalization (383.3.a, 402) -----------------------------------------------------------------
+
+def deciding(g: State) -> Item | None:
+    """The oldest pending item, if it has a decision due."""
+    for it in g.chain:
+        if not it.finalized:
+            return it if it.ask else None
+    return None
+
+
+@guard("decision_due")
+def _decision_due(g: State, inst, ctx) -> bool:
+    return deciding(g) is not None
