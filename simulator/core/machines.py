@@ -159,13 +159,14 @@ class Runtime:
         """What ``fire`` derives from a declared transition, once per transition: the transition (the cache
         is keyed by ``id(t)`` and checked with ``is``, so a reused id never matches), its coverage record,
         its rules as trace text, the destination's enter effect, its hand-offs as (machine, trigger, per
-        battlefield). Effects and guards are still looked up by name when they run."""
+        battlefield). Effects and guards are still looked up by name when they run. A transition back to its own
+        source is internal: it does not run the state's enter effect again (cleanup ``lethal`` in task 3a)."""
         sends = []
         for s in t.sends:
             target, trig = s.split(":")
             sends.append((target, trig, self.per[target] == "battlefield"))
-        return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules),
-                self.enter[leaf].get(t.dest) or None, tuple(sends))
+        enter = None if t.source == t.dest else self.enter[leaf].get(t.dest)   # a self-transition is internal
+        return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules), enter or None, tuple(sends))
 
     def run(self, g: State, leaf: str, start: str, step: str, until: str, inst: str | None = None) -> None:
         """Fire ``start``, then ``step`` until the machine is back in ``until`` (the cleanup's loop).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from simulator.rules import chain, cleanup, combat, concede, effects, focus, phases  # noqa: F401  (register guards/effects)
 from simulator.game.actions import Action, check, legal, target_options
-from simulator.rules.abilities import deciding
+from simulator.rules.abilities import deciding, target_fields
 from simulator.rules.chain import finalize_oldest, order_triggers, orderer, pass_priority, put_on_chain
 from simulator.rules.cleanup import open_at, run_cleanup
 from simulator.core.log import fire, log
@@ -99,7 +99,8 @@ def perform(g: State, a: Action) -> None:
         it = deciding(g)
         log(g, f"{p} chooses targets for {it.source}'s {it.name}: "
             + ", ".join(f"{f}: {v}" for f, v in a.targets), "383.3.a, 356", p)
-        _replace(g, it, it.but(ask=it.ask[1:], targets=a.targets))
+        given = dict(a.targets)
+        _replace(g, it, it.but(ask=it.ask[1:], targets=tuple((f, given[f]) for f in target_fields(it.effect))))
         fire(g, "chain", "decide", item=it.name, player=p)
     elif k == "choose":
         log(g, f"{p} chooses {a.battlefield}", "323.12, 323.13", p)
@@ -148,8 +149,9 @@ def perform(g: State, a: Action) -> None:
         g.invited = None
         log(g, f"{p} activates {a.source}'s {a.ability}" + (" (exhausting it)" if ab.exhaust else "")
             + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "377", p)
+        given = dict(a.targets)
         item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds,
-                    targets=a.targets, ability=(src.id, ab.name), there=src.at if src.at in g.bfs else None)
+                    targets=tuple((f, given[f]) for f in target_fields(ab.effect)), ability=(src.id, ab.name), there=src.at if src.at in g.bfs else None)
         put_on_chain(g, item, "add" if ab.adds else "card")
     else:  # pragma: no cover - check() refuses unknown kinds
         raise IllegalAction(f"unknown action {k!r}", "410")

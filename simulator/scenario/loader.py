@@ -20,7 +20,8 @@ from typing import Any, Callable
 import yaml
 
 from simulator.game.actions import Action
-from simulator.core.cards import CATALOGUE, TIMINGS, TRIGGERS, TYPES, VERBS, Card
+from simulator.core.cards import (BATTLEFIELD_TRIGGERS, CATALOGUE, CONDITIONS, ENTRY_KEYS, SPEEDS, TIMINGS,
+                                  TRIGGERS, TYPES, VERBS, Card)
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
 from simulator.game.setup import MODES, RULINGS, build, to_card
 
@@ -36,9 +37,15 @@ ACTION_FIELDS = {
     "end-turn": (),
     "invite": ("teammate",),
     "order": ("triggers",),
+    "target": ("targets",),
 }
+ACTION_FIELDS["activate"] = ("source", "ability", "targets")
+ACTION_FIELDS["choose"] = ("battlefield", "option")
 REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
-                   "choose": ("battlefield",), "invite": ("teammate",), "order": ("triggers",)}
+                   "invite": ("teammate",), "order": ("triggers",), "target": ("targets",)}
+#: values an effect field may take besides a literal id: named by the player, the source, the event's place
+UNIT_VALUES = ("self", "target")
+PLACE_VALUES = ("here", "there", "target")
 STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
@@ -181,6 +188,7 @@ class Validator:
         self.units: set[str] = set()
         self.gear: set[str] = set()
         self.cards: dict[str, Card] = dict(CATALOGUE)
+        self.later: list = []               # (card id, path, what): card ids named by effects, checked last
 
     # -- helpers ---------------------------------------------------------------------------
     def where(self, *path) -> str:
@@ -372,8 +380,8 @@ class Validator:
     def board(self, doc) -> None:
         ids: set[str] = set()
         for key in ("units", "gear"):
-            fields = ("id", "owner", "controller", "at", "might", "card", "abilities") if key == "units" \
-                else ("id", "owner", "controller", "card", "abilities")
+            fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted") \
+                if key == "units" else ("id", "owner", "controller", "card", "abilities", "exhausted")
             for i, e in enumerate(self.seq(doc.get(key) or [], (key,), key)):
                 path = (key, i)
                 self.mapping(e, path, f"a {key} entry", fields, required=("id", "owner"))
@@ -395,18 +403,24 @@ class Validator:
                 if key == "gear" and "card" not in e and "abilities" not in e:
                     self.fail(path, f"gear {uid} needs card or abilities")
                 self.abilities(e.get("abilities"), path + ("abilities",))
+                self.keywords(e.get("keywords"), path + ("keywords",))
+                if "exhausted" in e:
+                    self.boolean(e["exhausted"], path + ("exhausted",), "exhausted")
                 (self.units if key == "units" else self.gear).add(uid)
 
     def abilities(self, v, path: Path, battlefield: bool = False) -> None:
+        keys = ("name", "trigger", "activated", "effect", "static", "if", "once-per-turn", "speed", "exhaust",
+                "cost", "by")
         for i, a in enumerate(self.seq(v or [], path, "abilities")):
             p = path + (i,)
-            self.mapping(a, p, "an ability", ("name", "trigger", "activated", "effect", "static"), required=("name",))
+            self.mapping(a, p, "an ability", keys, required=("name",))
             self.text(a["name"], p + ("name",), "an ability name")
             kinds = [k for k in ("trigger", "activated", "static") if k in a]
             if len(kinds) != 1:
                 self.fail(p, f"ability {a['name']} needs exactly one of trigger, activated or static")
             if "trigger" in a:
-                self.choice(a["trigger"], p + ("trigger",), "trigger", TRIGGERS)
+                self.choice(a["trigger"], p + ("trigger",), "trigger",
+                            BATTLEFIELD_TRIGGERS if battlefield else TRIGGERS)
             if "activated" in a and a["activated"] is not True:
                 self.fail(p + ("activated",), "activated must be true")
             if "static" in a:
@@ -414,22 +428,78 @@ class Validator:
                     self.fail(p + ("static",), "static abilities are for battlefields")
                 s = self.mapping(a["static"], p + ("static",), "static", ("might",), required=("might",))
                 self.integer(s["might"], p + ("static", "might"), "static might")
-            if "activated" in a:
+            for k, only in (("speed", "activated"), ("exhaust", "activated"), ("by", "trigger"), ("if", "trigger")):
+                if k in a and only not in a:
+                    self.fail(p + (k,), f"{k} is for {'activated' if only == 'activated' else 'triggered'} abilities")
+            if "by" in a:
+                if a.get("trigger") != "on-chosen":
+                    self.fail(p + ("by",), "by is for on-chosen abilities")
+                self.choice(a["by"], p + ("by",), "by", ("enemy", "friendly", "any"))
+            if "speed" in a:
+                self.choice(a["speed"], p + ("speed",), "speed", SPEEDS)
+            for k in ("exhaust", "once-per-turn"):
+                if k in a:
+                    self.boolean(a[k], p + (k,), k)
+            if "cost" in a:
+                self.integer(a["cost"], p + ("cost",), "cost", 0)
+            if "if" in a:
+                self.condition(a["if"], p + ("if",))
+            if "activated" in a or "trigger" in a:
                 eff = self.seq(a.get("effect") or [], p + ("effect",), "effect")
-                if not eff or any(not isinstance(x, dict) or list(x) != ["add"] for x in eff):
-                    self.fail(p + ("effect",), "an activated ability's effect is a list of add: effects")
-            self.effect(a.get("effect"), p + ("effect",))
+                if "activated" in a and not eff:
+                    self.fail(p + ("effect",), "an activated ability needs an effect")
+            self.effect(a.get("effect"), p + ("effect",), triggered="trigger" in a)
 
-    def effect(self, v, path: Path) -> None:
+    def keywords(self, v, path: Path) -> None:
+        """``keywords: [{deathknell: [effects]}]`` (808); the other keywords are not modelled here."""
+        for i, k in enumerate(self.seq(v or [], path, "keywords")):
+            p = path + (i,)
+            if isinstance(k, dict) and list(k) == ["deathknell"]:
+                self.effect(k["deathknell"], p + ("deathknell",), triggered=True)
+                continue
+            name = next(iter(k)) if isinstance(k, dict) and k else k
+            self.fail(p, f"unknown keyword {_fmt(name)} (keywords: {{deathknell: [effects]}})")
+
+    def condition(self, v, path: Path) -> None:
+        """A condition name, a one-key mapping ``{might-at-least: 5}``, or a list of them."""
+        items = v if isinstance(v, list) else [v]
+        if isinstance(v, list) and not v:
+            self.fail(path, "if: names at least one condition")
+        for j, c in enumerate(items):
+            cp = path + (j,) if isinstance(v, list) else path
+            if isinstance(c, dict):
+                if len(c) != 1:
+                    self.fail(cp, "a condition with a value is one key: {might-at-least: 5}")
+                (name, arg), = c.items()
+            else:
+                name, arg = c, None
+            if name not in CONDITIONS:
+                self.fail(cp, f"unknown condition {_fmt(name)} (conditions: {', '.join(CONDITIONS)})")
+            if CONDITIONS[name]:
+                if arg is None:
+                    self.fail(cp, f"{name} takes a number: {{{name}: 5}}")
+                self.integer(arg, cp + ((name,) if isinstance(c, dict) else ()), name, 0)
+            elif isinstance(c, dict):
+                self.fail(cp, f"{name} takes no value: write it as a plain name")
+
+    def effect(self, v, path: Path, triggered: bool = False) -> None:
         for i, e in enumerate(self.seq(v or [], path, "effect")):
             p = path + (i,)
             self.mapping(e, p, "an effect")
-            if len(e) != 1:
-                self.fail(p, "an effect is one verb: {verb: {field: value}}")
-            (verb, fields), = e.items()
+            verbs = [k for k in e if k not in ENTRY_KEYS]
+            if len(verbs) != 1:
+                self.fail(p, "an effect is one verb: {verb: {field: value}} (with optional if: and may:)")
+            verb = verbs[0]
             if verb not in VERBS:
                 self.fail(p, f"unknown effect verb {_fmt(verb)} (verbs: {', '.join(VERBS)})")
-            fields = self.mapping(fields or {}, p + (verb,), f"{verb}'s fields", VERBS[verb])
+            if "if" in e:
+                self.condition(e["if"], p + ("if",))
+            if "may" in e:
+                self.boolean(e["may"], p + ("may",), "may")
+                if e["may"] and not (triggered and i == 0):
+                    self.fail(p + ("may",), "may: true is modelled on the first effect of a triggered ability "
+                                            "(decided at finalization, 383.3.a) only")
+            fields = self.mapping(e[verb] or {}, p + (verb,), f"{verb}'s fields", VERBS[verb])
             for f, val in fields.items():
                 fp = p + (verb, f)
                 if val == "target":
@@ -437,12 +507,14 @@ class Validator:
                 if f in NUMBER_FIELDS:
                     self.integer(val, fp, f"{verb} {f}")
                 elif f in PLACE_FIELDS:
-                    self.place(val, fp, f"{verb} {f}", ("here",))
+                    self.place(val, fp, f"{verb} {f}", ("here", "there"))
                 elif f == "unit":
-                    if val != "self":
-                        self.unit_id(val, fp, f"{verb} unit")
+                    if val not in UNIT_VALUES:
+                        self.unit_id(val, fp, f"{verb} unit", gear=verb in ("ready", "exhaust"))
                 elif f == "player":
                     self.player(val, fp, f"{verb} player")
+                elif f == "card":
+                    self.later.append((val, fp, f"{verb} card"))    # custom cards are read after the board
                 else:
                     self.text(val, fp, f"{verb} {f}")
             for f in VERBS[verb]:
@@ -457,7 +529,8 @@ class Validator:
                 self.fail(p, f"card id {_fmt(cid)} must be a word (letters, digits, - _ .)")
             if cid in CATALOGUE:
                 self.fail(p, f"card {cid} is already in the built-in catalogue: pick another id")
-            d = self.mapping(d or {}, p, f"card {cid}", ("type", "timing", "effect", "might", "abilities", "text"))
+            d = self.mapping(d or {}, p, f"card {cid}", ("type", "timing", "effect", "might", "abilities", "text",
+                                                         "keywords"))
             kind = self.choice(d.get("type", "spell"), p + ("type",), "type", TYPES)
             self.choice(d.get("timing", "normal"), p + ("timing",), "timing", TIMINGS)
             if "might" in d:
@@ -467,10 +540,13 @@ class Validator:
             if kind != "spell" and d.get("effect"):
                 self.fail(p + ("effect",), f"a {kind} has abilities, not an effect")
             self.abilities(d.get("abilities"), p + ("abilities",))
+            self.keywords(d.get("keywords"), p + ("keywords",))
             self.cards[cid] = to_card(cid, d)
         # effects may name CARD#N units: check them once every card id is known
         for cid, d in cards.items():
             self.effect(d.get("effect"), ("cards", cid, "effect"))
+        for cid, path, what in self.later:
+            self.card_id(cid, path, what, ("unit", "gear"))
 
     # -- steps -----------------------------------------------------------------------------
     def step(self, s, i: int) -> Step:
@@ -528,9 +604,19 @@ class Validator:
             a = Action("play", p, card=cid, targets=ordered, at=at)
         elif kind == "activate":
             src = self.unit_id(s["source"], path + ("source",), f"{tag}'s source", gear=True)
-            a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"))
+            a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"),
+                       targets=self.targets(s.get("targets"), path + ("targets",), tag))
+        elif kind == "target":
+            a = Action("target", p, targets=self.targets(s["targets"], path + ("targets",), tag))
         elif kind == "choose":
-            a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
+            if ("battlefield" in s) == ("option" in s):
+                self.fail(path, "a choose step names either battlefield: (323.12) or option: yes | no (383.3.a)")
+            if "option" in s:
+                opt = s["option"]
+                opt = {True: "yes", False: "no"}.get(opt, opt) if isinstance(opt, bool) else opt
+                a = Action("choose", p, option=self.choice(opt, path + ("option",), "option", ("yes", "no")))
+            else:
+                a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
         elif kind == "invite":
             a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
         elif kind == "order":
@@ -538,6 +624,24 @@ class Validator:
         else:
             a = Action(kind, p)
         return Step(i + 1, line, action=a, illegal=illegal)
+
+    def targets(self, v, path: Path, tag: str) -> tuple:
+        """An ability's ``targets:`` (checked against the ability when the step runs)."""
+        targets = self.mapping(v or {}, path, "targets")
+        for f, x in targets.items():
+            tp = path + (f,)
+            if f in PLACE_FIELDS:
+                self.place(x, tp, f"{tag}'s targets")
+            elif f == "unit":
+                self.unit_id(x, tp, f"{tag}'s targets")
+            elif f == "player":
+                self.player(x, tp, f"{tag}'s targets")
+            elif f in NUMBER_FIELDS:
+                self.integer(x, tp, f"target {f}")
+            else:
+                self.text(x, tp, f"target {f}")
+        return tuple(sorted(targets.items(), key=lambda kv: ("unit", "to", "at").index(kv[0])
+                            if kv[0] in ("unit", "to", "at") else 9))
 
     def trigger_labels(self, v, path: Path, tag: str) -> tuple[str, ...]:
         """An order step's triggers: SOURCE:ABILITY labels, each once (383.3.d)."""
