@@ -46,9 +46,9 @@ def simulate(capsys, *argv) -> tuple[int, str, str]:
 
 BAD = {
     "yaml-syntax": (BASE.replace("players: [A, B]", "players: [A, B"),
-                    "3: YAML syntax error: while parsing a flow sequence (from line 2) expected ',' or ']', but got ':'"),
+                    "3: YAML syntax error: while parsing a flow sequence (from line 2) did not find expected ',' or ']'"),
     "yaml-tab": (BASE.replace("steps:", "steps:\n\t- x"),
-                 "9: YAML syntax error: while scanning for the next token found character '\\t' that cannot start any token"),
+                 "9: YAML syntax error: while scanning for the next token found character that cannot start any token"),
     "unknown-top-key": (BASE + "colour: red\n",
                         "11: unknown key colour in a scenario (expected one of: name, mode, players, teams, "
                         "battlefields, control, score, units, gear, hands, cards, rulings, steps, pending, "
@@ -99,7 +99,7 @@ BAD = {
     "expect-value": (BASE + "  - expect: {state: showdown}\n",
                      "11: state must be one of neutral-open, neutral-closed, showdown-open, showdown-closed, not showdown"),
     "illegal-type": (BASE.replace("to: North}", "to: North, illegal: 3}"),
-                     "9: illegal must be true or a reason text, not a number (3)"),
+                     "9: illegal must be true, false or a reason text, not a number (3)"),
 }
 
 

@@ -7,6 +7,8 @@ caught, each with its shortest trace; the real rules must pass.
 from __future__ import annotations
 
 import networkx as nx
+import re
+
 import pytest
 import yaml
 
@@ -168,7 +170,7 @@ def test_bad_positions_file_is_one_line_error(tmp_path, capsys):
     pos.write_text(yaml.safe_dump({"positions": [{"name": "odd", "mode": "war", "players": ["A", "B"]}]}))
     assert main(["verify", "--positions", str(pos)]) == 2
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "position 'odd'" in err and "needs 4 players" in err
+    assert "\n" not in err and re.search(r"p\.yaml:\d+: ", err) and "needs 4 players" in err
 
 
 def test_export_graphml_and_state_graph(tmp_path, capsys):
@@ -235,9 +237,16 @@ def test_both_backends_explore_the_same_space():
 @pytest.mark.parametrize("entry, why", [
     ({"explore": {"turns": "many"}}, "explore.turns must be a whole number"),
     ({"explore": {"concede": "yes"}}, "explore.concede must be true or false"),
-    ({"explore": {"speed": 3}}, "'explore' takes only"),
-    ({"hands": {"A": ["no-such-card"]}}, "neither a catalogue card"),
-    ({"units": [{"id": "u1", "at": "base"}]}, "not a valid starting position"),
+    ({"explore": {"speed": 3}}, "unknown key speed in explore"),
+    ({"hands": {"A": ["no-such-card"]}}, "unknown card no-such-card in A's hand"),
+    ({"units": [{"id": "u1", "at": "base"}]}, "needs 'owner'"),
+    # issue 11 item 3: what used to be explored silently
+    ({"units": [{"id": "u1", "owner": "C", "might": 1}]}, "unknown player C in u1's owner"),
+    ({"units": [{"id": "u1", "owner": "A", "at": "Nowhere", "might": 1}]}, "unknown place Nowhere"),
+    ({"units": [{"id": "u1", "owner": "A", "might": "two"}]}, "u1's might must be a whole number"),
+    ({"units": [{"id": "u1", "owner": "A", "might": -1}]}, "u1's might must be at least 0"),
+    ({"units": [{"id": "u1", "owner": "A", "might": 1}, {"id": "u1", "owner": "B", "might": 1}]}, "duplicate id u1"),
+    ({"junk": 1}, "unknown key junk in a position"),
 ])
 def test_bad_position_entries_are_one_line_errors(tmp_path, capsys, entry, why):
     pos = tmp_path / "p.yaml"
@@ -246,4 +255,4 @@ def test_bad_position_entries_are_one_line_errors(tmp_path, capsys, entry, why):
     captured = capsys.readouterr()
     assert captured.out == ""                            # nothing checked before the input is valid
     err = captured.err.strip()
-    assert "\n" not in err and "position 'p'" in err and why in err
+    assert "\n" not in err and re.search(r"p\.yaml:\d+: ", err) and why in err, err

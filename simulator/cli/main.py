@@ -18,6 +18,7 @@ COMMANDS = {
     "verify": ("simulator.verify.command", "check the statecharts and explore the simulator's state space"),
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
     "rules": ("simulator.cli.rules", "which declared transitions implement a rule or apply a ruling"),
+    "approve": ("simulator.verify.approve", "approve the golden traces of the bundled scenarios (tests/golden/)"),
 }
 
 

@@ -24,7 +24,7 @@ import argparse
 import sys
 
 from simulator.game.actions import KINDS, Action
-from simulator.rules.chain import orderer, unordered_labels
+from simulator.rules.triggers import orderer, unordered_labels
 from simulator.core.errors import IllegalAction, RiftsimError
 from simulator.core.model import Event, State
 from simulator.scenario.view import view

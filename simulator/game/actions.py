@@ -7,7 +7,7 @@ from itertools import combinations, product
 
 from statecharts import timing
 
-from simulator.rules.chain import orderer, unordered_labels
+from simulator.rules.triggers import orderer, unordered_labels
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
@@ -159,7 +159,7 @@ def _check_order(g: State, a: Action, who: str) -> None:
 def _check_decision(g: State, a: Action) -> None:
     """383.3.a, 402.1: the controller of the triggered ability being finalized decides its may, then its
     targets; nothing else happens meanwhile (nobody has priority)."""
-    from simulator.rules.abilities import deciding
+    from simulator.rules.triggers import deciding
     it = deciding(g)
     need = it.ask[0]
     if a.kind not in ("choose", "target") or (a.kind == "choose") != (need == "may"):
@@ -251,7 +251,7 @@ def _check_targets(g: State, a: Action, card) -> None:
 
 
 def _fields(effect: tuple) -> tuple[str, ...]:
-    from simulator.rules.abilities import target_fields
+    from simulator.rules.triggers import target_fields
     return target_fields(effect)
 
 
@@ -338,7 +338,7 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
         return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
     if g.ms[("chain", None)] == "Decide":
-        from simulator.rules.abilities import deciding
+        from simulator.rules.triggers import deciding
         it = deciding(g)
         if it.controller != p:
             return out

@@ -7,10 +7,12 @@ success).
 """
 from __future__ import annotations
 
-from simulator.rules import chain, cleanup, combat, concede, effects, focus, phases  # noqa: F401  (register guards/effects)
+from simulator.rules import concede
 from simulator.game.actions import Action, check, legal, target_options
-from simulator.rules.abilities import deciding, target_fields
-from simulator.rules.chain import finalize_oldest, order_triggers, orderer, pass_priority, put_on_chain
+from simulator.game.setup import build
+from simulator.game.validate import SetupValidator
+from simulator.rules.chain import finalize_oldest, pass_priority, put_on_chain
+from simulator.rules.triggers import deciding, order_triggers, orderer, target_fields, unordered_labels
 from simulator.rules.cleanup import open_at, run_cleanup
 from simulator.core.log import fire, log
 from simulator.core.errors import IllegalAction, RulesBug
@@ -106,8 +108,15 @@ def perform(g: State, a: Action) -> None:
         log(g, f"{p} chooses {a.battlefield}", "323.12, 323.13", p)
         open_at(g, a.battlefield)
     elif k == "order":
-        log(g, f"{p} orders their simultaneous triggers: {', '.join(a.triggers)} (the last resolves first)",
-            "383.3.d", p)
+        rest = unordered_labels(g, p)
+        for lab in a.triggers:
+            rest.remove(lab)
+        if len(rest) <= 1:                                   # the order is complete (a last one has no choice)
+            log(g, f"{p} orders their simultaneous triggers: {', '.join([*a.triggers, *rest])} "
+                   f"(the last resolves first)", "383.3.d", p)
+        else:
+            log(g, f"{p} places {', '.join(a.triggers)} next among their simultaneous triggers; "
+                   f"{len(rest)} remain to be ordered", "383.3.d", p)
         order_triggers(g, p, a.triggers)
     elif k == "pass":
         if g.invited == p and g.turn_state() == "neutral-open":
@@ -147,7 +156,7 @@ def perform(g: State, a: Action) -> None:
         if ab.once:
             g.once = g.once + ((src.id, ab.name),)
         g.invited = None
-        log(g, f"{p} activates {a.source}'s {a.ability}" + (" (exhausting it)" if ab.exhaust else "")
+        log(g, f"{p} activates {a.source}'s {a.ability}"
             + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "377", p)
         given = dict(a.targets)
         item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds,
@@ -192,9 +201,8 @@ class Game:
     def from_setup(cls, setup: dict, *, backend: str = "compiled", rulings: dict | None = None) -> "Game":
         """A game from a scenario-format starting position (a dict), validated like a scenario file:
         bad input raises ScenarioError with a one-line message (``setup: what is wrong``)."""
-        from simulator.scenario.loader import Validator
-        sc = Validator("setup", {(): 1}).scenario({"name": "setup", **setup, "steps": []})
-        return sc.game(backend=backend, rulings=rulings)
+        pos = SetupValidator("setup").position(setup)
+        return cls(build(pos.setup, backend=backend, rulings={**pos.rulings, **(rulings or {})}, cards=pos.cards))
 
     # OpenSpiel-style API
     def legal_actions(self, player: str | None = None) -> list[Action]:

@@ -8,6 +8,7 @@ from simulator.core.cards import CATALOGUE, Card
 from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
 from simulator.core.model import Ability, Battlefield, Config, State, Unit
+from simulator.rules import install
 
 MODES = {"duel": (2, 8), "skirmish": (3, 8), "war": (4, 8), "magma-chamber": (4, 11)}
 RULINGS = SWITCHES
@@ -30,6 +31,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
                                                   f"{', '.join(players)} seats two teammates in a row")
     merged = {**(setup.get("rulings") or {}), **(rulings or {})}
     cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged)
+    install()                                        # the rules' named guards and effects
     cfg.rt = Runtime(backend)
     g = State(cfg)
     for m in statecharts.MACHINES:

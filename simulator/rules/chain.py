@@ -1,7 +1,8 @@
-"""The chain and priority (328-340): putting items on it, finalizing, passing, resolving."""
-from __future__ import annotations
+"""The chain and priority (328-340): putting items on it, finalizing, passing, priority.
 
-from contextlib import contextmanager
+Resolving an item (340) carries out its instructions: that is :mod:`simulator.rules.effects`
+(``resolve_item``); triggered abilities and their order are :mod:`simulator.rules.triggers`."""
+from __future__ import annotations
 
 from simulator.core.log import fire
 from simulator.core.model import Item, State
@@ -18,66 +19,6 @@ def put_on_chain(g: State, item: Item, by: str) -> None:
     fire(g, "chain", "add", item=item.name, player=item.controller)
 
 
-def put_trigger(g: State, item: Item) -> None:
-    """A triggered ability becomes pending (383); inside :func:`simultaneous` it joins that batch."""
-    put_on_chain(g, item, "trigger")
-    if g.batch is not None:
-        g.batch.append(item.uid)
-
-
-@contextmanager
-def simultaneous(g: State):
-    """Triggers put on the chain inside this block become pending together (one event or batch). Placement
-    across players stays as the caller makes it; each player with two or more of them orders their own
-    before they are finalized (383.3.d). Nested blocks join the outermost one."""
-    if g.batch is not None:
-        yield
-        return
-    g.batch = []
-    try:
-        yield
-    finally:
-        uids, g.batch = g.batch, None
-    mine: dict[str, int] = {}
-    for it in g.chain:
-        if it.uid in uids:
-            mine[it.controller] = mine.get(it.controller, 0) + 1
-    for i, it in enumerate(g.chain):
-        if it.uid in uids and mine[it.controller] > 1:
-            g.chain[i] = it.but(unordered=True)
-
-
-def orderer(g: State) -> str | None:
-    """Who must order their simultaneous triggers now: the controller of the first unordered item, so
-    players order in placement order (turn player first; the 464.2.e order for the combat chain)."""
-    for it in g.chain:
-        if it.unordered:
-            return it.controller
-    return None
-
-
-def unordered_labels(g: State, player: str) -> list[str]:
-    """``player``'s triggers awaiting their order, as placed (``SOURCE:ABILITY``)."""
-    return [it.label for it in g.chain if it.unordered and it.controller == player]
-
-
-def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
-    """383.3.d: ``player`` places the next of their pending triggers: the ones named take the first chain
-    positions their triggers occupy, in that order (the first listed goes on the chain first, so it resolves
-    last); the others wait for the next pick, and a last one left is placed without a choice."""
-    slots = [i for i, it in enumerate(g.chain) if it.unordered and it.controller == player]
-    items = [g.chain[i] for i in slots]
-    chosen: list[Item] = []
-    for lab in labels:                  # a label shared by two items picks the first of them
-        k = next(j for j, it in enumerate(items) if it.label == lab)
-        chosen.append(items.pop(k).but(unordered=False))
-    if len(items) == 1:
-        items = [items[0].but(unordered=False)]
-    for i, it in zip(slots, chosen + items):
-        g.chain[i] = it
-    fire(g, "chain", "order", player=player)
-
-
 def finalize_oldest(g: State) -> None:
     """Step 1 (337): the oldest pending item is finalized; units, gear and Add abilities resolve at once."""
     i = next(k for k, it in enumerate(g.chain) if not it.finalized)
@@ -89,11 +30,6 @@ def finalize_oldest(g: State) -> None:
 def pass_priority(g: State, player: str) -> None:
     g.passed = g.passed + (player,)
     fire(g, "chain", "pass", player=player)
-
-
-@guard("unordered_triggers")
-def _unordered_triggers(g: State, inst, ctx) -> bool:
-    return any(it.unordered for it in g.chain)
 
 
 @guard("item_immediate")

@@ -4,6 +4,9 @@ from __future__ import annotations
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, guard
+from simulator.rules.moves import contest
+from simulator.rules.scoring import team_score
+from simulator.rules.triggers import trigger_abilities
 
 ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
 
@@ -49,7 +52,6 @@ def _win_check(g: State, inst, ctx) -> None:
     g.changed = False
     if g.winner is not None or max(g.score.values(), default=0) < g.cfg.victory:
         return
-    from simulator.rules.scoring import team_score
     players = g.in_game()
     teams = {g.team(p) for p in players}
     for t in teams:
@@ -83,7 +85,6 @@ def _designations(g: State, inst, ctx) -> None:
             _changed(g)
             if want and not u.fought:               # 383.4.e-f: the first time it gains one in this combat
                 u.fought = True
-                from simulator.rules.abilities import trigger_abilities
                 trigger_abilities(g, u, "on-attack" if want == "attacker" else "on-defend")
 
 
@@ -213,7 +214,6 @@ def _clear_contested(g: State, inst, ctx) -> None:
             _changed(g)
             claimants = [p for p in g.players_at(name) if p != b.controller]
             if claimants:
-                from simulator.rules.moves import contest
                 log(g, f"{claimants[0]}'s units remain at {name}, which {claimants[0]} doesn't control: "
                        f"{claimants[0]} applies Contested", "323.11.a, R7", claimants[0])
                 contest(g, name, claimants[0])

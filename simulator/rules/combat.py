@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from simulator.rules.cleanup import run_cleanup
 from simulator.core.log import fire, log
-from simulator.core.model import Item, State
+from simulator.core.model import State
 from simulator.core.registry import effect, guard
 from simulator.rules.scoring import establish_control
+from simulator.rules.triggers import pend, simultaneous
 
 
 @guard("both_sides_present")
@@ -48,13 +49,11 @@ def _designate(g: State, inst, ctx) -> None:
 def _combat_chain(g: State, inst, ctx) -> None:
     """464.2.e: attack/defend triggers placed attacker first, then non-defenders in turn order, then defender.
     Each player with two or more then orders their own among the positions they occupy (383.3.d)."""
-    from simulator.rules.chain import simultaneous
     with simultaneous(g):
         _place_combat_triggers(g)
 
 
 def _place_combat_triggers(g: State) -> None:
-    from simulator.rules.abilities import pend
     bf = g.active
     b = g.bfs[bf]
     others = [p for p in g.from_turn_player(g.in_game()) if p not in (g.attacker, g.defender)]

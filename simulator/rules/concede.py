@@ -4,6 +4,7 @@ from __future__ import annotations
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect
+from simulator.rules.cleanup import declare_winner
 
 
 def concede(g: State, player: str, trigger: str = "concede") -> None:
@@ -21,7 +22,6 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
                 concede(g, mate, "lose")
     left = g.in_game()
     if g.winner is None and len({g.team(p) for p in left}) == 1 and left:
-        from simulator.rules.cleanup import declare_winner
         log(g, "only one side is left in the game", "651.1, 195")
         declare_winner(g, g.team(left[0]), "651.1")
 

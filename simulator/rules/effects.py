@@ -1,11 +1,23 @@
-"""What items do when they resolve: the effect vocabulary, units entering play, triggered abilities."""
+"""What items do when they resolve (340, 337.2): the effect vocabulary, units and gear entering play."""
 from __future__ import annotations
 
 from simulator.core.log import fire, log
 from simulator.core.model import Item, State, Unit
 from simulator.core.registry import effect
-from simulator.rules.abilities import battlefield_triggers, holds, describe, trigger_abilities  # noqa: F401
+from simulator.rules.triggers import describe, holds
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
+from simulator.rules.triggers import trigger_abilities
+
+
+@effect("resolve_item")
+def _resolve_item(g: State, inst, ctx) -> None:
+    """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
+    i = ctx.get("idx", len(g.chain) - 1)
+    item = g.chain.pop(i)
+    if not (item.kind == "ability" and item.immediate):
+        g.priority = None               # an Add ability keeps priority with its activator (429, seed 001)
+    g.dirty = True                      # 319: an item left the chain
+    resolve(g, item)
 
 
 def resolve(g: State, item: Item) -> None:
@@ -208,14 +220,3 @@ def _counter(g: State, item: Item, name) -> None:
             log(g, f"{victim.name} is countered", "340", item.controller)
             return
     log(g, f"nothing named {name} is on the chain to counter", "340", item.controller)
-
-
-@effect("resolve_item")
-def _resolve_item(g: State, inst, ctx) -> None:
-    """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
-    i = ctx.get("idx", len(g.chain) - 1)
-    item = g.chain.pop(i)
-    if not (item.kind == "ability" and item.immediate):
-        g.priority = None               # an Add ability keeps priority with its activator (429, seed 001)
-    g.dirty = True                      # 319: an item left the chain
-    resolve(g, item)

@@ -4,11 +4,11 @@ from __future__ import annotations
 from simulator.core.log import log
 from simulator.core.model import State
 from simulator.core.registry import effect
+from simulator.rules.scoring import hold_all
 
 
 @effect("hold_scoring")
 def _hold(g: State, inst, ctx) -> None:
-    from simulator.rules.scoring import hold_all
     hold_all(g)
     g.dirty = True
 

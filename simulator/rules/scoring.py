@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from simulator.core.log import fire, log
 from simulator.core.model import State
+from simulator.rules.triggers import battlefield_triggers, simultaneous, trigger_abilities
 
 
 def holder(g: State, player: str) -> str:
@@ -58,8 +59,6 @@ def conquer(g: State, bf: str, player: str) -> None:
     g.scored[bf] = player
     add_points(g, player)
     log(g, f"{player} conquers {bf} and scores 1 (now {points(g, player)})", "469.1, 470", player)
-    from simulator.rules.abilities import battlefield_triggers, trigger_abilities
-    from simulator.rules.chain import simultaneous
     with simultaneous(g):                           # one event: its controller orders them (383.3.d)
         for u in g.units_at(bf, player):
             trigger_abilities(g, u, "on-conquer", there=bf)
@@ -73,12 +72,10 @@ def hold_all(g: State) -> None:
         g.blocked = tuple(n for n, b in g.bfs.items() if b.controller and b.controller != p
                           and g.teammates(p, b.controller))
     held = [n for n, b in g.bfs.items() if b.controller == p and n not in g.scored]
-    from simulator.rules.abilities import battlefield_triggers, trigger_abilities
     for name in held:
         g.scored[name] = p
         add_points(g, p)
         log(g, f"{p} holds {name} and scores 1 (now {points(g, p)})", "469.2, 315.2.b", p)
-    from simulator.rules.chain import simultaneous
     with simultaneous(g):                           # held together (R12): the turn player orders them (383.3.d)
         for name in held:
             for u in g.units_at(name, p):

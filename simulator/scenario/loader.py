@@ -13,20 +13,22 @@ expectations.
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import yaml
 
 from simulator.game.actions import Action
-from simulator.core.cards import (BATTLEFIELD_TRIGGERS, CATALOGUE, CONDITIONS, ENTRY_KEYS, SPEEDS, TIMINGS,
-                                  TRIGGERS, TYPES, VERBS, Card)
+from simulator.core.cards import Card
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
-from simulator.game.setup import MODES, RULINGS, build, to_card
+from simulator.game.setup import build
+from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind,
+                                     check_ruling)
 
-TOP = ("name", "mode", "players", "teams", "battlefields", "control", "score", "units", "gear", "hands",
-       "cards", "rulings", "steps", "pending", "description", "seed")
+TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
 ACTION_FIELDS = {
     "move": ("units", "to"),
     "play": ("card", "targets", "at"),
@@ -53,24 +55,101 @@ UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "dam
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
                "score", "units", "legal", "players", "winner", "phase")
 PHASES = ("Awaken", "Beginning", "Channel", "Draw", "Main", "Ending", "GameOver")
-#: effect fields that hold a number, a place, a unit, an item, a player
-NUMBER_FIELDS = ("might", "amount", "energy", "count")
-PLACE_FIELDS = ("to", "at")
 
 
-# -- YAML with line numbers -----------------------------------------------------------------------
+# -- YAML with line numbers, at a bounded cost ---------------------------------------------------------
 
-Path = tuple
+#: Bounds on what a file may cost before it is refused (a clear FILE:LINE error, exit 2): its size in bytes,
+#: its values once aliases are expanded (a 1 KB "billion laughs" file would otherwise grow to gigabytes),
+#: its nesting (the C parser recurses per level) and the length of a number (Python refuses to print an int
+#: of more than 4300 digits).  A bundled scenario is a few KB, 6 levels deep, with a few hundred values.
+MAX_BYTES = 4_000_000
+MAX_VALUES = 200_000
+MAX_DEPTH = 64
+MAX_NUMBER = 40
+#: libyaml's parser when PyYAML has it (20x faster on a large file; same nodes, same line marks)
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_NUMERIC = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+
+
+def read_text(path: str) -> str:
+    """A file's text: refused unless it is a regular file of at most :data:`MAX_BYTES` UTF-8 bytes.
+
+    Opened without blocking, so a FIFO with no writer is refused rather than waited on forever, and
+    ``/dev/zero`` is refused rather than read until memory runs out."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError) as e:
+        raise ScenarioError(f"{path}:0", f"cannot read the file: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) \
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file"
+            raise ScenarioError(f"{path}:0", f"cannot read the file: it is {kind}, not a regular file")
+        chunks, size = [], 0
+        while size <= MAX_BYTES:
+            b = os.read(fd, min(1 << 20, MAX_BYTES + 1 - size))
+            if not b:
+                break
+            chunks.append(b)
+            size += len(b)
+    except OSError as e:
+        raise ScenarioError(f"{path}:0", f"cannot read the file: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    raw = b"".join(chunks)
+    if len(raw) > MAX_BYTES:
+        raise ScenarioError(f"{path}:0", f"the file is larger than {MAX_BYTES:,} bytes: refused")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise ScenarioError(f"{path}:{line}", "the file is not UTF-8 text") from None
+
+
+def _precheck(text: str, file: str) -> None:
+    """Refuse, from the event stream alone (no tree built), a document too deep or too large once its
+    aliases are expanded: each alias counts the values of what it repeats."""
+    depth = count = 0
+    sizes: dict[str, int] = {}
+    open_: list[tuple[str | None, int]] = []
+    for ev in yaml.parse(text, Loader=LOADER):
+        if isinstance(ev, yaml.AliasEvent):
+            count += sizes.get(ev.anchor, 1)
+        elif isinstance(ev, yaml.ScalarEvent):
+            count += 1
+            if ev.anchor:
+                sizes[ev.anchor] = 1
+        elif isinstance(ev, yaml.CollectionStartEvent):
+            count += 1
+            depth += 1
+            open_.append((ev.anchor, count))
+            if depth > MAX_DEPTH:
+                raise ScenarioError(f"{file}:{ev.start_mark.line + 1}", f"the document is nested more than "
+                                                                        f"{MAX_DEPTH} levels deep")
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            depth -= 1
+            anchor, first = open_.pop()
+            if anchor:
+                sizes[anchor] = count - first + 1
+        else:
+            continue
+        if count > MAX_VALUES:
+            raise ScenarioError(f"{file}:{ev.start_mark.line + 1}", f"the document holds more than {MAX_VALUES:,} "
+                                                                    f"values once its aliases are expanded: refused")
 
 
 def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
     """The document as plain Python values, and the line (1-based) of every path in it.
 
-    Rejects duplicate keys and non-scalar keys, which plain ``yaml.safe_load`` lets through.
+    Rejects duplicate keys and non-scalar keys, which plain ``yaml.safe_load`` lets through, and anything
+    beyond the bounds above (:data:`MAX_VALUES`, :data:`MAX_DEPTH`, :data:`MAX_NUMBER`).
     """
     lines: dict[Path, int] = {(): 1}
     try:
-        loader = yaml.SafeLoader(text)
+        _precheck(text, file)
+        loader = LOADER(text)
         try:
             node = loader.get_single_node()
             if node is None:
@@ -85,7 +164,7 @@ def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
                         line = kn.start_mark.line + 1
                         if not isinstance(kn, yaml.ScalarNode):
                             raise ScenarioError(f"{file}:{line}", "a key must be a plain word, not a list or mapping")
-                        k = loader.construct_object(kn)
+                        k = scalar(kn)
                         if not isinstance(k, (str, int, float, bool)) and k is not None:
                             raise ScenarioError(f"{file}:{line}", f"a key must be a plain word, not {k!r}")
                         if k in out:
@@ -99,6 +178,12 @@ def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
                         lines[path + (i,)] = vn.start_mark.line + 1
                         out.append(walk(vn, path + (i,)))
                     return out
+                return scalar(n)
+
+            def scalar(n):
+                if n.tag in _NUMERIC and len(n.value) > MAX_NUMBER:
+                    raise ScenarioError(f"{file}:{n.start_mark.line + 1}",
+                                        f"a number of {len(n.value):,} characters (at most {MAX_NUMBER})")
                 return loader.construct_object(n, deep=True)
 
             return walk(node, ()), lines
@@ -114,8 +199,8 @@ def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
         raise ScenarioError(f"{file}:{line}", f"YAML syntax error: {what}") from None
     except yaml.YAMLError as e:
         raise ScenarioError(f"{file}:1", f"YAML error: {str(e).splitlines()[0]}") from None
-    except RecursionError:
-        raise ScenarioError(f"{file}:1", "the document is nested too deeply") from None
+    except (RecursionError, ValueError, OverflowError) as e:     # pragma: no cover - bounded by _precheck
+        raise ScenarioError(f"{file}:1", f"the document can't be read ({type(e).__name__})") from None
 
 
 # -- the scenario -----------------------------------------------------------------------------------
@@ -151,17 +236,7 @@ class Scenario:
 
 def load(path: str) -> Scenario:
     """Read and validate a scenario file (ScenarioError ``FILE:LINE: what`` on any problem)."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise ScenarioError(f"{path}:0", f"cannot read the file: {e.strerror or e}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[:e.start].count(b"\n") + 1
-        raise ScenarioError(f"{path}:{line}", "the file is not UTF-8 text") from None
-    return loads(text, path)
+    return loads(read_text(path), path)
 
 
 def loads(text: str, file: str = "<scenario>") -> Scenario:
@@ -169,112 +244,9 @@ def loads(text: str, file: str = "<scenario>") -> Scenario:
     return Validator(file, lines).scenario(doc)
 
 
-def check_ruling(rid: Any, value: Any, where: str) -> None:
-    if rid not in RULINGS:
-        raise ScenarioError(where, f"unknown ruling {_fmt(rid)}: rulings with alternatives are "
-                                   + ", ".join(RULINGS))
-    if value not in RULINGS[rid]:
-        raise ScenarioError(where, f"ruling {rid} is {' or '.join(RULINGS[rid])}, not {_fmt(value)}")
+class Validator(SetupValidator):
+    """A scenario file: its starting position (:class:`SetupValidator`), then steps and expectations."""
 
-
-class Validator:
-    """Schema and id checks for the whole contract; every error names the line."""
-
-    def __init__(self, file: str, lines: dict[Path, int]) -> None:
-        self.file = file
-        self.lines = lines
-        self.players: tuple[str, ...] = ()
-        self.bfs: tuple[str, ...] = ()
-        self.units: set[str] = set()
-        self.gear: set[str] = set()
-        self.cards: dict[str, Card] = dict(CATALOGUE)
-        self.later: list = []               # (card id, path, what): card ids named by effects, checked last
-
-    # -- helpers ---------------------------------------------------------------------------
-    def where(self, *path) -> str:
-        path = tuple(path)
-        while path not in self.lines:
-            path = path[:-1]
-        return f"{self.file}:{self.lines[path]}"
-
-    def fail(self, path: Path, what: str):
-        raise ScenarioError(self.where(*path), what)
-
-    def mapping(self, v, path: Path, what: str, keys: tuple | None = None, required: tuple = ()) -> dict:
-        if not isinstance(v, dict):
-            self.fail(path, f"{what} must be a mapping, not {_kind(v)}")
-        if keys is not None:
-            for k in v:
-                if k not in keys:
-                    self.fail(path + (k,), f"unknown key {_fmt(k)} in {what} (expected one of: {', '.join(keys)})")
-        for k in required:
-            if k not in v:
-                self.fail(path, f"{what} needs {k!r}")
-        return v
-
-    def seq(self, v, path: Path, what: str) -> list:
-        if not isinstance(v, list):
-            self.fail(path, f"{what} must be a list, not {_kind(v)}")
-        return v
-
-    def text(self, v, path: Path, what: str) -> str:
-        if not isinstance(v, str) or not v.strip():
-            self.fail(path, f"{what} must be a non-empty text, not {_kind(v)}")
-        return v
-
-    def integer(self, v, path: Path, what: str, minimum: int | None = None) -> int:
-        if not isinstance(v, int) or isinstance(v, bool):
-            self.fail(path, f"{what} must be a whole number, not {_kind(v)}")
-        if minimum is not None and v < minimum:
-            self.fail(path, f"{what} must be at least {minimum}, not {v}")
-        return v
-
-    def boolean(self, v, path: Path, what: str) -> bool:
-        if not isinstance(v, bool):
-            self.fail(path, f"{what} must be true or false, not {_kind(v)}")
-        return v
-
-    def player(self, v, path: Path, what: str = "player", null: bool = False):
-        if v is None and null:
-            return None
-        if not isinstance(v, str) or v not in self.players:
-            self.fail(path, f"unknown player {_fmt(v)} in {what} (players: {', '.join(self.players)})")
-        return v
-
-    def battlefield(self, v, path: Path, what: str = "battlefield"):
-        if not isinstance(v, str) or v not in self.bfs:
-            self.fail(path, f"unknown battlefield {_fmt(v)} in {what} (battlefields: {', '.join(self.bfs) or 'none'})")
-        return v
-
-    def place(self, v, path: Path, what: str, extra: tuple = ()):
-        if isinstance(v, str) and (v == "base" or v in self.bfs or v in extra):
-            return v
-        self.fail(path, f"unknown place {_fmt(v)} in {what} (base or a battlefield: {', '.join(self.bfs) or 'none'})")
-
-    def unit_id(self, v, path: Path, what: str, gear: bool = False):
-        """A unit on the board at the start, or one that enters play later (``CARD#N``, ``token#N``)."""
-        if isinstance(v, str):
-            if v in self.units or (gear and v in self.gear):
-                return v
-            m = re.fullmatch(r"(.+)#[1-9][0-9]*", v)
-            if m and (m.group(1) == "token" or m.group(1) in self.cards):
-                return v
-        kind = "unit or gear" if gear else "unit"
-        self.fail(path, f"unknown {kind} {_fmt(v)} in {what}")
-
-    def card_id(self, v, path: Path, what: str, types: tuple = TYPES):
-        if not isinstance(v, str) or v not in self.cards:
-            self.fail(path, f"unknown card {_fmt(v)} in {what} (not in the catalogue or cards:)")
-        if self.cards[v].type not in types:
-            self.fail(path, f"card {v} is a {self.cards[v].type}, not a {' or '.join(types)}")
-        return v
-
-    def choice(self, v, path: Path, what: str, options):
-        if v not in options:
-            self.fail(path, f"{what} must be one of {', '.join(_fmt(o) for o in options)}, not {_fmt(v)}")
-        return v
-
-    # -- the document ----------------------------------------------------------------------
     def scenario(self, doc) -> Scenario:
         doc = self.mapping(doc, (), "a scenario", TOP, required=("name", "players", "steps"))
         name = self.text(doc["name"], ("name",), "name")
@@ -282,271 +254,9 @@ class Validator:
             if k in doc:
                 self.text(doc[k], (k,), k)
         pending = self.text(doc["pending"], ("pending",), "pending") if "pending" in doc else None
-        mode = self.choice(doc.get("mode", "duel"), ("mode",), "mode", tuple(MODES))
-        players = self.seq(doc["players"], ("players",), "players")
-        seen: set = set()
-        for i, p in enumerate(players):
-            self.text(p, ("players", i), "a player")
-            if p in seen:
-                self.fail(("players", i), f"duplicate player {p}")
-            if p == "base":
-                self.fail(("players", i), "'base' is not a player name")
-            seen.add(p)
-        self.players = tuple(players)
-        size = MODES[mode][0]
-        if len(players) != size:
-            self.fail(("players",), f"mode {mode} needs {size} players, got {len(players)}")
-        self.teams(doc, mode)
-        self.battlefields(doc)
-        self.board(doc)
-        self.custom_cards(doc)
-        # cards are known now: check the units that name one, and the hands
-        for key, types in (("units", ("unit",)), ("gear", ("gear",))):
-            for i, e in enumerate(doc.get(key) or []):
-                if "card" in e:
-                    self.card_id(e["card"], (key, i, "card"), f"{key} entry {e['id']}", types)
-        hands = self.mapping(doc.get("hands") or {}, ("hands",), "hands")
-        for p, cards in hands.items():
-            self.player(p, ("hands", p), "hands")
-            for i, c in enumerate(self.seq(cards or [], ("hands", p), f"{p}'s hand")):
-                self.card_id(c, ("hands", p, i), f"{p}'s hand")
-        rulings = self.mapping(doc.get("rulings") or {}, ("rulings",), "rulings")
-        for rid, value in rulings.items():
-            check_ruling(rid, value, self.where("rulings", rid))
+        pos = self.position(doc, TOP, "a scenario")
         steps = [self.step(s, i) for i, s in enumerate(self.seq(doc["steps"], ("steps",), "steps"))]
-        setup = {k: doc[k] for k in ("mode", "players", "teams", "battlefields", "control", "score", "units",
-                                     "gear", "hands") if doc.get(k) is not None}
-        setup["hands"] = {p: list(c or []) for p, c in hands.items()}
-        for key in ("units", "gear", "battlefields"):       # `abilities:` left empty means none
-            setup[key] = [({k: x for k, x in e.items() if not (k == "abilities" and x is None)}
-                           if isinstance(e, dict) else e) for e in setup.get(key) or []]
-        return Scenario(self.file, name, setup, self.cards, steps, dict(rulings), pending, self.where)
-
-    def teams(self, doc, mode: str) -> None:
-        if mode != "magma-chamber":
-            if "teams" in doc:
-                self.fail(("teams",), f"teams are only for magma-chamber, not {mode}")
-            return
-        if "teams" not in doc:
-            self.fail(("mode",), "magma-chamber needs teams: [[P, Q], [R, S]]")
-        teams = self.seq(doc["teams"], ("teams",), "teams")
-        if len(teams) != 2:
-            self.fail(("teams",), f"magma-chamber has 2 teams, got {len(teams)}")
-        placed: list[str] = []
-        for i, t in enumerate(teams):
-            t = self.seq(t, ("teams", i), "a team")
-            if len(t) != 2:
-                self.fail(("teams", i), f"a magma-chamber team has 2 players, got {len(t)}")
-            for j, p in enumerate(t):
-                self.player(p, ("teams", i, j), "teams")
-                if p in placed:
-                    self.fail(("teams", i, j), f"player {p} is in two teams")
-                placed.append(p)
-
-    def battlefields(self, doc) -> None:
-        names: list[str] = []
-        for i, e in enumerate(self.seq(doc.get("battlefields") or [], ("battlefields",), "battlefields")):
-            path = ("battlefields", i)
-            if isinstance(e, dict):
-                self.mapping(e, path, "a battlefield", ("name", "provider", "abilities"), required=("name",))
-                if "provider" in e:
-                    self.player(e["provider"], path + ("provider",), "provider")
-                self.abilities(e.get("abilities"), path + ("abilities",), battlefield=True)
-                n = e["name"]
-                path = path + ("name",)
-            else:
-                n = e
-            self.text(n, path, "a battlefield name")
-            if n == "base" or n in self.players:
-                self.fail(path, f"{n!r} can't name a battlefield")
-            if n in names:
-                self.fail(path, f"duplicate battlefield {n}")
-            names.append(n)
-        self.bfs = tuple(names)
-        control = self.mapping(doc.get("control") or {}, ("control",), "control")
-        for bf, p in control.items():
-            self.battlefield(bf, ("control", bf), "control")
-            self.player(p, ("control", bf), "control", null=True)
-        score = self.mapping(doc.get("score") or {}, ("score",), "score")
-        teams_given: dict = {}
-        for p, n in score.items():
-            self.player(p, ("score", p), "score")
-            self.integer(n, ("score", p), f"{p}'s score", 0)
-            team = next((tuple(t) for t in doc.get("teams") or [] if p in t), (p,))
-            if team in teams_given:
-                self.fail(("score", p), f"{p} and {teams_given[team]} share a team score: give it once")
-            teams_given[team] = p
-
-    def board(self, doc) -> None:
-        ids: set[str] = set()
-        for key in ("units", "gear"):
-            fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted") \
-                if key == "units" else ("id", "owner", "controller", "card", "abilities", "exhausted")
-            for i, e in enumerate(self.seq(doc.get(key) or [], (key,), key)):
-                path = (key, i)
-                self.mapping(e, path, f"a {key} entry", fields, required=("id", "owner"))
-                uid = self.text(e["id"], path + ("id",), "an id")
-                if uid in ids:
-                    self.fail(path + ("id",), f"duplicate id {uid}")
-                if "#" in uid:
-                    self.fail(path + ("id",), f"id {uid} contains '#', kept for units entering play")
-                ids.add(uid)
-                self.player(e["owner"], path + ("owner",), f"{uid}'s owner")
-                if "controller" in e:
-                    self.player(e["controller"], path + ("controller",), f"{uid}'s controller")
-                if "at" in e:
-                    self.place(e["at"], path + ("at",), f"{uid}'s at")
-                if "might" in e:
-                    self.integer(e["might"], path + ("might",), f"{uid}'s might", 0)
-                if key == "units" and "might" not in e and "card" not in e:
-                    self.fail(path, f"unit {uid} needs might or card")
-                if key == "gear" and "card" not in e and "abilities" not in e:
-                    self.fail(path, f"gear {uid} needs card or abilities")
-                self.abilities(e.get("abilities"), path + ("abilities",))
-                self.keywords(e.get("keywords"), path + ("keywords",))
-                if "exhausted" in e:
-                    self.boolean(e["exhausted"], path + ("exhausted",), "exhausted")
-                (self.units if key == "units" else self.gear).add(uid)
-
-    def abilities(self, v, path: Path, battlefield: bool = False) -> None:
-        keys = ("name", "trigger", "activated", "effect", "static", "if", "once-per-turn", "speed", "exhaust",
-                "cost", "by")
-        for i, a in enumerate(self.seq(v or [], path, "abilities")):
-            p = path + (i,)
-            self.mapping(a, p, "an ability", keys, required=("name",))
-            self.text(a["name"], p + ("name",), "an ability name")
-            kinds = [k for k in ("trigger", "activated", "static") if k in a]
-            if len(kinds) != 1:
-                self.fail(p, f"ability {a['name']} needs exactly one of trigger, activated or static")
-            if "trigger" in a:
-                self.choice(a["trigger"], p + ("trigger",), "trigger",
-                            BATTLEFIELD_TRIGGERS if battlefield else TRIGGERS)
-            if "activated" in a and a["activated"] is not True:
-                self.fail(p + ("activated",), "activated must be true")
-            if "static" in a:
-                if not battlefield:
-                    self.fail(p + ("static",), "static abilities are for battlefields")
-                s = self.mapping(a["static"], p + ("static",), "static", ("might",), required=("might",))
-                self.integer(s["might"], p + ("static", "might"), "static might")
-            for k, only in (("speed", "activated"), ("exhaust", "activated"), ("by", "trigger"), ("if", "trigger")):
-                if k in a and only not in a:
-                    self.fail(p + (k,), f"{k} is for {'activated' if only == 'activated' else 'triggered'} abilities")
-            if "by" in a:
-                if a.get("trigger") != "on-chosen":
-                    self.fail(p + ("by",), "by is for on-chosen abilities")
-                self.choice(a["by"], p + ("by",), "by", ("enemy", "friendly", "any"))
-            if "speed" in a:
-                self.choice(a["speed"], p + ("speed",), "speed", SPEEDS)
-            for k in ("exhaust", "once-per-turn"):
-                if k in a:
-                    self.boolean(a[k], p + (k,), k)
-            if "cost" in a:
-                self.integer(a["cost"], p + ("cost",), "cost", 0)
-            if "if" in a:
-                self.condition(a["if"], p + ("if",))
-            if "activated" in a or "trigger" in a:
-                eff = self.seq(a.get("effect") or [], p + ("effect",), "effect")
-                if "activated" in a and not eff:
-                    self.fail(p + ("effect",), "an activated ability needs an effect")
-            self.effect(a.get("effect"), p + ("effect",), triggered="trigger" in a)
-
-    def keywords(self, v, path: Path) -> None:
-        """``keywords: [{deathknell: [effects]}]`` (808); the other keywords are not modelled here."""
-        for i, k in enumerate(self.seq(v or [], path, "keywords")):
-            p = path + (i,)
-            if isinstance(k, dict) and list(k) == ["deathknell"]:
-                self.effect(k["deathknell"], p + ("deathknell",), triggered=True)
-                continue
-            name = next(iter(k)) if isinstance(k, dict) and k else k
-            self.fail(p, f"unknown keyword {_fmt(name)} (keywords: {{deathknell: [effects]}})")
-
-    def condition(self, v, path: Path) -> None:
-        """A condition name, a one-key mapping ``{might-at-least: 5}``, or a list of them."""
-        items = v if isinstance(v, list) else [v]
-        if isinstance(v, list) and not v:
-            self.fail(path, "if: names at least one condition")
-        for j, c in enumerate(items):
-            cp = path + (j,) if isinstance(v, list) else path
-            if isinstance(c, dict):
-                if len(c) != 1:
-                    self.fail(cp, "a condition with a value is one key: {might-at-least: 5}")
-                (name, arg), = c.items()
-            else:
-                name, arg = c, None
-            if name not in CONDITIONS:
-                self.fail(cp, f"unknown condition {_fmt(name)} (conditions: {', '.join(CONDITIONS)})")
-            if CONDITIONS[name]:
-                if arg is None:
-                    self.fail(cp, f"{name} takes a number: {{{name}: 5}}")
-                self.integer(arg, cp + ((name,) if isinstance(c, dict) else ()), name, 0)
-            elif isinstance(c, dict):
-                self.fail(cp, f"{name} takes no value: write it as a plain name")
-
-    def effect(self, v, path: Path, triggered: bool = False) -> None:
-        for i, e in enumerate(self.seq(v or [], path, "effect")):
-            p = path + (i,)
-            self.mapping(e, p, "an effect")
-            verbs = [k for k in e if k not in ENTRY_KEYS]
-            if len(verbs) != 1:
-                self.fail(p, "an effect is one verb: {verb: {field: value}} (with optional if: and may:)")
-            verb = verbs[0]
-            if verb not in VERBS:
-                self.fail(p, f"unknown effect verb {_fmt(verb)} (verbs: {', '.join(VERBS)})")
-            if "if" in e:
-                self.condition(e["if"], p + ("if",))
-            if "may" in e:
-                self.boolean(e["may"], p + ("may",), "may")
-                if e["may"] and not (triggered and i == 0):
-                    self.fail(p + ("may",), "may: true is modelled on the first effect of a triggered ability "
-                                            "(decided at finalization, 383.3.a) only")
-            fields = self.mapping(e[verb] or {}, p + (verb,), f"{verb}'s fields", VERBS[verb])
-            for f, val in fields.items():
-                fp = p + (verb, f)
-                if val == "target":
-                    continue
-                if f in NUMBER_FIELDS:
-                    self.integer(val, fp, f"{verb} {f}")
-                elif f in PLACE_FIELDS:
-                    self.place(val, fp, f"{verb} {f}", ("here", "there"))
-                elif f == "unit":
-                    if val not in UNIT_VALUES:
-                        self.unit_id(val, fp, f"{verb} unit", gear=verb in ("ready", "exhaust"))
-                elif f == "player":
-                    self.player(val, fp, f"{verb} player")
-                elif f == "card":
-                    self.later.append((val, fp, f"{verb} card"))    # custom cards are read after the board
-                else:
-                    self.text(val, fp, f"{verb} {f}")
-            for f in VERBS[verb]:
-                if f not in fields and f not in ("energy", "count", "at", "item", "player"):
-                    self.fail(p + (verb,), f"{verb} needs {f}")
-
-    def custom_cards(self, doc) -> None:
-        cards = self.mapping(doc.get("cards") or {}, ("cards",), "cards")
-        for cid, d in cards.items():
-            p = ("cards", cid)
-            if not isinstance(cid, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", cid):
-                self.fail(p, f"card id {_fmt(cid)} must be a word (letters, digits, - _ .)")
-            if cid in CATALOGUE:
-                self.fail(p, f"card {cid} is already in the built-in catalogue: pick another id")
-            d = self.mapping(d or {}, p, f"card {cid}", ("type", "timing", "effect", "might", "abilities", "text",
-                                                         "keywords"))
-            kind = self.choice(d.get("type", "spell"), p + ("type",), "type", TYPES)
-            self.choice(d.get("timing", "normal"), p + ("timing",), "timing", TIMINGS)
-            if "might" in d:
-                self.integer(d["might"], p + ("might",), "might", 0)
-            if "text" in d:
-                self.text(d["text"], p + ("text",), "text")
-            if kind != "spell" and d.get("effect"):
-                self.fail(p + ("effect",), f"a {kind} has abilities, not an effect")
-            self.abilities(d.get("abilities"), p + ("abilities",))
-            self.keywords(d.get("keywords"), p + ("keywords",))
-            self.cards[cid] = to_card(cid, d)
-        # effects may name CARD#N units: check them once every card id is known
-        for cid, d in cards.items():
-            self.effect(d.get("effect"), ("cards", cid, "effect"))
-        for cid, path, what in self.later:
-            self.card_id(cid, path, what, ("unit", "gear"))
+        return Scenario(self.file, name, pos.setup, pos.cards, steps, pos.rulings, pending, self.where)
 
     # -- steps -----------------------------------------------------------------------------
     def step(self, s, i: int) -> Step:
@@ -565,8 +275,8 @@ class Validator:
         tag = f"step {i + 1}"
         p = self.player(s["player"], path + ("player",), tag)
         illegal = s.get("illegal", False)
-        if not isinstance(illegal, (bool, str)):
-            self.fail(path + ("illegal",), f"illegal must be true or a reason text, not {_kind(illegal)}")
+        if not isinstance(illegal, bool) and not (isinstance(illegal, str) and illegal.strip()):
+            self.fail(path + ("illegal",), f"illegal must be true, false or a reason text, not {_kind(illegal)}")
         a: Action
         if kind == "move":
             units = self.seq(s["units"], path + ("units",), "units")
@@ -578,7 +288,7 @@ class Validator:
         elif kind == "play":
             cid = self.card_id(s["card"], path + ("card",), tag)
             card = self.cards[cid]
-            targets = self.mapping(s.get("targets") or {}, path + ("targets",), "targets")
+            targets = self.mapping(self.opt(s, "targets", {}), path + ("targets",), "targets")
             fields = card.target_fields()
             for f, v in targets.items():
                 tp = path + ("targets", f)
@@ -844,39 +554,6 @@ def compare(key: str, want, v: dict) -> list[str]:
     if key == "winner" and isinstance(want, list) and isinstance(got, list):
         return [] if sorted(want) == sorted(got) else [f"expected winner {_fmt(want)}, got {_fmt(got)}"]
     return [] if want == got else [f"expected {key} {_fmt(want)}, got {_fmt(got)}"]
-
-
-# -- formatting ---------------------------------------------------------------------------------------
-
-def _fmt(v) -> str:
-    """A value as a user would write it in YAML (flow style)."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return v if v and re.fullmatch(r"[\w#.+-]+( [\w#.+-]+)*", v) else repr(v)
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{_fmt(k)}: {_fmt(x)}" for k, x in v.items()) + "}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_fmt(x) for x in v) + "]"
-    return str(v)
-
-
-def _kind(v) -> str:
-    if v is None:
-        return "nothing (null)"
-    if isinstance(v, bool):
-        return f"true/false ({_fmt(v)})"
-    if isinstance(v, (int, float)):
-        return f"a number ({v})"
-    if isinstance(v, str):
-        return f"the text {_fmt(v)}"
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, dict):
-        return "a mapping"
-    return type(v).__name__
 
 
 def trace_line(e) -> str:

@@ -27,13 +27,17 @@ import yaml
 
 from simulator.verify import graphcheck
 from simulator.core.errors import ScenarioError
+from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
+from simulator.scenario.loader import parse, read_text
 from simulator.verify.explore import Position, Result, Violation, explore
 
 VERIFY_DIR = Path(__file__).resolve().parents[2] / "verify"
 DEFAULT_POSITIONS = VERIFY_DIR / "positions.yaml"
 #: every positions file in verify/ (duels first, then multiplayer.yaml, ...): what `riftsim verify` explores
 DEFAULT_FILES = [DEFAULT_POSITIONS, *sorted(p for p in VERIFY_DIR.glob("*.yaml") if p != DEFAULT_POSITIONS)]
-EXPLORE_KEYS = {"turns", "concede", "max_states", "rulings"}
+EXPLORE_KEYS = ("turns", "concede", "max_states", "rulings")
+POSITION_EXTRA = ("name", "explore")
+SCENARIO_EXTRA = ("name", "explore", "steps", "pending", "description", "seed")
 
 
 def _count(minimum: int):
@@ -70,66 +74,56 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 # -- positions files -------------------------------------------------------------------------------
 
 def load_positions(path: str) -> tuple[list[Position], dict]:
-    """Positions and the ``unexercised`` allowance from a YAML file; a bad file raises ScenarioError."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise ScenarioError(path, f"cannot read: {e.strerror}") from None
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark else path
-        raise ScenarioError(where, f"not valid YAML: {getattr(e, 'problem', e)}") from None
+    """Positions and the ``unexercised`` allowance from a YAML file; a bad file raises ScenarioError.
+
+    Read with the scenario files' bounds (:func:`~simulator.scenario.loader.read_text`, ``parse``) and each
+    position checked by the one starting-position validator (:class:`~simulator.game.validate.SetupValidator`),
+    every error naming FILE:LINE."""
+    text = read_text(path)
+    doc, lines = parse(text, path)
+    v = SetupValidator(path, lines)
     if isinstance(doc, dict) and "positions" not in doc and "players" in doc:
-        doc = {"positions": [doc]}                     # a scenario file: its starting position
-    if not isinstance(doc, dict) or not isinstance(doc.get("positions"), list) or not doc["positions"]:
-        raise ScenarioError(path, "expected a mapping with a non-empty 'positions' list (or one scenario)")
-    out = []
-    for i, entry in enumerate(doc["positions"]):
-        where = f"{path}: positions[{i}]"
-        if not isinstance(entry, dict):
-            raise ScenarioError(where, "each position is a mapping of scenario setup keys")
-        name = entry.get("name")
-        if not isinstance(name, str) or not name:
-            raise ScenarioError(where, "a position needs a 'name'")
-        where = f"{path}: position {name!r}"
-        bounds = entry.get("explore") or {}
-        if not isinstance(bounds, dict) or set(bounds) - EXPLORE_KEYS:
-            raise ScenarioError(where, f"'explore' takes only {', '.join(sorted(EXPLORE_KEYS))}")
-        setup = {k: v for k, v in entry.items() if k not in ("explore", "steps", "name")}
-        for key, default in (("turns", 2), ("max_states", 200_000)):
-            v = bounds.get(key, default)
-            if not isinstance(v, int) or isinstance(v, bool) or v < (0 if key == "turns" else 1):
-                raise ScenarioError(where, f"explore.{key} must be a whole number >= {0 if key == 'turns' else 1}, "
-                                           f"got {v!r}")
-        if not isinstance(bounds.get("concede", False), bool):
-            raise ScenarioError(where, f"explore.concede must be true or false, got {bounds['concede']!r}")
-        rulings = bounds.get("rulings") or setup.get("rulings") or {}
-        if not isinstance(rulings, dict):
-            raise ScenarioError(where, "rulings must be a mapping like {R1: attacker}")
-        pos = Position(name, setup, bounds.get("turns", 2), bounds.get("concede", False),
-                       bounds.get("max_states", 200_000), dict(rulings))
-        try:
-            g = pos.start()
-            for p, hand in g.hands.items():
-                for card in hand:
-                    if card not in g.cfg.cards:
-                        raise ScenarioError(where, f"{p}'s hand holds {card!r}, which is neither a catalogue "
-                                                   f"card nor declared under 'cards'")
-        except ScenarioError as e:
-            raise ScenarioError(where, e.what) from None
-        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
-            raise ScenarioError(where, f"not a valid starting position ({type(e).__name__}: {e})") from None
-        out.append(pos)
+        entries, root, keys = [doc], lambda i: (), SETUP_KEYS + SCENARIO_EXTRA   # a scenario: its start
+        doc = {"positions": [doc]}
+    else:
+        v.mapping(doc, (), "a positions file", ("positions", "unexercised"), required=("positions",))
+        entries = v.seq(doc["positions"], ("positions",), "positions")
+        if not entries:
+            v.fail(("positions",), "positions lists at least one starting position")
+        root, keys = (lambda i: ("positions", i)), SETUP_KEYS + POSITION_EXTRA
+    out, names = [], set()
+    for i, entry in enumerate(entries):
+        pv = SetupValidator(path, lines, root(i))
+        entry = pv.mapping(entry, (), "a position", keys, required=("name", "players"))
+        name = pv.text(entry["name"], ("name",), "a position's name")
+        if name in names:
+            pv.fail(("name",), f"duplicate position name {name}")
+        names.add(name)
+        checked = pv.position(entry, keys, "a position")
+        bounds = pv.mapping(pv.opt(entry, "explore", {}), ("explore",), "explore", EXPLORE_KEYS)
+        for key, low in (("turns", 0), ("max_states", 1)):
+            if key in bounds:
+                pv.integer(bounds[key], ("explore", key), f"explore.{key}", low)
+        if "concede" in bounds:
+            pv.boolean(bounds["concede"], ("explore", "concede"), "explore.concede")
+        rulings = dict(checked.rulings)
+        for rid, value in pv.mapping(pv.opt(bounds, "rulings", {}), ("explore", "rulings"), "rulings").items():
+            check_ruling(rid, value, pv.where("explore", "rulings", rid))
+            rulings[rid] = value
+        setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
+        out.append(Position(name, setup, bounds.get("turns", 2), bounds.get("concede", False),
+                            bounds.get("max_states", 200_000), rulings))
     allowed = {}
-    for i, u in enumerate(doc.get("unexercised") or []):
-        try:
-            rec = (u["machine"], u["source"], u["trigger"], u["dest"], tuple(u.get("guards") or ()))
-            allowed[rec] = str(u["why"])
-        except (KeyError, TypeError):
-            raise ScenarioError(f"{path}: unexercised[{i}]",
-                                "needs machine, source, trigger, dest, why (and guards if any)") from None
+    for i, u in enumerate(v.seq(v.opt(doc, "unexercised", []), ("unexercised",), "unexercised")):
+        up = ("unexercised", i)
+        u = v.mapping(u, up, "an unexercised entry", ("machine", "source", "trigger", "dest", "guards", "why"),
+                      required=("machine", "source", "trigger", "dest", "why"))
+        for k in ("machine", "source", "trigger", "dest", "why"):
+            v.text(u[k], up + (k,), k)
+        guards = v.seq(v.opt(u, "guards", []), up + ("guards",), "guards")
+        for j, gname in enumerate(guards):
+            v.text(gname, up + ("guards", j), "a guard")
+        allowed[(u["machine"], u["source"], u["trigger"], u["dest"], tuple(guards))] = u["why"]
     return out, allowed
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from simulator.game import engine
 from simulator.game.actions import Action, legal
-from simulator.rules.chain import orderer
+from simulator.rules.triggers import orderer
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card

@@ -151,8 +151,9 @@ def check_handoffs(machines: tuple[Machine, ...]) -> list[Finding]:
 
 def check_registry(machines: tuple[Machine, ...]) -> list[Finding]:
     """Every guard and effect the declarations name is implemented by the simulator."""
-    from simulator.game import engine  # noqa: F401  (registers the guards and effects)
     from simulator.core import registry
+    from simulator.rules import install
+    install()
     out = []
     for m in machines:
         for leaf in m.leaves():

@@ -1,7 +1,12 @@
-"""Triggered abilities (383): conditions, once-per-turn, and the trigger kinds placed by declared transitions.
+"""Triggered abilities (383): what triggers and when, its condition, who controls the pending item,
+simultaneous triggers ordered by their controllers (383.3.d), decisions due at finalization (383.3.a, 402).
+
+The chain (:mod:`simulator.rules.chain`) holds the items; this module decides which abilities trigger
+and how they are placed. :mod:`simulator.rules.effects` (what items do) and :mod:`simulator.rules.moves`
+(arrivals) both use it, so neither has to import the other.
 
 Each ``trigger_<kind>`` effect is named on the declared transition that is its event
-(``statecharts/triggers.py`` lists them with their rules): a unit moving (chain ``moved``), dying
+(``statecharts/triggers.py`` lists every kind with its rules): a unit moving (chain ``moved``), dying
 (cleanup ``lethal`` in task 3a, chain ``dies`` for a kill), a showdown beginning (turn.mode
 ``begin_showdown``), a combat ending (combat ``finish``), a turn starting or ending (phases), a spell
 finishing resolving (chain ``spell_resolved``), a unit being chosen (chain ``finalize``).
@@ -12,10 +17,47 @@ decisions due at finalization (``may``, targets) are recorded on the item (383.3
 """
 from __future__ import annotations
 
-from simulator.core.log import log
+from contextlib import contextmanager
+from typing import Iterator
+
+from simulator.core.log import fire, log
 from simulator.core.model import Ability, Item, State, Unit
 from simulator.core.registry import effect, guard
-from simulator.rules.chain import put_trigger, simultaneous
+from simulator.rules.chain import put_on_chain
+
+
+def triggered(g: State, ab: Ability, controller: str, source: str) -> Item:
+    """The pending item of ``ab`` triggered on ``source`` (383.1), controlled by ``controller`` (383.2)."""
+    return Item(g.next_uid(), ab.name, controller, "trigger", ab.effect, source=source, immediate=ab.adds)
+
+
+def put_trigger(g: State, item: Item) -> None:
+    """A triggered ability becomes pending (383); inside :func:`simultaneous` it joins that batch."""
+    put_on_chain(g, item, "trigger")
+    if g.batch is not None:
+        g.batch.append(item.uid)
+
+
+@contextmanager
+def simultaneous(g: State) -> Iterator[None]:
+    """Triggers put on the chain inside this block become pending together (one event or batch). Placement
+    across players stays as the caller makes it; each player with two or more of them orders their own
+    before they are finalized (383.3.d). Nested blocks join the outermost one."""
+    if g.batch is not None:
+        yield
+        return
+    g.batch = []
+    try:
+        yield
+    finally:
+        uids, g.batch = g.batch, None
+    mine: dict[str, int] = {}
+    for it in g.chain:
+        if it.uid in uids:
+            mine[it.controller] = mine.get(it.controller, 0) + 1
+    for i, it in enumerate(g.chain):
+        if it.uid in uids and mine[it.controller] > 1:
+            g.chain[i] = it.but(unordered=True)
 
 
 # -- conditions ------------------------------------------------------------------------------------------
@@ -276,3 +318,39 @@ def deciding(g: State) -> Item | None:
 @guard("decision_due")
 def _decision_due(g: State, inst, ctx) -> bool:
     return deciding(g) is not None
+
+
+def orderer(g: State) -> str | None:
+    """Who must order their simultaneous triggers now: the controller of the first unordered item, so
+    players order in placement order (turn player first; the 464.2.e order for the combat chain)."""
+    for it in g.chain:
+        if it.unordered:
+            return it.controller
+    return None
+
+
+def unordered_labels(g: State, player: str) -> list[str]:
+    """``player``'s triggers awaiting their order, as placed (``SOURCE:ABILITY``)."""
+    return [it.label for it in g.chain if it.unordered and it.controller == player]
+
+
+def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
+    """383.3.d: ``player`` places the next of their pending triggers: the ones named take the first chain
+    positions their triggers occupy, in that order (the first listed goes on the chain first, so it resolves
+    last); the others wait for the next pick, and a last one left is placed without a choice."""
+    slots = [i for i, it in enumerate(g.chain) if it.unordered and it.controller == player]
+    items = [g.chain[i] for i in slots]
+    chosen: list[Item] = []
+    for lab in labels:                  # a label shared by two items picks the first of them
+        k = next(j for j, it in enumerate(items) if it.label == lab)
+        chosen.append(items.pop(k).but(unordered=False))
+    if len(items) == 1:
+        items = [items[0].but(unordered=False)]
+    for i, it in zip(slots, chosen + items):
+        g.chain[i] = it
+    fire(g, "chain", "order", player=player)
+
+
+@guard("unordered_triggers")
+def _unordered_triggers(g: State, inst, ctx) -> bool:
+    return any(it.unordered for it in g.chain)

@@ -1,0 +1,182 @@
+"""Golden traces: every bundled scenario's full trace, final position and legal actions, approved as files.
+
+A scenario's *golden output* is what a rules judge reads, as structured data: every trace event (step,
+player, text, rules, and for a declared transition its machine, instance, trigger, source and
+destination), the scenario's result, the final position (the expectation keys of
+:func:`simulator.scenario.view.view`) and each player's legal actions at the end. It is written as JSON
+laid out one event (one final key, one legal action) per line, so a changed rule shows as a small,
+readable diff.
+
+``tests/golden/<scenario>.json`` holds the approved output of ``scenarios/<scenario>.yaml``;
+``tests/test_golden.py`` compares every bundled scenario exactly, on both backends, against it.
+``riftsim approve`` (``simulator/cli/approve.py``) writes it after you have read the diff.
+
+>>> text = render_doc({"scenario": "x", "status": "pass", "message": "", "events": [{"step": 1}],
+...                    "final": {"turn": 1}, "legal": {"A": ["pass"]}})
+>>> print(text, end="")
+{
+"scenario": "x",
+"status": "pass",
+"message": "",
+"events": [
+{"step": 1}
+],
+"final": {
+"turn": 1
+},
+"legal": {
+"A": [
+"pass"
+]
+}
+}
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from simulator.scenario.loader import Result, load, run
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "scenarios"
+GOLDEN = ROOT / "tests" / "golden"
+APPROVE = "riftsim approve"
+
+
+def scenario_files() -> list[Path]:
+    """The bundled scenarios, sorted by name."""
+    return sorted(SCENARIOS.glob("*.yaml"))
+
+
+def golden_path(scenario: Path) -> Path:
+    return GOLDEN / f"{scenario.stem}.json"
+
+
+def event_dict(e) -> dict:
+    """One trace event as golden data: the transition's fields only when a declared transition fired."""
+    d = {"step": e.step, "player": e.player, "text": e.event, "rules": e.rule}
+    if e.detail:
+        d["detail"] = e.detail
+    if e.machine:
+        d.update(machine=e.machine, instance=e.instance, trigger=e.trigger, source=e.source, dest=e.dest)
+    return d
+
+
+def document(path: Path, res: Result) -> dict:
+    """The golden data of one scenario run."""
+    final = dict(res.final)
+    legal = final.pop("legal", {})
+    message = res.message.replace(str(path), f"scenarios/{path.name}")
+    return {"scenario": path.stem, "status": res.status, "message": message,
+            "events": [event_dict(e) for e in res.events], "final": final, "legal": legal}
+
+
+def _j(v) -> str:
+    return json.dumps(v, ensure_ascii=False, sort_keys=False)
+
+
+def render_doc(doc: dict) -> str:
+    """JSON with one event, one final key, one unit and one legal action per line."""
+    out = ["{"]
+    keys = list(doc)
+    for i, k in enumerate(keys):
+        comma = "," if i < len(keys) - 1 else ""
+        v = doc[k]
+        if k == "events":
+            out.append(f'"events": [')
+            out += [_j(e) + ("," if j < len(v) - 1 else "") for j, e in enumerate(v)]
+            out.append("]" + comma)
+        elif k == "final":
+            out.append('"final": {')
+            fk = list(v)
+            for j, f in enumerate(fk):
+                c = "," if j < len(fk) - 1 else ""
+                if f == "units" and v[f]:
+                    out.append('"units": {')
+                    us = list(v[f])
+                    out += [f"{_j(u)}: {_j(v[f][u])}" + ("," if n < len(us) - 1 else "") for n, u in enumerate(us)]
+                    out.append("}" + c)
+                else:
+                    out.append(f"{_j(f)}: {_j(v[f])}{c}")
+            out.append("}" + comma)
+        elif k == "legal":
+            out.append('"legal": {')
+            ps = list(v)
+            for j, p in enumerate(ps):
+                c = "," if j < len(ps) - 1 else ""
+                if v[p]:
+                    out.append(f"{_j(p)}: [")
+                    out += [_j(a) + ("," if n < len(v[p]) - 1 else "") for n, a in enumerate(v[p])]
+                    out.append("]" + c)
+                else:
+                    out.append(f"{_j(p)}: []{c}")
+            out.append("}" + comma)
+        else:
+            out.append(f"{_j(k)}: {_j(v)}{comma}")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def render(path: Path, backend: str = "compiled") -> str:
+    """The golden text of one scenario file, run on ``backend``."""
+    sc = load(str(path))
+    return render_doc(document(path, run(sc, backend=backend)))
+
+
+def diff(path: Path, text: str, limit: int = 60) -> str:
+    """A unified diff from the approved file to ``text`` (at most ``limit`` lines), '' if equal."""
+    gp = golden_path(path)
+    old = gp.read_text(encoding="utf-8") if gp.exists() else ""
+    if old == text:
+        return ""
+    lines = list(difflib.unified_diff(old.splitlines(), text.splitlines(), f"approved {rel(gp)}",
+                                      "now", n=2, lineterm=""))
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"... ({len(lines) - limit} more diff lines)"]
+    return "\n".join(lines)
+
+
+def rel(p: Path) -> str:
+    try:
+        return str(p.relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+def problem(path: Path, backend: str = "compiled") -> str:
+    """Why ``path``'s output does not match its golden file (with the diff and how to approve), or ''."""
+    gp = golden_path(path)
+    text = render(path, backend)
+    if not gp.exists():
+        return (f"{rel(path)} has no approved golden output ({rel(gp)}): read its trace with "
+                f"`riftsim simulate {rel(path)}`, then approve it with `{APPROVE} {path.stem}`")
+    d = diff(path, text)
+    if not d:
+        return ""
+    return (f"{rel(path)}: the trace, final position or legal actions changed on the {backend} backend "
+            f"(golden file {rel(gp)}). If the change is intended and you can explain it, approve it with "
+            f"`{APPROVE} {path.stem}` and say why in the commit message.\n{d}")
+
+
+def orphans() -> list[Path]:
+    """Golden files whose scenario no longer exists."""
+    names = {p.stem for p in scenario_files()}
+    return sorted(p for p in GOLDEN.glob("*.json") if p.stem not in names)
+
+
+def write(path: Path, text: str) -> None:
+    """Write atomically (a temp file in the same directory, then rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
