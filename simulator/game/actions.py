@@ -7,7 +7,7 @@ from itertools import combinations, product
 
 from statecharts import timing
 
-from simulator.rules.triggers import orderer, unordered_labels
+from simulator.rules.triggers import deciding, orderer, target_fields, unordered_labels
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
@@ -97,7 +97,7 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return _check_order(g, a, who)
     if a.kind == "order":
         raise IllegalAction("there are no simultaneous triggers to order", "383.3.d")
-    if g.ms[("chain", None)] == "Decide":
+    if g.ms[("chain", None)] == "Decide" and deciding(g) is not None:
         return _check_decision(g, a)
     if a.kind == "choose":
         raise IllegalAction("there is no optional ability to decide", "383.3.a")
@@ -159,8 +159,9 @@ def _check_order(g: State, a: Action, who: str) -> None:
 def _check_decision(g: State, a: Action) -> None:
     """383.3.a, 402.1: the controller of the triggered ability being finalized decides its may, then its
     targets; nothing else happens meanwhile (nobody has priority)."""
-    from simulator.rules.triggers import deciding
     it = deciding(g)
+    if it is None:
+        raise IllegalAction("nobody is deciding a triggered ability now", "383.3.a")
     need = it.ask[0]
     if a.kind not in ("choose", "target") or (a.kind == "choose") != (need == "may"):
         what = "choose yes or no" if need == "may" else "choose its targets"
@@ -251,7 +252,6 @@ def _check_targets(g: State, a: Action, card) -> None:
 
 
 def _fields(effect: tuple) -> tuple[str, ...]:
-    from simulator.rules.triggers import target_fields
     return target_fields(effect)
 
 
@@ -338,9 +338,8 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
         return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
     if g.ms[("chain", None)] == "Decide":
-        from simulator.rules.triggers import deciding
         it = deciding(g)
-        if it.controller != p:
+        if it is None or it.controller != p:
             return out
         if it.ask[0] == "may":
             return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]
