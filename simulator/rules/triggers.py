@@ -210,7 +210,11 @@ def _on_death(g: State, inst, ctx) -> None:
     for uid in ctx["units"]:
         u = g.units[uid]
         where = u.at if u.at in g.bfs else None
-        pending += [(u.controller, uid, ab, where, u.at) for ab in _of(u, "on-death")]
+        mine = [(u.controller, uid, ab, where, u.at) for ab in _of(u, "on-death")]
+        if mine:
+            log(g, f"{uid}'s {', '.join(m[2].name for m in mine)} triggers (at {u.at}) before {uid} reaches "
+                   f"the trash", "808.1.d", u.controller)
+        pending += mine
     place_in_turn_order(g, pending)
 
 
@@ -289,11 +293,7 @@ def _chosen_by(g: State, by: str, chooser: str, owner: str) -> bool:
     return True
 
 
-@effect("trigger_on_chosen")
-def _on_chosen(g: State, inst, ctx) -> None:
-    """383.4.b.2: a unit chosen as a target triggers its on-chosen abilities once the choosing item is
-    finalized, once per choice."""
-    it = g.chain[ctx["idx"]]
+def _chosen(g: State, it: Item) -> list[tuple]:
     pending = []
     for f, v in it.targets:
         u = g.units.get(v) if f == "unit" else None
@@ -302,7 +302,32 @@ def _on_chosen(g: State, inst, ctx) -> None:
         for ab in _of(u, "on-chosen"):
             if _chosen_by(g, ab.by, it.controller, u.controller):
                 pending.append((u.controller, u.id, ab, u.at if u.at in g.bfs else None, None))
-    place_in_turn_order(g, pending)
+    return pending
+
+
+@effect("trigger_on_chosen")
+def _on_chosen(g: State, inst, ctx) -> None:
+    """383.4.b.2: a unit chosen as a target triggers its on-chosen abilities once the choosing item is
+    finalized, once per choice."""
+    place_in_turn_order(g, _chosen(g, g.chain[ctx["idx"]]))
+
+
+@guard("pending_after")
+def _pending_after(g: State, inst, ctx) -> bool:
+    """337.3: pending items remain after this one, counting those its finalization triggers (383.4.b.2)."""
+    if any(not it.finalized for it in g.chain):
+        return True
+    it = g.chain[ctx["idx"]]
+    if not any(f == "unit" for f, _ in it.targets):
+        return False
+    return any(_would_pend(g, source, ab, who) for who, source, ab, _, _ in _chosen(g, it))
+
+
+def _would_pend(g: State, source: str, ab: Ability, controller: str) -> bool:
+    """Whether :func:`pend` would put ``ab`` on the chain now (once-per-turn, condition)."""
+    if ab.once and (source, ab.name) in g.once:
+        return False
+    return not ab.condition or holds(g, ab.condition, source, controller)
 
 
 # -- decisions at finalization (383.3.a, 402) -----------------------------------------------------------------
