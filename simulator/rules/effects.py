@@ -112,7 +112,7 @@ def run_effects(g: State, item: Item) -> None:
             log(g, f"{u.id} is stunned: it deals no combat damage this turn", "423.1", item.controller)
         elif verb == "buff":
             u.buff += int(args["might"])
-            log(g, f"{u.id} gets +{args['might']} might this turn (now {g.might(u)})", "340", item.controller)
+            log(g, f"{u.id} gets {int(args['might']):+d} might this turn (now {g.might(u)})", "340", item.controller)
         elif verb == "en-garde":
             u.buff += 1
             alone = [v for v in g.units_at(u.at, item.controller)] == [u]
