@@ -43,6 +43,8 @@ CONDITIONS = {"alone-here": False, "enemy-alone-here": False, "at-battlefield": 
               "your-turn": False, "not-your-turn": False, "in-combat": False, "not-damaged-this-turn": False,
               "might-at-least": True}
 SPEEDS = ("normal", "action", "reaction")
+#: the fields a card may leave to the player as ``target`` (356): units, places, chain items, players
+TARGET_FIELDS = ("unit", "to", "at", "item", "player")
 TIMINGS = ("normal", "action", "reaction")
 TYPES = ("spell", "unit", "gear")
 
@@ -82,8 +84,8 @@ def _catalogue() -> dict[str, Card]:
         "action-spell": Card("action-spell", "spell", "action", text="Action, no effect."),
         "reaction-spell": Card("reaction-spell", "spell", "reaction", text="Reaction, no effect."),
         "normal-spell": Card("normal-spell", "spell", "normal", text="No timing keyword, no effect."),
-        "move-spell": Card("move-spell", "spell", "action", effect(("move", {"unit": "target", "to": "target"})), friendly=True,
-                           text="Action: move a friendly unit to a battlefield."),
+        "move-spell": Card("move-spell", "spell", "action", effect(("move", {"unit": "target", "to": "target"})),
+                           text="Action: move a unit, any player's, to a battlefield (or to its base)."),
         "add-gear": Card("add-gear", "gear", "normal",
                          abilities=(Ability("add", activated=True, effect=effect(("add", {"energy": 1})), speed="reaction",
                                             exhaust=True),),

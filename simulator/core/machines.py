@@ -26,10 +26,6 @@ from simulator.core.model import Event, State
 GuardFn = Callable[[str], bool]
 
 
-def _holds(t: T, guard: GuardFn) -> bool:
-    return all(guard(g) for g in t.guards) and not any(guard(u) for u in t.unless)
-
-
 class Compiled:
     """The declarations compiled into a lookup table."""
 
@@ -44,14 +40,8 @@ class Compiled:
                     rows.setdefault((leaf.name, t.source, t.trigger), []).append(t)
                 self.table.update({k: tuple(v) for k, v in rows.items()})
 
-    def step(self, leaf: str, source: str, trigger: str, guard: GuardFn) -> T | None:
-        for t in self.table.get((leaf, source, trigger), ()):
-            if _holds(t, guard):
-                return t
-        return None
-
     def pick(self, leaf: str, source: str, trigger: str, g, inst, ctx) -> T | None:
-        """``step`` with the registry's guards called directly (the hot path)."""
+        """The first transition on ``trigger`` from ``source`` whose named guards hold (declaration order)."""
         guards = registry.GUARDS
         for t in self.table.get((leaf, source, trigger), ()):
             ok = True
@@ -270,3 +260,49 @@ def compile_loop(leaf: Machine, start: str, step: str, until: str):
     exec(compile("\n".join(lines), f"<compiled {leaf.name}>", "exec"), ns)
     ns["loop"].source = "\n".join(lines)           # the generated code, for reading
     return ns["loop"]
+
+
+class Fired:
+    """One declared transition as it fired: the step, the leaf machine and its instance, the transition,
+    and the trace event it wrote (None for a silent bookkeeping transition)."""
+
+    __slots__ = ("step", "leaf", "inst", "t", "event")
+
+    def __init__(self, step: int, leaf: str, inst: str | None, t: T, event: Event | None) -> None:
+        self.step, self.leaf, self.inst, self.t, self.event = step, leaf, inst, t, event
+
+    @property
+    def silent(self) -> bool:
+        return self.event is None
+
+
+class Recording(Runtime):
+    """A :class:`Runtime` that also keeps every transition it fires, in firing order (``fired``), silent
+    ones included: what a trace diagram and the viewer draw.
+
+    The cleanup's compiled loop (:func:`compile_loop`) fires without ``fire``'s bookkeeping, so a recording
+    runtime always takes ``run``'s generic path: the same transitions in the same order (the docstring of
+    :meth:`Runtime.run`; ``tests/test_viewer.py`` checks the traces agree).
+    """
+
+    def __init__(self, backend_name: str = "compiled") -> None:
+        super().__init__(backend_name)
+        self.fired: list[Fired] = []
+
+    def fire_ctx(self, g: State, leaf: str, trigger: str, inst: str | None, ctx: dict) -> T:
+        slot = len(self.fired)
+        self.fired.append(None)                      # this one fired before the hand-offs it sends
+        at = len(g.trace)
+        try:
+            t = super().fire_ctx(g, leaf, trigger, inst, ctx)
+        except BaseException:
+            del self.fired[slot:]
+            raise
+        event = g.trace[at] if t.say and g.events_on else None
+        self.fired[slot] = Fired(g.step, leaf, inst, t, event)
+        return t
+
+    def run(self, g: State, leaf: str, start: str, step: str, until: str, inst: str | None = None) -> None:
+        self.fire(g, leaf, start, inst)
+        while g.ms[(leaf, inst)] != until:
+            self.fire(g, leaf, step, inst)

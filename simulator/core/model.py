@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from statecharts.turn import NEUTRAL_CLOSED, NEUTRAL_OPEN, SHOWDOWN_CLOSED, SHOWDOWN_OPEN
+
 
 def _copier(names: tuple[str, ...]):
     """``copy(o, cls)``: a new ``cls`` sharing the attributes ``names`` of ``o`` (generated from the
@@ -337,13 +339,22 @@ class State:
         ms = self.ms
         return _TURN_STATES[ms[("turn.mode", None)] == "Showdown"][ms[("turn.window", None)] == "Closed"]
 
+    def spell_watchers(self) -> bool:
+        """Whether any unit, gear or battlefield has an ability that a spell finishing resolving triggers."""
+        for x in (*self.units.values(), *self.bfs.values()):
+            if getattr(x, "zone", "board") == "board":
+                for ab in x.abilities:
+                    if ab.trigger in ("on-spell", "on-spell-mine"):
+                        return True
+        return False
+
     def next_uid(self) -> int:
         self.uid += 1
         return self.uid
 
 
 #: turn_state() by (mode is Showdown, window is Closed)
-_TURN_STATES = (("neutral-open", "neutral-closed"), ("showdown-open", "showdown-closed"))
+_TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED))
 
 #: State attributes a clone shares with its original (immutable values, the config, the coverage recorder)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",

@@ -7,6 +7,8 @@ success).
 """
 from __future__ import annotations
 
+from statecharts import timing
+
 from simulator.rules import concede
 from simulator.game.actions import Action, check, legal, target_options
 from simulator.game.setup import build
@@ -119,7 +121,7 @@ def perform(g: State, a: Action) -> None:
                    f"{len(rest)} remain to be ordered", "383.3.d", p)
         order_triggers(g, p, a.triggers)
     elif k == "pass":
-        if g.invited == p and g.turn_state() == "neutral-open":
+        if g.invited == p and g.turn_state() in timing.NO_PASS:
             log(g, f"{p} declines the invitation; priority returns to {g.turn}", "R13", p)
             g.invited = None
         elif g.ms[("chain", None)] == "Execute":

@@ -133,4 +133,4 @@ def to_ability(a: dict) -> Ability:
 def to_card(cid: str, d: dict) -> Card:
     abilities = tuple(to_ability(a) for a in d.get("abilities", []) or []) + keyword_abilities(d.get("keywords"))
     return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
-                int(d.get("might", 0)), abilities, d.get("text", ""))
+                int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)))

@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.core.cards import (BATTLEFIELD_TRIGGERS, CATALOGUE, CONDITIONS, ENTRY_KEYS, SPEEDS, TIMINGS,
-                                  TRIGGERS, TYPES, VERBS, Card)
+from simulator.core.cards import (BATTLEFIELD_TRIGGERS, CATALOGUE, CONDITIONS, ENTRY_KEYS, SPEEDS, TARGET_FIELDS,
+                                  TIMINGS, TRIGGERS, TYPES, VERBS, Card)
 from simulator.core.errors import ScenarioError
 from simulator.game.setup import MODES, RULINGS, to_card
 
@@ -62,11 +62,12 @@ class SetupValidator:
         self.lines = lines if lines is not None else {(): 1}
         self.root = tuple(root)            # where the position sits in the file (a positions file's entry)
         self.players: tuple[str, ...] = ()
-        self.later: list = []               # (card id, path, what): card ids named by effects, checked last
+        self.later_cards: list = []         # (card id, path, what): card ids named by effects, checked last
         self.bfs: tuple[str, ...] = ()
         self.units: set[str] = set()
         self.gear: set[str] = set()
         self.cards: dict[str, Card] = dict(CATALOGUE)
+        self.later: list = []              # (ability effect, path, triggered): ids checked once all are declared
 
     # -- helpers ---------------------------------------------------------------------------
     def where(self, *path) -> str:
@@ -181,6 +182,10 @@ class SetupValidator:
         self.battlefields(doc)
         self.board(doc)
         self.custom_cards(doc)
+        for effect, path, triggered in self.later:  # a literal id may name any unit, gear or battlefield
+            self.effect(effect, path, triggered=triggered)
+        for cid, path, what in self.later_cards:     # a play/replay card may be a custom card
+            self.card_id(cid, path, what, ("unit", "gear"))
         # cards are known now: check the units that name one, and the hands
         for key, types in (("units", ("unit",)), ("gear", ("gear",))):
             for i, e in enumerate(self.opt(doc, key, [])):
@@ -328,14 +333,16 @@ class SetupValidator:
                 eff = self.seq(self.opt(a, "effect", []), p + ("effect",), "effect")
                 if not eff:
                     self.fail(p + ("effect",), "an activated ability needs an effect")
-            self.effect(a.get("effect"), p + ("effect",), triggered="trigger" in a)
+            self.effect(a.get("effect"), p + ("effect",), shape_only=True)
+            self.later.append((a.get("effect"), p + ("effect",), "trigger" in a))
 
     def keywords(self, v, path: Path) -> None:
         """``keywords: [{deathknell: [effects]}]`` (808)."""
         for i, k in enumerate(self.seq([] if v is None else v, path, "keywords")):
             p = path + (i,)
             if isinstance(k, dict) and list(k) == ["deathknell"]:
-                self.effect(k["deathknell"], p + ("deathknell",), triggered=True)
+                self.effect(k["deathknell"], p + ("deathknell",), shape_only=True)
+                self.later.append((k["deathknell"], p + ("deathknell",), True))
                 continue
             name = next(iter(k)) if isinstance(k, dict) and k else k
             self.fail(p, f"unknown keyword {_fmt(name)} (keywords: {{deathknell: [effects]}})")
@@ -390,6 +397,9 @@ class SetupValidator:
             for f, val in fields.items():
                 fp = p + (verb, f)
                 if val == "target":
+                    if f not in TARGET_FIELDS:
+                        self.fail(fp, f"{verb} {f} can't be a target: a player targets a unit, a place, a chain "
+                                      f"item or a player (356), not a number")
                     continue
                 if f in NUMBER_FIELDS:
                     self.integer(val, fp, f"{verb} {f}", 0 if (verb, f) in NON_NEGATIVE else None)
@@ -401,7 +411,7 @@ class SetupValidator:
                 elif f == "player":
                     self.player(val, fp, f"{verb} player")
                 elif f == "card":
-                    self.later.append((val, fp, f"{verb} card"))    # custom cards are read after the board
+                    self.later_cards.append((val, fp, f"{verb} card"))    # custom cards are read after the board
                 elif f == "keyword":
                     self.text(val, fp, f"{verb} {f}")
                 else:
@@ -419,13 +429,18 @@ class SetupValidator:
             if cid in CATALOGUE:
                 self.fail(p, f"card {cid} is already in the built-in catalogue: pick another id")
             d = self.mapping({} if d is None else d, p, f"card {cid}", ("type", "timing", "effect", "might", "abilities",
-                                                                  "text", "keywords"))
+                                                                  "text", "keywords", "friendly"))
             kind = self.choice(d.get("type", "spell"), p + ("type",), "type", TYPES)
             self.choice(d.get("timing", "normal"), p + ("timing",), "timing", TIMINGS)
             if "might" in d:
                 self.integer(d["might"], p + ("might",), "might", 0)
             if "text" in d:
                 self.text(d["text"], p + ("text",), "text")
+            if "friendly" in d:
+                self.boolean(d["friendly"], p + ("friendly",), "friendly")
+                if "target" not in [v for e in (d.get("effect") or []) if isinstance(e, dict)
+                                    for f in e.values() if isinstance(f, dict) for k, v in f.items() if k == "unit"]:
+                    self.fail(p + ("friendly",), f"friendly restricts a unit target; card {cid} has no unit: target")
             if kind != "spell" and d.get("effect"):
                 self.fail(p + ("effect",), f"a {kind} has abilities, not an effect")
             self.abilities(d.get("abilities"), p + ("abilities",))
@@ -435,8 +450,6 @@ class SetupValidator:
         # effects may name CARD#N units: check them once every card id is known
         for cid, d in cards.items():
             self.effect(d.get("effect"), ("cards", cid, "effect"))
-        for cid, path, what in self.later:
-            self.card_id(cid, path, what, ("unit", "gear"))
 
 
 

@@ -1,6 +1,8 @@
 """Cleanup (318-324): the tasks of 323, run by the declared ``cleanup`` machine."""
 from __future__ import annotations
 
+from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
+
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, guard
@@ -256,7 +258,7 @@ def _open_showdown(g: State, inst, ctx) -> None:
         combats = tuple(n for n in g.bfs if _status(g, n) == "StagedCombat")
         if g.choosing not in (staged, combats) or (staged and g.choosing != staged):
             g.choosing = ()
-    if g.active is None and g.winner is None and g.turn_state() == "neutral-open":
+    if g.active is None and g.winner is None and g.turn_state() == NEUTRAL_OPEN:
         _open(g, "showdown")
 
 
@@ -266,8 +268,8 @@ def _open_combat(g: State, inst, ctx) -> None:
     if g.winner is not None:
         return
     st = g.turn_state()
-    if st == "neutral-open" and g.active is None and not g.choosing:
+    if st == NEUTRAL_OPEN and g.active is None and not g.choosing:
         _open(g, "combat")
-    elif st == "showdown-open" and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
+    elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)

@@ -27,18 +27,23 @@ def resolve(g: State, item: Item) -> None:
         return
     if item.kind == "gear":
         n = _next_id(g, item.card)
-        g.units[n] = Unit(n, item.controller, "base", 0, abilities=g.cfg.cards[item.card].abilities,
-                          card=item.card, kind="gear")
+        gear = Unit(n, item.controller, "base", 0, abilities=g.cfg.cards[item.card].abilities,
+                    card=item.card, kind="gear")
+        g.units[n] = gear
         log(g, f"{item.controller}'s gear {n} enters play in base", "337.2, 359.2", item.controller)
+        trigger_abilities(g, gear, "on-play")          # 383.4.a.2: pending after it has entered
         return
     log(g, f"{item.name} resolves", "340" if not item.immediate else "337.2, 429", item.controller)
     g.arrivals = []
+    entering: list[Unit] = []
     try:
-        run_effects(g, item)
+        run_effects(g, item, entering)
     finally:
         arrivals, g.arrivals = g.arrivals, None
     settle_arrivals(g, arrivals)
-    if item.kind == "spell":
+    for u in entering:                              # 354.3: their play resumes once the item has resolved
+        enter_token(g, u, item)
+    if item.kind == "spell" and g.spell_watchers():
         fire(g, "chain", "spell_resolved", item=item.name, player=item.controller)   # 419.4.a
 
 
@@ -56,8 +61,36 @@ def enter_play(g: State, item: Item) -> None:
     g.units[n] = u
     log(g, f"{n} enters play at {u.at}", "337.2, 359.2", item.controller)
     if u.at in g.bfs:
-        arrive(g, u, u.at)
+        arrive(g, u, u.at, moved=False)             # being played there is no move: no on-arrive
     trigger_abilities(g, u, "on-play")
+
+
+def enter_token(g: State, u: Unit, by: Item) -> None:
+    """354.3: a unit played by an item's instruction enters once that item has finished resolving (its play
+    process waited), exhausted (359.2); being played to a battlefield is no move (no on-arrive)."""
+    g.units[u.id] = u
+    g.dirty = True                                  # 319: an object entered the board
+    log(g, f"{u.id} (might {u.might}) enters play at {u.at}: {by.name} has finished resolving",
+        "354.3, 359.2", u.controller)
+    if u.at in g.bfs:
+        arrive(g, u, u.at, moved=False)
+    if u.card is not None:                          # a card played by an instruction: its play triggers
+        trigger_abilities(g, u, "on-play")
+
+
+UNAVAILABLE = object()                              # location information that is unavailable (359.3.f.2)
+
+
+def source_location(g: State, item: Item):
+    """Where the item's source is as an instruction executes (359.3.f.1): a unit's or gear's place, a
+    battlefield itself; a spell, whose source is no permanent, means its controller's base. A unit or gear
+    that has left the board has no location: :data:`UNAVAILABLE` (359.3.f.2), never its last place."""
+    src = g.units.get(item.source) if item.source is not None else None
+    if src is not None:
+        return src.at if src.zone == "board" else UNAVAILABLE
+    if item.source in g.bfs:
+        return item.source
+    return "base"
 
 
 def _value(g: State, item: Item, field: str, value):
@@ -70,17 +103,14 @@ def _value(g: State, item: Item, field: str, value):
     if value == "here":
         if item.here is not None:                   # recorded as it left the board (808.1.d.3)
             return item.here
-        src = g.units.get(item.source)
-        if src is not None:
-            return src.at
-        if item.source in g.bfs:
-            return item.source
-        return "base"
+        return source_location(g, item)
     return value
 
 
-def run_effects(g: State, item: Item) -> None:
+def run_effects(g: State, item: Item, entering: list | None = None) -> None:
+    """Carry out the item's instructions in order; a unit it plays is added to ``entering`` (354.3)."""
     here_override: str | None = None
+    entering = [] if entering is None else entering
     for verb, fields in item.effect:
         meta = dict(f for f in fields if f[0] in ("if", "may"))
         if meta:
@@ -97,9 +127,15 @@ def run_effects(g: State, item: Item) -> None:
             continue
         if here_override is not None:
             args = {f: (here_override if dict(fields).get(f) == "here" else v) for f, v in args.items()}
+        if any(v is UNAVAILABLE for v in args.values()):
+            log(g, f"{verb}: {item.source} has left the board, so 'here' is unavailable; the instruction does "
+                   f"nothing", "359.3.f.2", item.controller)
+            continue
         u = g.units.get(args.get("unit")) if "unit" in args else None
         if "unit" in args and (u is None or u.zone != "board"):
-            log(g, f"{verb}: {args.get('unit')} is no longer on the board; nothing happens", "340", item.controller)
+            log(g, f"{verb}: {args.get('unit')} is " + ("not on the board (yet)" if u is None else
+                                                         "no longer on the board") + "; nothing happens",
+                "340" if u is not None else "340, 354.3", item.controller)
             continue
         if verb == "move":
             forced_move(g, u, args["to"])
@@ -127,7 +163,8 @@ def run_effects(g: State, item: Item) -> None:
             log(g, f"{u.id} takes {args['amount']} damage", "340", item.controller)
         elif verb == "kill":
             log(g, f"{u.id} is killed", "340", item.controller)
-            fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
+            if any(ab.trigger == "on-death" for ab in u.abilities):
+                fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
             u.zone = "trash"
             u.designation = None
             g.dirty = True
@@ -137,9 +174,9 @@ def run_effects(g: State, item: Item) -> None:
             g.dirty = True
             log(g, f"{u.id} is banished", "340", item.controller)
         elif verb == "replay":
-            _replay(g, item, u, args.get("at") or "base")
+            _replay(g, item, u, args.get("at") or "base", entering)
         elif verb == "play":
-            _forced_play(g, item, args["card"], args.get("at") or "base")
+            _forced_play(g, item, args["card"], args.get("at") or "base", entering)
         elif verb in ("ready", "exhaust"):
             u.exhausted = verb == "exhaust"
             g.dirty = True
@@ -159,11 +196,9 @@ def run_effects(g: State, item: Item) -> None:
             n = f"token#{g.counters['token']}"
             t = Unit(n, item.controller, where, int(args.get("might", 1)))
             t.exhausted = True
-            g.units[n] = t
-            g.dirty = True
-            log(g, f"{n} (might {t.might}) is played at {where}", "446, 462", item.controller)
-            if where in g.bfs:
-                arrive(g, t, where)
+            entering.append(t)
+            log(g, f"{item.controller} plays {n} (might {t.might}) at {where}: it enters once {item.name} has "
+                   f"finished resolving", "354.3, 462", item.controller)
         elif verb == "add":
             g.energy[item.controller] = g.energy.get(item.controller, 0) + int(args.get("energy", 1))
             log(g, f"{item.controller} adds {args.get('energy', 1)} energy", "429", item.controller)
@@ -182,24 +217,27 @@ def run_effects(g: State, item: Item) -> None:
             log(g, f"{who} will take an extra turn after this one", "735, R11", item.controller)
 
 
-def _forced_play(g: State, item: Item, card: str, where: str, owner: str | None = None) -> str | None:
-    """A forced play of ``card`` (a unit or gear): it enters with its abilities, its play triggers follow."""
+def _forced_play(g: State, item: Item, card: str, where: str, entering: list, owner: str | None = None) -> str:
+    """A forced play of ``card``: a unit gets the id ``CARD#N`` and its card's abilities, and enters once the
+    playing item has finished resolving (354.3), exhausted (359.2), its play triggers after it (383.4.a.2);
+    gear enters its base at once."""
     who = owner or item.controller
     c = g.cfg.cards[card]
-    if c.type == "unit" and where in g.bfs and (g.bfs[where].controller != who or combat_outsider(g, who, where)):
+    if c.type == "gear":
+        resolve(g, Item(g.next_uid(), card, who, "gear", card=card))
+        return f"{card}#{g.counters[card]}"
+    if where in g.bfs and (g.bfs[where].controller != who or combat_outsider(g, who, where)):
         log(g, f"{card} may not be played to {where}: it is played to base instead", "359.2, 462", who)
         where = "base"
-    new = Item(g.next_uid(), card, who, c.type, card=card, might=c.might, at=where if c.type == "unit" else "base")
-    if c.type == "gear":
-        resolve(g, new)
-        gear = f"{card}#{g.counters[card]}"
-        trigger_abilities(g, g.units[gear], "on-play")
-        return gear
-    enter_play(g, new)
-    return f"{card}#{g.counters[card]}"
+    n = _next_id(g, card)
+    u = Unit(n, who, where, c.might, abilities=c.abilities, card=card)
+    u.exhausted = True
+    entering.append(u)
+    log(g, f"{who} plays {n} at {where}: it enters once {item.name} has finished resolving", "354.3", who)
+    return n
 
 
-def _replay(g: State, item: Item, u: Unit, where: str) -> None:
+def _replay(g: State, item: Item, u: Unit, where: str, entering: list) -> None:
     """Banish ``u``, then its owner plays it ignoring its cost: a new object with a new id (124)."""
     u.zone = "banished"
     u.designation = None
@@ -208,7 +246,7 @@ def _replay(g: State, item: Item, u: Unit, where: str) -> None:
     if u.card is None or u.card not in g.cfg.cards:
         log(g, f"{u.id} was not made from a card: nothing is played", "124", item.controller)
         return
-    n = _forced_play(g, item, u.card, where, u.owner)
+    n = _forced_play(g, item, u.card, where, entering, u.owner)
     log(g, f"{u.id} is played again as {n}: a new object", "124", u.owner)
 
 

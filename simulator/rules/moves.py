@@ -4,6 +4,9 @@ from __future__ import annotations
 from simulator.core.log import fire, log
 from simulator.core.model import State, Unit
 
+#: the trigger kinds a move fires (the chain's ``moved`` transition is fired only for a unit that has one)
+MOVE_TRIGGERS = ("on-move", "on-arrive")
+
 
 def contest(g: State, bf: str, player: str) -> None:
     """190.3.a.1: ``player`` applies Contested to ``bf``."""
@@ -47,12 +50,15 @@ def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> No
     log(g, f"{u.id} {verb} to {dest}", rule, u.controller)
     if dest in g.bfs:
         arrive(g, u, dest)
-    fire(g, "chain", "moved", moves=[(u.id, src, dest)], player=u.controller)
+    if any(ab.trigger in MOVE_TRIGGERS for ab in u.abilities):
+        fire(g, "chain", "moved", moves=[(u.id, src, dest)], player=u.controller)   # 446, 383
 
 
-def arrive(g: State, u: Unit, bf: str) -> None:
+def arrive(g: State, u: Unit, bf: str, moved: bool = True) -> None:
     """190.3.a.1: arriving where your controller lacks control applies Contested, if not already Contested.
-    During one effect, arrivals are collected and settled together by :func:`settle_arrivals` (R7)."""
+    During one effect, arrivals are collected and settled together by :func:`settle_arrivals` (R7). Only a
+    move fires ``on-arrive`` (the chain's ``moved`` transition, :func:`relocate` and :func:`standard_move`): a
+    unit played to a battlefield arrives there without moving (446, 383.4); ``moved`` says which it is."""
     if g.arrivals is not None:
         g.arrivals.append((bf, u.controller))
     else:
@@ -70,7 +76,13 @@ def recall(g: State, u: Unit, rule: str) -> None:
 
 
 def forced_move(g: State, u: Unit, dest: str) -> None:
-    """446: a move by an effect; an invalid destination becomes a recall (447.2.c)."""
+    """446: a move by an effect; an invalid destination becomes a recall (447.2.c). A move to the place where
+    the unit already is cannot happen and is ignored (355.4.a: a move's location is one other than the
+    unit's own; 055: impossible instructions are ignored): no move, no recall, no arrival."""
+    if u.at == dest:
+        log(g, f"{u.id} is already at {dest}: the move does nothing (no move, no recall)", "355.4.a, 055",
+            u.controller)
+        return
     problem = destination_problem(g, u, dest)
     if problem:
         log(g, f"{u.id} cannot move to {dest} ({problem[0]}): it is recalled instead", "447.2.c, " + problem[1],
@@ -98,7 +110,8 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     if dest in g.bfs:
         for u in units:
             arrive(g, u, dest)
-    fire(g, "chain", "moved", moves=moves, player=player)      # one move: its triggers are simultaneous
+    if any(ab.trigger in MOVE_TRIGGERS for u in units for ab in u.abilities):
+        fire(g, "chain", "moved", moves=moves, player=player)  # 144, 383: one move, its triggers simultaneous
 
 
 def settle_arrivals(g: State, arrivals: list) -> None:
