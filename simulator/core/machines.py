@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Callable
 
 import statecharts
+from statecharts.schedule import SCHEDULE, Step
 from statecharts.spec import Machine, T
 
 from simulator.core import registry
@@ -260,6 +261,55 @@ def compile_loop(leaf: Machine, start: str, step: str, until: str):
     exec(compile("\n".join(lines), f"<compiled {leaf.name}>", "exec"), ns)
     ns["loop"].source = "\n".join(lines)           # the generated code, for reading
     return ns["loop"]
+
+
+def compile_schedule(steps: tuple[Step, ...]) -> Callable[[State], bool]:
+    """Generate the function that takes one step of ``steps`` (``statecharts/schedule.py``).
+
+    The code is derived from the declaration, never written by hand: the steps in order, each an ``if`` over
+    its conditions (named guards, or a machine's state), running the step's named effect and returning True
+    to settle on, False once a player must decide. A step without conditions ends the ladder; a schedule
+    that can fall through raises :class:`RulesBug`. Every name is checked against the declarations.
+    """
+    ns: dict = {"RulesBug": RulesBug}
+    lines = ["def once(g):", "    ms = g.ms"]
+    total = False
+    for i, s in enumerate(steps):
+        conds = []
+        for name, state in s.conditions():
+            if state is None:
+                fn = ns[f"G_{name}"] = registry.GUARDS[name]
+                expr = getattr(fn, "expr", None)        # a one-expression guard is inlined
+                conds.append(f"({expr})" if expr else f"G_{name}(g, None, None)")
+            else:
+                leaf = statecharts.LEAVES[name]
+                if state not in leaf.states or leaf.per != "game":
+                    raise ValueError(f"schedule step {s.name!r}: {name} has no game-wide state {state!r}")
+                conds.append(f"ms[({name!r}, None)] == {state!r}")
+        ind = "        " if conds else "    "
+        lines.append(f"    if {' and '.join(conds)}:  # {s.name}" if conds else f"    # {s.name}")
+        if s.do:
+            ns[f"E{i}"] = registry.EFFECTS[s.do]
+            lines.append(f"{ind}E{i}(g, None, {{}})")
+        lines.append(f"{ind}return {not s.stop}")
+        if not conds:
+            total = True
+            break
+    if not total:
+        lines.append("    raise RulesBug('the schedule has no step for this state')")
+    exec(compile("\n".join(lines), "<compiled schedule>", "exec"), ns)
+    ns["once"].source = "\n".join(lines)           # the generated code, for reading
+    return ns["once"]
+
+
+_SCHEDULES: dict = {}
+
+
+def schedule(steps: tuple[Step, ...] = SCHEDULE) -> Callable[[State], bool]:
+    """The compiled ``steps``, built once (after the rules' guards and effects are registered)."""
+    if id(steps) not in _SCHEDULES or _SCHEDULES[id(steps)][0] is not steps:
+        _SCHEDULES[id(steps)] = (steps, compile_schedule(steps))
+    return _SCHEDULES[id(steps)][1]
 
 
 class Fired:

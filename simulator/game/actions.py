@@ -7,7 +7,8 @@ from itertools import combinations, product
 
 from statecharts import timing
 
-from simulator.rules.triggers import deciding, orderer, target_fields, unordered_labels
+from simulator.rules.targets import check_targets, pool, target_fields, target_options, target_pool
+from simulator.rules.triggers import deciding, orderer, unordered_labels
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
@@ -178,7 +179,7 @@ def _check_decision(g: State, a: Action) -> None:
         if a.option not in ("yes", "no"):
             raise IllegalAction("a may is decided with option yes or no", "383.3.a")
         return
-    check_targets(g, a.player, a.targets, _fields(it.effect), f"{it.source}'s {it.name}")
+    check_targets(g, a.player, a.targets, target_fields(it.effect), f"{it.source}'s {it.name}")
 
 
 def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
@@ -255,65 +256,6 @@ def _check_targets(g: State, a: Action, card) -> None:
     check_targets(g, a.player, a.targets, card.target_fields(), a.card, card.friendly)
 
 
-def _fields(effect: tuple) -> tuple[str, ...]:
-    return target_fields(effect)
-
-
-def target_options(g: State, it) -> list[tuple]:
-    """The legal ``targets`` of a triggered ability (402.4: none -> it is removed)."""
-    fields = _fields(it.effect)
-    out = []
-    for combo in product(*[_pool(g, f) for f in fields]):
-        t = tuple(zip(fields, combo))
-        try:
-            check_targets(g, it.controller, t, fields, it.name)
-        except IllegalAction:
-            continue
-        out.append(t)
-    return out
-
-
-def _pool(g: State, f: str) -> list[str]:
-    return _target_pool(g, f, [u.id for u in g.units.values() if u.zone == "board" and u.kind == "unit"])
-
-
-def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: str, friendly: bool = False) -> None:
-    """356: every target field named, each target legal."""
-    given = dict(targets)
-    for f in given:
-        if f not in fields:
-            raise IllegalAction(f"{what} takes no target {f!r}", "356")
-    for f in fields:
-        if f not in given:
-            raise IllegalAction(f"{what} needs a target for {f!r}", "356")
-    if "unit" in given and "unit" in fields:
-        u = g.units.get(given["unit"])
-        if u is None or u.zone != "board" or u.kind != "unit":
-            raise IllegalAction(f"{given['unit']} is not a unit on the board", "356")
-        if friendly and u.controller != player and not g.teammates(player, u.controller):
-            raise IllegalAction(f"{what} targets a friendly unit; {u.id} is not", "356")
-    if "to" in given and "to" in fields:
-        dest = given["to"]
-        if dest != "base" and dest not in g.bfs:
-            raise IllegalAction(f"{dest} is not a battlefield or base", "356")
-        u = g.units.get(given.get("unit"))
-        if u is not None:
-            if u.at == dest:
-                raise IllegalAction(f"{u.id} is already at {dest}", "356")
-            problem = destination_problem(g, u, dest)
-            if problem:
-                raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
-    if "at" in given and "at" in fields:
-        if given["at"] != "base" and given["at"] not in g.bfs:
-            raise IllegalAction(f"{given['at']} is not a battlefield or base", "356")
-    if "item" in given and "item" in fields:
-        if not any(it.name == given["item"] for it in g.chain):
-            raise IllegalAction(f"{what} targets a chain item; {given['item']} is not on the chain", "356")
-    if "player" in given and "player" in fields:
-        if given["player"] not in g.in_game():
-            raise IllegalAction(f"{given['player']} is not a player in the game", "356")
-
-
 def _check_activate(g: State, a: Action, st: str) -> None:
     p = a.player
     src = g.units.get(a.source)
@@ -329,7 +271,7 @@ def _check_activate(g: State, a: Action, st: str) -> None:
     if ab.once and (src.id, ab.name) in g.once:
         raise IllegalAction(f"{a.source}'s {a.ability} is used once per turn and was used this turn", "381")
     _timing(g, p, "reaction" if ab.adds else ab.speed, st, f"{a.source}'s {a.ability}")
-    check_targets(g, p, a.targets, _fields(ab.effect), f"{a.source}'s {a.ability}")
+    check_targets(g, p, a.targets, target_fields(ab.effect), f"{a.source}'s {a.ability}")
 
 
 # -- enumeration ---------------------------------------------------------------------------------
@@ -372,7 +314,7 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
         if card is None:
             continue
         fields = card.target_fields()
-        pools = [_target_pool(g, f, board) for f in fields]
+        pools = [target_pool(g, f, board) for f in fields]
         if card.type == "unit":
             for where in ("base", *g.bfs):
                 out.append(_action("play", p, card=cid, at=where))
@@ -383,26 +325,14 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
         if u.zone == "board" and u.controller == p:
             for ab in u.abilities:
                 if ab.activated:
-                    fields = _fields(ab.effect)
-                    for combo in product(*[_pool(g, f) for f in fields]):
+                    fields = target_fields(ab.effect)
+                    for combo in product(*[pool(g, f) for f in fields]):
                         out.append(_action("activate", p, source=u.id, ability=ab.name,
                                            targets=tuple(zip(fields, combo))))
     return out
 
 
-def _target_pool(g: State, field: str, board: list[str]) -> list:
-    """What a player may name for a ``target`` field (356): a unit on the board, a place, a chain item (by its
-    name: the newest of that name), a player in the game. Every kind the effect vocabulary lets a card
-    target has a pool, so ``legal`` lists a card whenever some choice of targets is legal."""
-    if field == "unit":
-        return board
-    if field in ("to", "at"):
-        return ["base", *g.bfs]
-    if field == "item":
-        return list(dict.fromkeys(it.name for it in g.chain))
-    if field == "player":
-        return list(g.in_game())
-    raise ValueError(f"{field!r} is not a target field")   # the validator refuses it (TARGET_FIELDS)
+
 
 
 def legal(g: State, p: str, *, multi_move: bool = True) -> list[Action]:

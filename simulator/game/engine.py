@@ -1,4 +1,4 @@
-"""The engine: applies actions and runs HOT FEPR (334) until someone must decide.
+"""The engine: applies actions and runs the declared schedule (HOT FEPR, 334) until someone must decide.
 
 :class:`Game` is the OpenSpiel-style facade: ``legal_actions()``, ``apply()``,
 ``clone()``, ``is_terminal()``, ``key()``; a rejected action leaves the state
@@ -10,14 +10,16 @@ from __future__ import annotations
 from statecharts import timing
 
 from simulator.rules import concede
-from simulator.game.actions import Action, check, legal, target_options
+from simulator.game.actions import Action, check, legal
 from simulator.game.setup import build
 from simulator.game.validate import SetupValidator
-from simulator.rules.chain import finalize_oldest, pass_priority, put_on_chain
-from simulator.rules.triggers import deciding, order_triggers, orderer, target_fields, unordered_labels
-from simulator.rules.cleanup import open_at, run_cleanup
+from simulator.rules.chain import pass_priority, put_on_chain
+from simulator.rules.triggers import deciding, drop_item, order_triggers, replace_item, unordered_labels
+from simulator.rules.targets import target_fields
+from simulator.rules.cleanup import open_at
 from simulator.core.log import fire, log
 from simulator.core.errors import IllegalAction, RulesBug
+from simulator.core.machines import schedule
 from simulator.core.model import Item, State
 from simulator.rules.moves import standard_move
 
@@ -25,62 +27,12 @@ LIMIT = 10_000
 
 
 def settle(g: State) -> None:
-    """HOT FEPR (334-340) and the turn cycle, until a player must act (or the game is over)."""
+    """HOT FEPR (334-340) and the turn cycle, until a player must act (or the game is over): the declared
+    schedule (``statecharts/schedule.py``), one step at a time."""
+    once = schedule()
     for _ in range(LIMIT):
-        if g.winner is not None:
-            g.priority = None
+        if not once(g):
             return
-        if g.dirty:
-            run_cleanup(g)                                   # 334: handle outstanding tasks first
-            continue
-        if g.choosing:
-            g.priority = None                                # the turn player must choose (323.12)
-            return
-        cs = g.ms[("chain", None)]
-        if cs == "Resolve":
-            fire(g, "chain", "resolved")                     # 340.2-340.4
-            continue
-        if g.focus_due is not None:
-            fire(g, "focus", "award", player=g.focus_due)    # 345, R4: once cleanups have settled
-            continue
-        if cs == "Finalize":
-            who = orderer(g)
-            if who is not None:
-                fire(g, "chain", "await_order", player=who)  # 383.3.d: before they are finalized
-                continue
-            it = deciding(g)
-            if it is not None:
-                if "target" in it.ask and not target_options(g, it):
-                    drop_item(g, it, f"{it.source}'s {it.name} has no legal target: it is removed", "402.4")
-                    continue
-                fire(g, "chain", "await_choice", item=it.name, player=it.controller)   # 383.3.a
-                continue
-            finalize_oldest(g)                               # 337
-            continue
-        if cs in ("Order", "Decide"):
-            g.priority = None                                # 383.3.d, 383.3.a: a decision, nobody has priority
-            return
-        if cs == "Execute":
-            return                                           # 338: the priority holder decides
-        step = g.ms[("combat", None)]
-        if step == "DamageStep":
-            fire(g, "combat", "damage_dealt", bf=g.active)
-            continue
-        if step == "ResolutionStep":
-            fire(g, "combat", "finish", bf=g.active)
-            continue
-        if g.ms[("turn.mode", None)] == "Showdown":
-            return                                           # 347: the focus holder decides
-        phase = g.ms[("phases", None)]
-        if phase == "GameOver":
-            return
-        if phase == "Main":
-            if g.handoff:
-                fire(g, "phases", "handoff", player=g.turn)
-                continue
-            g.priority = g.invited or g.turn                 # 335.1, 312.2.a
-            return
-        fire(g, "phases", "advance", player=g.turn)
     raise RulesBug("HOT FEPR did not settle (a loop in the rules model)")
 
 
@@ -94,7 +46,7 @@ def perform(g: State, a: Action) -> None:
         it = deciding(g)
         if a.option == "yes":
             log(g, f"{p} chooses to use {it.source}'s {it.name}", "383.3.a", p)
-            _replace(g, it, it.but(ask=it.ask[1:]))
+            replace_item(g, it, it.but(ask=it.ask[1:]))
             fire(g, "chain", "decide", item=it.name, player=p)
         else:
             drop_item(g, it, f"{p} declines {it.source}'s {it.name}: it is removed as if it never triggered",
@@ -104,7 +56,7 @@ def perform(g: State, a: Action) -> None:
         log(g, f"{p} chooses targets for {it.source}'s {it.name}: "
             + ", ".join(f"{f}: {v}" for f, v in a.targets), "383.3.a, 356", p)
         given = dict(a.targets)
-        _replace(g, it, it.but(ask=it.ask[1:], targets=tuple((f, given[f]) for f in target_fields(it.effect))))
+        replace_item(g, it, it.but(ask=it.ask[1:], targets=tuple((f, given[f]) for f in target_fields(it.effect))))
         fire(g, "chain", "decide", item=it.name, player=p)
     elif k == "choose":
         log(g, f"{p} chooses {a.battlefield}", "323.12, 323.13", p)
@@ -166,20 +118,6 @@ def perform(g: State, a: Action) -> None:
         put_on_chain(g, item, "add" if ab.adds else "card")
     else:  # pragma: no cover - check() refuses unknown kinds
         raise IllegalAction(f"unknown action {k!r}", "410")
-
-
-def _replace(g: State, old: Item, new: Item) -> None:
-    g.chain[next(i for i, it in enumerate(g.chain) if it.uid == old.uid)] = new
-
-
-def drop_item(g: State, it: Item, why: str, rule: str, trigger: str = "drop") -> None:
-    """383.3.a, 402.4: a triggered ability leaves the chain as if it never triggered (not countered)."""
-    g.chain[:] = [x for x in g.chain if x.uid != it.uid]
-    if it.ability in g.once:                                 # it never triggered: once-per-turn is not used
-        g.once = tuple(k for k in g.once if k != it.ability)
-    g.dirty = True                                           # 319: an item left the chain
-    log(g, why, rule, it.controller)
-    fire(g, "chain", trigger, item=it.name, player=it.controller)
 
 
 def step(g: State, a: Action, number: int | None = None) -> State:

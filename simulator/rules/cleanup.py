@@ -5,7 +5,7 @@ from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 
 from simulator.core.log import fire, log
 from simulator.core.model import State
-from simulator.core.registry import effect, guard
+from simulator.core.registry import effect, guard, test
 from simulator.rules.moves import contest
 from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
@@ -28,9 +28,7 @@ def _changed(g: State) -> None:
     g.changed = True
 
 
-@guard("game_over")
-def _game_over(g: State, inst, ctx) -> bool:
-    return g.winner is not None
+_game_over = test("game_over", "g.winner is not None", "323.1, 651.1: a side has won")
 
 
 @guard("cleanup_changed")
@@ -273,3 +271,16 @@ def _open_combat(g: State, inst, ctx) -> None:
     elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)
+
+
+# -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
+
+_cleanup_outstanding = test("cleanup_outstanding", "g.dirty", "319: something made a cleanup outstanding")
+_choice_pending = test("choice_pending", "bool(g.choosing)",
+                       "323.12-13: the turn player must choose which staged showdown or combat opens")
+
+
+@effect("run_cleanups")
+def _run_cleanups(g: State, inst, ctx) -> None:
+    """334: outstanding tasks are handled first."""
+    run_cleanup(g)

@@ -24,6 +24,7 @@ from simulator.core.log import fire, log
 from simulator.core.model import Ability, Item, State, Unit
 from simulator.core.registry import effect, guard
 from simulator.rules.chain import put_on_chain
+from simulator.rules.targets import target_fields, target_options
 
 
 def triggered(g: State, ab: Ability, controller: str, source: str) -> Item:
@@ -113,15 +114,6 @@ def describe(cond: tuple) -> str:
 
 
 # -- becoming pending -------------------------------------------------------------------------------------
-
-def target_fields(effect: tuple) -> tuple[str, ...]:
-    out: list[str] = []
-    for _, fields in effect:
-        for f, v in fields:
-            if v == "target" and f not in out:
-                out.append(f)
-    return tuple(out)
-
 
 def pend(g: State, source: str, ab: Ability, controller: str, *, there: str | None = None,
          here: str | None = None, why: str = "383") -> bool:
@@ -379,3 +371,44 @@ def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
 @guard("unordered_triggers")
 def _unordered_triggers(g: State, inst, ctx) -> bool:
     return any(it.unordered for it in g.chain)
+
+
+@effect("await_order")
+def _await_order(g: State, inst, ctx) -> None:
+    """383.3.d: simultaneous triggers are ordered by their controllers before they are finalized."""
+    fire(g, "chain", "await_order", player=orderer(g))
+
+
+def replace_item(g: State, old: Item, new: Item) -> None:
+    g.chain[next(i for i, it in enumerate(g.chain) if it.uid == old.uid)] = new
+
+
+def drop_item(g: State, it: Item, why: str, rule: str, trigger: str = "drop") -> None:
+    """383.3.a, 402.4: a triggered ability leaves the chain as if it never triggered (not countered)."""
+    g.chain[:] = [x for x in g.chain if x.uid != it.uid]
+    if it.ability in g.once:                                 # it never triggered: once-per-turn is not used
+        g.once = tuple(k for k in g.once if k != it.ability)
+    g.dirty = True                                           # 319: an item left the chain
+    log(g, why, rule, it.controller)
+    fire(g, "chain", trigger, item=it.name, player=it.controller)
+
+
+@guard("untargetable")
+def _untargetable(g: State, inst, ctx) -> bool:
+    """402.4: the triggered ability being finalized needs targets and none is legal."""
+    it = deciding(g)
+    return it is not None and "target" in it.ask and not target_options(g, it)
+
+
+@effect("drop_untargetable")
+def _drop_untargetable(g: State, inst, ctx) -> None:
+    """402.4: a triggered ability with no legal choice is removed, without being countered."""
+    it = deciding(g)
+    drop_item(g, it, f"{it.source}'s {it.name} has no legal target: it is removed", "402.4")
+
+
+@effect("await_choice")
+def _await_choice(g: State, inst, ctx) -> None:
+    """383.3.a, 402.1: its controller makes the ability's choices as it is finalized; nobody has priority."""
+    it = deciding(g)
+    fire(g, "chain", "await_choice", item=it.name, player=it.controller)
