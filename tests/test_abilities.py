@@ -10,7 +10,7 @@ import pytest
 import statecharts
 from statecharts.triggers import KINDS
 from simulator.core import cards, registry
-from simulator.core.errors import ScenarioError
+from simulator.core.errors import IllegalAction, ScenarioError
 from simulator.game.actions import Action, legal
 from simulator.scenario.loader import loads
 from tests.conftest import do, expect, game, illegal
@@ -86,7 +86,7 @@ def test_a_may_is_decided_by_its_controller_while_nobody_has_priority_and_declin
     expect(g, chain=["scout"], priority=None, state="neutral-closed",
            legal={"A": ["choose no", "choose yes", "concede"], "B": ["concede"]})
     illegal(g, "A pass", "must first choose yes or no", "383.3.a")
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalAction):
         g.apply(Action("choose", "B", option="yes"))
     g.apply(Action("choose", "A", option="no"), g.state.step + 1)
     expect(g, chain=[], priority="A", state="neutral-open")
@@ -111,7 +111,7 @@ def test_a_triggered_ability_targets_at_finalization_and_its_choice_is_checked()
              control={"North": "A"})
     do(g, "A move a1 North")
     expect(g, chain=["mark"], priority=None, legal={"A": ["concede", "target"], "B": ["concede"]})
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalAction):
         g.apply(Action("target", "A", targets=(("unit", "nobody"),)))
     g.apply(Action("target", "A", targets=(("unit", "b1"),)), g.state.step + 1)
     expect(g, chain=["mark"], priority="A")

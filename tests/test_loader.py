@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from simulator.cli.main import main
 from simulator.core.errors import ScenarioError
-from simulator.scenario.loader import load, loads, run
+from simulator.scenario.loader import loads, run
 
 BASE = """\
 name: t

@@ -63,8 +63,8 @@ def declarations() -> list[tuple[tuple[str, ...], str]]:
     for name, table in (("TURN_PLAYER_ONLY", timing.TURN_PLAYER_ONLY), ("NO_PASS", timing.NO_PASS)):
         for st, rules in table.items():
             out.append((rules, f"timing.{name}[{st}]"))
-    for (action, st), (reason, rules) in timing.REFUSED.items():
-        out.append((tuple(_ids(rules)), f"timing.REFUSED[{action}, {st}]: {reason}"))
+    for (action, st), (reason, cited) in timing.REFUSED.items():
+        out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
     return out
 
 
@@ -120,6 +120,8 @@ def run(args) -> int:
               f"(`riftsim rules` lists them)", file=sys.stderr)
         return 1
     print(title(q) or q)
+    if q in RULINGS and "why" in RULINGS[q]:
+        print(f"  why: {RULINGS[q]['why']}")
     if q in RULINGS and "alternative" in RULINGS[q]:
         alt = RULINGS[q]["alternative"]
         print(f"  switch: --ruling {q}={alt[0]}  ({alt[1]})")

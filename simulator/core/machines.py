@@ -14,7 +14,7 @@ Two interchangeable backends choose which declared transition fires:
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
+from typing import Any, Callable
 
 import statecharts
 from statecharts.schedule import SCHEDULE, Step
@@ -68,7 +68,7 @@ class Transitions:
     def __init__(self, machines: tuple[Machine, ...] = statecharts.MACHINES) -> None:
         from statecharts.build import build
 
-        self.runners: dict[str, tuple[object, object, Callable[[str], None]]] = {}
+        self.runners: dict[str, tuple[Any, Any, Callable[[str], None]]] = {}
         for m in machines:
             b = build(m)
             for leaf, setter in b.setters.items():
@@ -341,7 +341,7 @@ class Recording(Runtime):
 
     def fire_ctx(self, g: State, leaf: str, trigger: str, inst: str | None, ctx: dict) -> T:
         slot = len(self.fired)
-        self.fired.append(None)                      # this one fired before the hand-offs it sends
+        self.fired.append(None)  # type: ignore[arg-type]  # this one fired before the hand-offs it sends
         at = len(g.trace)
         try:
             t = super().fire_ctx(g, leaf, trigger, inst, ctx)

@@ -179,6 +179,7 @@ class Config:
     cards: dict
     rulings: dict
     team_of: dict = field(default_factory=dict)
+    rt: Any = field(default=None, compare=False, repr=False)   # the Runtime (core.machines), set by setup.build
 
     def __post_init__(self) -> None:
         self.team_of = {p: i for i, t in enumerate(self.teams) for p in t}
@@ -341,12 +342,10 @@ class State:
 
     def spell_watchers(self) -> bool:
         """Whether any unit, gear or battlefield has an ability that a spell finishing resolving triggers."""
-        for x in (*self.units.values(), *self.bfs.values()):
-            if getattr(x, "zone", "board") == "board":
-                for ab in x.abilities:
-                    if ab.trigger in ("on-spell", "on-spell-mine"):
-                        return True
-        return False
+        kinds = ("on-spell", "on-spell-mine")
+        if any(ab.trigger in kinds for u in self.units.values() if u.zone == "board" for ab in u.abilities):
+            return True
+        return any(ab.trigger in kinds for b in self.bfs.values() for ab in b.abilities)
 
     def next_uid(self) -> int:
         self.uid += 1

@@ -10,7 +10,7 @@ from simulator.rules.moves import contest
 from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
 
-ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
+ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled")
 
 
 def run_cleanup(g: State) -> None:

@@ -125,7 +125,8 @@ def _resolve(g: State, inst, ctx) -> None:
         elif g.bfs[bf].controller is not None:
             g.bfs[bf].controller = None
             fire(g, "battlefield.control", "lose", bf)
-        g.bfs[bf].contested_by = None
+        g.bfs[bf].contested_by = None               # 466.5.a: before the chain window of 466.6
+        fire(g, "battlefield.status", "settle", bf)
     g.recalled = False
 
 

@@ -8,6 +8,11 @@ from simulator.core.model import State, Unit
 MOVE_TRIGGERS = ("on-move", "on-arrive")
 
 
+#: statuses in which a battlefield is not Contested (190.3.a.1: an arrival may apply it): Calm, and an
+#: ongoing combat whose control is already settled (466.5.a)
+UNCONTESTED = ("Calm", "Settled")
+
+
 def contest(g: State, bf: str, player: str) -> None:
     """190.3.a.1: ``player`` applies Contested to ``bf``."""
     g.bfs[bf].contested_by = player
@@ -19,7 +24,7 @@ def combat_outsider(g: State, player: str, bf: str) -> bool:
     """462, 447.2.a: a staged or ongoing combat between two others, and ``player`` has no units there (an
     attacker or defender of the ongoing combat is no outsider, even with no units left there)."""
     st = g.ms[("battlefield.status", bf)]
-    if st not in ("StagedCombat", "ShowdownCombatStaged", "Combat"):
+    if st not in ("StagedCombat", "ShowdownCombatStaged", "Combat", "Settled"):
         return False
     if g.units_at(bf, player):
         return False
@@ -63,7 +68,7 @@ def arrive(g: State, u: Unit, bf: str, moved: bool = True) -> None:
         g.arrivals.append((bf, u.controller))
     else:
         b = g.bfs[bf]
-        if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
+        if b.controller != u.controller and g.ms[("battlefield.status", bf)] in UNCONTESTED:
             contest(g, bf, u.controller)
 
 
@@ -80,7 +85,7 @@ def forced_move(g: State, u: Unit, dest: str) -> None:
     the unit already is cannot happen and is ignored (355.4.a: a move's location is one other than the
     unit's own; 055: impossible instructions are ignored): no move, no recall, no arrival."""
     if u.at == dest:
-        log(g, f"{u.id} is already at {dest}: the move does nothing (no move, no recall)", "355.4.a, 055",
+        log(g, f"{u.id} is already at {dest}: the move does nothing (no move, no recall)", "355.4.a, 055, R20",
             u.controller)
         return
     problem = destination_problem(g, u, dest)
@@ -120,7 +125,7 @@ def settle_arrivals(g: State, arrivals: list) -> None:
     for bf in dict.fromkeys(bf for bf, _ in arrivals):
         b = g.bfs[bf]
         who = [p for p in g.from_turn_player({p for x, p in arrivals if x == bf}) if p != b.controller]
-        if who and g.ms[("battlefield.status", bf)] == "Calm":
+        if who and g.ms[("battlefield.status", bf)] in UNCONTESTED:
             if len(who) > 1:
                 log(g, f"units of {', '.join(who)} arrive at {bf} together: {who[0]} applies Contested",
                     "303.2.a, R7", who[0])

@@ -59,7 +59,7 @@ def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: st
         dest = given["to"]
         if dest != "base" and dest not in g.bfs:
             raise IllegalAction(f"{dest} is not a battlefield or base", "356")
-        u = g.units.get(given.get("unit"))
+        u = g.units.get(given.get("unit") or "")
         if u is not None:
             if u.at == dest:
                 raise IllegalAction(f"{u.id} is already at {dest}", "356")

@@ -82,7 +82,7 @@ def holds(g: State, cond: tuple, source: str, controller: str, recorded: str | N
 
 
 def _holds(g: State, name: str, arg, source: str, controller: str, recorded: str | None) -> bool:
-    here = source_place(g, source, recorded)
+    here = source_place(g, source, recorded) or ""
     at_bf = here in g.bfs
     if name == "your-turn":
         return g.turn == controller
@@ -404,6 +404,7 @@ def _untargetable(g: State, inst, ctx) -> bool:
 def _drop_untargetable(g: State, inst, ctx) -> None:
     """402.4: a triggered ability with no legal choice is removed, without being countered."""
     it = deciding(g)
+    assert it is not None                       # the schedule's guard untargetable held
     drop_item(g, it, f"{it.source}'s {it.name} has no legal target: it is removed", "402.4")
 
 
@@ -411,4 +412,5 @@ def _drop_untargetable(g: State, inst, ctx) -> None:
 def _await_choice(g: State, inst, ctx) -> None:
     """383.3.a, 402.1: its controller makes the ability's choices as it is finalized; nobody has priority."""
     it = deciding(g)
+    assert it is not None                       # the schedule's guard decision_due held
     fire(g, "chain", "await_choice", item=it.name, player=it.controller)

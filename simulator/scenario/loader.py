@@ -14,7 +14,6 @@ expectations.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -27,8 +26,7 @@ from simulator.game.actions import Action
 from simulator.core.cards import Card
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
 from simulator.game.setup import build
-from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind,
-                                     check_ruling)
+from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind)
 
 TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
 ACTION_FIELDS = {

@@ -36,7 +36,7 @@ from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
 
-ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
+ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled")
 
 
 MASK = (1 << 56) - 1
@@ -66,7 +66,7 @@ def _one_active(g: State, actors) -> str | None:
         return f"{active[0]} is active but the turn is {g.turn_state()} with active={g.active}"
     if not active and showdown:
         return "the turn is in a Showdown state but no battlefield has an active showdown or combat"
-    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] == "Combat"):
+    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] in ("Combat", "Settled")):
         return f"combat step {g.ms[('combat', None)]} with no active combat"
     return None
 
@@ -96,7 +96,7 @@ def _chain_closed(g: State, actors) -> str | None:
 def _no_standard_move(g: State, actors) -> str | None:
     st = g.turn_state()
     if st != NEUTRAL_OPEN:
-        for p, acts in actors.items():
+        for acts in actors.values():
             for a in acts:
                 if a.kind == "move":
                     return f"{a.describe()} is legal in a {st} state"
@@ -427,7 +427,7 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
             gc.enable()
     res.bounded += len(queue)                            # left unexpanded by a stop: at the bound too
     if graph:
-        for g, idx, depth, turns in queue:
+        for g, idx, depth, _turns in queue:
             nodes.setdefault(fps[idx], {"depth": depth, "terminal": g.winner is not None, "bounded": True,
                                         "state": g.turn_state(), "turn": g.turn})
     res.seconds = time.perf_counter() - t0
