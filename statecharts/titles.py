@@ -15,6 +15,17 @@ from __future__ import annotations
 from .rulings import RULINGS
 
 TITLES: dict[str, str] = {
+    '124': 'a card that changes zones becomes a new object',
+    '383.2.a.1': "a trigger's condition is part of it, evaluated once right after the event",
+    '383.2.b': 'a condition inside the effect is checked when that part executes',
+    '383.2.c': 'trigger conditions are checked right after the event',
+    '383.3.a': "an opening 'you may' is decided at finalization; declining removes the trigger",
+    '383.4.b.2': "'when chosen': pending once the choosing item is finalized",
+    '402.1': 'choices of a triggered ability are made as it is finalized',
+    '402.4': 'a triggered ability with no legal choice is removed, not countered',
+    '419.4.a': 'a spell is played once it finishes resolving (a countered one never is)',
+    '454': 'a recall is no move: it triggers no move abilities',
+    '808.1.d': 'Deathknell: pending before the unit reaches the trash, its location recorded',
     '055': 'do as much as you can; an impossible instruction is ignored',
     '103': 'players and teams',
     '142.4': "lethal damage: damage at least the unit's Might",

@@ -9,7 +9,10 @@ actions (the scenario vocabulary, player first):
   A play rune-prison unit=b1   play a card; targets as field=value
   A play unit-2 at=North       a unit and where it is played
   A activate g1 add            activate an ability
-  A order a1:brace a2:guard    order your simultaneous triggers, first placed first (383.3.d)
+  A order a1:brace             place your next simultaneous trigger (or several), first placed first (383.3.d)
+  A choose yes | A choose no   decide an optional triggered ability as it is finalized (383.3.a)
+  A target unit=b1             choose a triggered ability's targets as it is finalized (383.3.a)
+  A activate b1 snare unit=a1  activate an ability, with its targets
 other commands:
   legal       everyone's legal actions        state   the position (turn state, focus, chain...)
   trace       the whole trace so far           undo    take the last action back
@@ -44,6 +47,8 @@ def parse_action(text: str) -> Action:
     (('b1', 2), ('b2', 1))
     >>> parse_action("A order a1:brace a2:guard").triggers
     ('a1:brace', 'a2:guard')
+    >>> parse_action("A choose no").option, parse_action("A target unit=b1").targets
+    ('no', (('unit', 'b1'),))
     """
     words = text.split()
     if len(words) < 2:
@@ -62,7 +67,14 @@ def parse_action(text: str) -> Action:
             raise ParseError("move needs units and a destination: A move a1 North")
         return Action("move", player, units=tuple(plain[:-1]), to=plain[-1])
     if kind == "choose":
-        return Action("choose", player, battlefield=_one(plain, "choose needs a battlefield"))
+        where = _one(plain, "choose needs a battlefield, or yes / no")
+        if where in ("yes", "no"):
+            return Action("choose", player, option=where)
+        return Action("choose", player, battlefield=where)
+    if kind == "target":
+        if plain or not named:
+            raise ParseError("target names the ability's targets as field=value: A target unit=b1")
+        return Action("target", player, targets=tuple(sorted(named.items())))
     if kind == "invite":
         return Action("invite", player, teammate=_one(plain, "invite needs a teammate"))
     if kind == "order":
@@ -84,7 +96,7 @@ def parse_action(text: str) -> Action:
     if kind == "activate":
         if len(plain) != 2:
             raise ParseError("activate needs a source and an ability: A activate g1 add")
-        return Action("activate", player, source=plain[0], ability=plain[1])
+        return Action("activate", player, source=plain[0], ability=plain[1], targets=tuple(sorted(named.items())))
     card = _one(plain, "play needs one card id (targets as field=value)")
     at = named.pop("at", None)
     acc = named.pop("accelerate", "false") == "true"

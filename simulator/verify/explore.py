@@ -31,7 +31,7 @@ from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from simulator.game import engine
 from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
-from simulator.rules.triggers import orderer
+from simulator.rules.triggers import deciding, orderer
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
@@ -112,11 +112,12 @@ def _one_actor(g: State, actors) -> str | None:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
         orders = orderer(g)
+        decides = deciding(g) if g.ms[("chain", None)] == "Decide" else None
         assigns = assigner(g)
-        expected = g.turn if g.choosing else orders or assigns or g.priority
+        expected = g.turn if g.choosing else orders or (decides.controller if decides else assigns or g.priority)
         if who[0] != expected:
-            role = "the chooser" if g.choosing else "the orderer" if orders else "the assigner" if assigns \
-                else "priority"
+            role = "the chooser" if g.choosing else "the orderer" if orders else \
+                "the decider (383.3.a)" if decides else "the assigner" if assigns else "priority"
             return f"{who[0]} can act but {role} is {expected}"
     return None
 
