@@ -15,6 +15,17 @@ from __future__ import annotations
 from .rulings import RULINGS
 
 TITLES: dict[str, str] = {
+    '124': 'a card that changes zones becomes a new object',
+    '383.2.a.1': "a trigger's condition is part of it, evaluated once right after the event",
+    '383.2.b': 'a condition inside the effect is checked when that part executes',
+    '383.2.c': 'trigger conditions are checked right after the event',
+    '383.3.a': "an opening 'you may' is decided at finalization; declining removes the trigger",
+    '383.4.b.2': "'when chosen': pending once the choosing item is finalized",
+    '402.1': 'choices of a triggered ability are made as it is finalized',
+    '402.4': 'a triggered ability with no legal choice is removed, not countered',
+    '419.4.a': 'a spell is played once it finishes resolving (a countered one never is)',
+    '454': 'a recall is no move: it triggers no move abilities',
+    '808.1.d': 'Deathknell: pending before the unit reaches the trash, its location recorded',
     '055': 'do as much as you can; an impossible instruction is ignored',
     '103': 'players and teams',
     '142.4': "lethal damage: damage at least the unit's Might",
@@ -123,6 +134,7 @@ TITLES: dict[str, str] = {
     '348.1': 'a combat showdown goes on with the rest of the combat',
     '348.2': 'a non-combat showdown: the only player left establishes control (conquer)',
     '353': 'playing a card',
+    '354': 'playing a card: its cost is paid while it is played',
     '354.1': 'putting a card on the chain closes the state',
     '354.3': 'a card played by an effect waits until the playing item has finished resolving',
     '355.4.a': "a move's destination is a place other than the unit's own",
@@ -171,6 +183,7 @@ TITLES: dict[str, str] = {
     '465': 'combat step 2: damage',
     '465.1': 'damage is dealt only if both sides are still there',
     '465.2': 'assigning damage, attacker first',
+    '465.2.c': 'each side assigns its damage: lethal first, Tank first, Backline last',
     '465.3': 'damage dealt together; outstanding tasks cancelled',
     '466': 'combat step 3: resolution',
     '466.1': 'the combat cleanup',
@@ -207,8 +220,18 @@ TITLES: dict[str, str] = {
     '734': 'extra turns',
     '735': 'an extra turn goes directly after the current turn',
     '738': 'several extra turns: in the order their effects occurred',
+    '805': 'Accelerate: pay more to have the unit enter ready',
     '806': 'Action: may be played in showdowns, on any turn',
+    '807': 'Assault: more might while an attacker',
+    '810': 'Ganking: a standard move from battlefield to battlefield',
+    '811': 'Hidden: hide a card facedown, play it later as a Reaction',
+    '811.1.b': 'hiding: own turn, Open, at a battlefield you control',
+    '811.1.d': 'playing a hidden card: from the next turn, Reaction, no cost',
     '813': 'Reaction: may be played in a Closed state',
+    '814': 'Shield: more might while a defender',
+    '815': 'Tank: assigned lethal combat damage first',
+    '822': 'Ambush: a unit played as a Reaction where you have units',
+    '826': 'Backline: assigned combat damage last',
 }
 
 

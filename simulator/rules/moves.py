@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from simulator.core.log import fire, log
 from simulator.core.model import State, Unit
-from simulator.rules.triggers import trigger_abilities
+
+#: the trigger kinds a move fires (the chain's ``moved`` transition is fired only for a unit that has one)
+MOVE_TRIGGERS = ("on-move", "on-arrive")
 
 
 #: statuses in which a battlefield is not Contested (190.3.a.1: an arrival may apply it): Calm, and an
@@ -45,27 +47,29 @@ def destination_problem(g: State, u: Unit, dest: str) -> tuple[str, str] | None:
     return None
 
 
-def relocate(g: State, u: Unit, dest: str, rule: str) -> None:
-    """Put ``u`` at ``dest``; arriving at a battlefield may apply Contested (190.3.a.1, 450)."""
-    u.at = dest
+def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> None:
+    """Put ``u`` at ``dest``; arriving at a battlefield may apply Contested (190.3.a.1, 450); its move
+    abilities trigger (446, 383)."""
+    src, u.at = u.at, dest
     g.dirty = True                                  # 453: a move completes -> cleanup
     log(g, "{unit} moves to {dest}", rule, u.controller, unit=u.id, dest=dest)
     if dest in g.bfs:
         arrive(g, u, dest)
+    if any(ab.trigger in MOVE_TRIGGERS for ab in u.abilities):
+        fire(g, "chain", "moved", moves=[(u.id, src, dest)], player=u.controller)   # 446, 383
 
 
 def arrive(g: State, u: Unit, bf: str, moved: bool = True) -> None:
     """190.3.a.1: arriving where your controller lacks control applies Contested, if not already Contested.
     During one effect, arrivals are collected and settled together by :func:`settle_arrivals` (R7). Only a
-    move fires ``on-arrive``: a unit played to a battlefield arrives there without moving (446, 383.4)."""
+    move fires ``on-arrive`` (the chain's ``moved`` transition, :func:`relocate` and :func:`standard_move`): a
+    unit played to a battlefield arrives there without moving (446, 383.4); ``moved`` says which it is."""
     if g.arrivals is not None:
         g.arrivals.append((bf, u.controller))
     else:
         b = g.bfs[bf]
         if b.controller != u.controller and g.ms[("battlefield.status", bf)] in UNCONTESTED:
             contest(g, bf, u.controller)
-    if moved:
-        trigger_abilities(g, u, "on-arrive")
 
 
 def recall(g: State, u: Unit, rule: str) -> None:
@@ -101,6 +105,7 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     names = " ".join(u.id for u in units)
     log(g, "{player} moves {units} to {dest}", "144", player, units=names, dest=dest)
     g.events_on, was = False, g.events_on
+    moves = [(u.id, u.at, dest) for u in units]
     try:
         for u in units:
             u.at = dest
@@ -110,6 +115,8 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     if dest in g.bfs:
         for u in units:
             arrive(g, u, dest)
+    if any(ab.trigger in MOVE_TRIGGERS for u in units for ab in u.abilities):
+        fire(g, "chain", "moved", moves=moves, player=player)  # 144, 383: one move, its triggers simultaneous
 
 
 def settle_arrivals(g: State, arrivals: list) -> None:

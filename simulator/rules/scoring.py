@@ -66,7 +66,7 @@ def conquer(g: State, bf: str, player: str) -> None:
             "471.1.b, 470, 383.4.c.2.c, R16, R18", player, bf=bf)
     with simultaneous(g):                           # one event: its controller orders them (383.3.d)
         for u in g.units_at(bf, player):
-            trigger_abilities(g, u, "on-conquer")
+            trigger_abilities(g, u, "on-conquer", there=bf)
         battlefield_triggers(g, bf, "on-conquer")
 
 
@@ -84,5 +84,5 @@ def hold_all(g: State) -> None:
     with simultaneous(g):                           # held together (R12): the turn player orders them (383.3.d)
         for name in held:
             for u in g.units_at(name, p):
-                trigger_abilities(g, u, "on-hold")
+                trigger_abilities(g, u, "on-hold", there=name)
             battlefield_triggers(g, name, "on-hold")

@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 
 from simulator.game import engine
+from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
-from simulator.rules.triggers import orderer
+from simulator.rules.triggers import deciding, orderer
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
@@ -72,7 +73,7 @@ def _one_active(g: State, actors) -> str | None:
 
 
 def _focus_priority(g: State, actors) -> str | None:
-    if g.winner is None and not g.choosing and g.turn_state() == SHOWDOWN_OPEN and \
+    if g.winner is None and not g.choosing and g.turn_state() == SHOWDOWN_OPEN and assigner(g) is None and \
             (g.focus is None or g.priority != g.focus):
         return f"Showdown Open: focus is {g.focus} but priority is {g.priority}"
     return None
@@ -111,9 +112,12 @@ def _one_actor(g: State, actors) -> str | None:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
         orders = orderer(g)
-        expected = g.turn if g.choosing else orders or g.priority
+        decides = deciding(g) if g.ms[("chain", None)] == "Decide" else None
+        assigns = assigner(g)
+        expected = g.turn if g.choosing else orders or (decides.controller if decides else assigns or g.priority)
         if who[0] != expected:
-            role = "the chooser" if g.choosing else "the orderer" if orders else "priority"
+            role = "the chooser" if g.choosing else "the orderer" if orders else \
+                "the decider (383.3.a)" if decides else "the assigner" if assigns else "priority"
             return f"{who[0]} can act but {role} is {expected}"
     return None
 
