@@ -275,7 +275,7 @@ def _check_move(g: State, a: Action, st: str) -> None:
             raise IllegalAction(f"{uid} is exhausted", "144")
         if u.at == a.to:
             raise IllegalAction(f"{uid} is already at {a.to}", "144")
-        if u.at != "base" and a.to != "base" and keyword(u.keywords, "ganking") is None:
+        if u.at != "base" and a.to != "base" and u.kw("ganking") is None:
             raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144, 810")
         problem = destination_problem(g, u, a.to)
         if problem:
@@ -404,7 +404,7 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
             and not u.exhausted]
     for dest in ("base", *g.bfs):
         movers = [u.id for u in mine if u.at != dest and (u.at == "base" or dest == "base"
-                                                          or keyword(u.keywords, "ganking") is not None)]
+                                                          or u.kw("ganking") is not None)]
         sizes = range(1, len(movers) + 1) if multi_move else (1,)
         for k in sizes:
             for group in combinations(movers, k):
