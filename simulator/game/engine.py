@@ -155,9 +155,12 @@ class Game:
         return cls(build(pos.setup, backend=backend, rulings={**pos.rulings, **(rulings or {})}, cards=pos.cards))
 
     # OpenSpiel-style API
-    def legal_actions(self, player: str | None = None) -> list[Action]:
+    def legal_actions(self, player: str | None = None, *, moves: str = "compact") -> list[Action]:
+        """Every legal action (of ``player``, or of everyone still in the game). A standard move is listed
+        once per destination with every unit that may go there: any non-empty subset of them is legal too
+        (``moves="all"`` lists each group, exponential in the units; ``moves="single"`` one per unit)."""
         players = [player] if player else list(self.state.in_game())
-        return [a for p in players for a in legal(self.state, p)]
+        return [a for p in players for a in legal(self.state, p, moves=moves)]
 
     def legal_summary(self, player: str) -> list[str]:
         return sorted(dict.fromkeys(a.summary() for a in legal(self.state, player)))

@@ -421,10 +421,20 @@ class Result:
     status: str                 # pass, fail, pending
     message: str = ""           # for fail / pending: FILE:LINE: step N: what was expected, what happened
     events: list = field(default_factory=list)
-    final: dict = field(default_factory=dict)
+    state: Any = None           # the final position (a State)
     steps_run: int = 0
     checks: int = 0
     checked: list = field(default_factory=list)   # (step, "state showdown-open, focus A") per expectation held
+    _final: dict | None = field(default=None, repr=False)
+
+    @property
+    def final(self) -> dict:
+        """The final position as expectation keys, ``legal`` included: computed when first asked for
+        (``simulate --json``), never for a plain run."""
+        if self._final is None:
+            from simulator.scenario.view import view
+            self._final = view(self.state) if self.state is not None else {}
+        return self._final
 
 
 def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None) -> Result:
@@ -442,9 +452,7 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None)
         if st.expect is not None:
             checks += 1
             checked.append((st.number, ", ".join(f"{k} {_fmt(v)}" for k, v in st.expect.items())))
-    from simulator.scenario.view import view
-    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), view(game.state), steps, checks,
-                 checked)
+    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), game.state, steps, checks, checked)
     if sc.pending is not None:
         if failure:
             res.status = "pending"
@@ -504,9 +512,7 @@ def compare(key: str, want, v: dict) -> list[str]:
         out = []
         for p, acts in want.items():
             have = got.get(p, [])
-            missing = sorted(set(acts) - set(have))
-            extra = sorted(set(have) - set(acts))
-            if missing or extra or len(acts) != len(set(acts)):
+            if legal_set(acts) != legal_set(have) or len(acts) != len(set(acts)):
                 out.append(f"expected legal for {p} {_fmt(sorted(acts))}, got {_fmt(have)}")
         return out
     if key == "staged":
@@ -525,3 +531,22 @@ def compare(key: str, want, v: dict) -> list[str]:
 def trace_line(e) -> str:
     """``STEP  text  [rule]`` (spec/scenario-format.md, Trace)."""
     return f"{e.step}  {e.event}" + (f"  [{e.rule}]" if e.rule else "")
+
+
+def legal_set(entries) -> set:
+    """A ``legal`` list as a set, standard moves merged per destination: ``move a1 a2 North`` (the compact
+    form: any of a1, a2, in any group) equals the older per-group listing ``move a1 North``,
+    ``move a2 North``, ``move a1 a2 North``, whose union of units it is.
+
+    >>> legal_set(["pass", "move a1 North", "move a2 North", "move a1 a2 North"]) == legal_set(["move a2 a1 North", "pass"])
+    True
+    """
+    out: set = set()
+    moves: dict[str, set] = {}
+    for x in entries:
+        w = x.split()
+        if len(w) >= 3 and w[0] == "move":
+            moves.setdefault(w[-1], set()).update(w[1:-1])
+        else:
+            out.add(x)
+    return out | {("move", d, frozenset(u)) for d, u in moves.items()}
