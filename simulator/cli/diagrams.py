@@ -36,6 +36,7 @@ import graphviz
 import statecharts
 from statecharts.spec import Machine, T
 
+from simulator.core.files import atomic_write, signals_deferred
 from simulator.core.errors import RiftsimError
 
 FONT = "Helvetica"
@@ -305,16 +306,20 @@ def write(out: Path) -> list[Path]:
     """Write every DOT file, then every SVG. Raises :class:`RenderUnavailable` after the DOT."""
     try:
         out.mkdir(parents=True, exist_ok=True)
-        written = []
         dots = expected_files()
-        for name, src in dots.items():
-            p = out / name
-            p.write_text(src, encoding="utf-8")
-            written.append(p)
-        for name, src in dots.items():
-            p = out / name.replace(".dot", ".svg")
-            p.write_bytes(to_svg(src))
-            written.append(p)
+        files = dict(dots)
+        try:
+            for name, src in dots.items():                # render everything before writing anything
+                files[name.replace(".dot", ".svg")] = to_svg(src)
+        except RenderUnavailable:
+            with signals_deferred():
+                for name, src in dots.items():
+                    atomic_write(out / name, src)
+            raise
+        written = []
+        with signals_deferred():                          # a signal lands before or after the whole folder
+            for name, data in files.items():
+                written.append(atomic_write(out / name, data))
     except OSError as e:
         raise RiftsimError(f"{e.filename or out}: cannot write: {e.strerror}") from None
     return written
@@ -332,7 +337,7 @@ def stale(out: Path) -> list[str]:
         dot_path, svg_path = out / name, out / name.replace(".dot", ".svg")
         if not dot_path.is_file():
             problems.append(f"{dot_path} (missing)")
-        elif dot_path.read_text(encoding="utf-8") != src:
+        elif dot_path.read_bytes().decode("utf-8", errors="replace") != src:
             problems.append(f"{dot_path} (differs from the declarations)")
         if not svg_path.is_file():
             problems.append(f"{svg_path} (missing)")
@@ -472,11 +477,7 @@ def draw_trace(events: Iterable, out_path: str | Path, title: str = "trace") -> 
         raise RiftsimError(f"{out}: a trace diagram is written as .svg or .dot, not {out.suffix or 'no suffix'!r}")
     src = trace_graph(events, title).source
     try:
-        if out.suffix == ".dot":
-            out.write_text(src, encoding="utf-8")
-        else:
-            data = to_svg(src)
-            out.write_bytes(data)
+        atomic_write(out, src if out.suffix == ".dot" else to_svg(src))
     except RenderUnavailable as e:
         raise RiftsimError(f"{out}: cannot draw the trace: {e} (a .dot path needs no renderer)") from None
     except OSError as e:
