@@ -341,15 +341,24 @@ def _check_activate(g: State, a: Action, st: str) -> None:
 _action = lru_cache(maxsize=None)(Action)
 
 
-def candidates(g: State, p: str) -> list[Action]:
+def candidates(g: State, p: str, *, orders: str = "all") -> list[Action]:
     """Every action worth checking for ``p``: targets enumerated, legality not yet checked; a standard
-    move once per unit and destination (a group move is legal exactly when each of its units' moves is)."""
+    move once per unit and destination (a group move is legal exactly when each of its units' moves is);
+    an order of simultaneous triggers (383.3.d) as every distinct permutation, or with ``orders="compact"``
+    one per trigger that may be placed first (the others after it as placed)."""
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
     if orderer(g) == p:
-        orders = dict.fromkeys(permutations(unordered_labels(g, p)))      # distinct orders only
-        return out + [_action("order", p, triggers=t) for t in orders]
+        labels = unordered_labels(g, p)
+        if orders == "all":
+            seqs = list(dict.fromkeys(permutations(labels)))               # distinct orders only
+        else:
+            firsts: dict[str, tuple] = {}
+            for i, lab in enumerate(labels):
+                firsts.setdefault(lab, (lab, *labels[:i], *labels[i + 1:]))
+            seqs = list(firsts.values())
+        return out + [_action("order", p, triggers=t) for t in seqs]
     if g.priority != p:
         return out
     out += [_action("pass", p), _action("end-turn", p)]
@@ -388,15 +397,17 @@ MOVES = ("compact", "single", "all")
 def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     """The candidates :func:`check` accepts; its player part, the same for every candidate, is checked once.
 
-    Standard moves (144) are described compactly by default: ONE move action per destination, naming
-    every unit that may move there; any non-empty subset of those units is a legal move too (each unit's
-    move is checked on its own), so the action stands for all of them without listing 2^n - 1 groups.
-    ``moves="single"`` gives one action per unit and destination (what the explorer expands), and
-    ``moves="all"`` every group (:func:`expand`: exponential in the number of units, for small positions).
+    Choices that multiply are described compactly by default. Standard moves (144): ONE move action per
+    destination, naming every unit that may move there; any non-empty subset of those units is a legal
+    move too (each unit's move is checked on its own), so the action stands for all of them without
+    listing 2^n - 1 groups. Orders of simultaneous triggers (383.3.d): one order per trigger that may be
+    placed first (the others after it as placed), not n! permutations. ``moves="single"`` gives one move
+    per unit and destination and every order (what the explorer expands), ``moves="all"`` every group and
+    every order (:func:`expand`: exponential, for small positions).
     """
     if moves not in MOVES:
         raise ValueError(f"moves is one of {', '.join(MOVES)}, not {moves!r}")
-    cands = candidates(g, p)
+    cands = candidates(g, p, orders="compact" if moves == "compact" else "all")
     try:
         _check_player(g, p)
     except IllegalAction:
@@ -430,13 +441,28 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
 
 
 def expand(a: Action) -> list[Action]:
-    """A compact move (:func:`legal`) as every move it stands for: each non-empty subset of its units,
-    singles first, units in the order given.
+    """A compact move or order (:func:`legal`) as every action it stands for: each non-empty subset of a
+    move's units (singles first, units in the order given); each order with the same first trigger.
 
     >>> [x.summary() for x in expand(Action("move", "A", units=("a1", "a2"), to="North"))]
     ['move a1 North', 'move a2 North', 'move a1 a2 North']
+    >>> [x.summary() for x in expand(Action("order", "A", triggers=("a1:x", "a1:y", "a1:z")))]
+    ['order a1:x a1:y a1:z', 'order a1:x a1:z a1:y']
     """
+    if a.kind == "order":
+        return [_action("order", a.player, triggers=(a.triggers[0], *rest))
+                for rest in dict.fromkeys(permutations(a.triggers[1:]))]
     if a.kind != "move":
         return [a]
     return [_action("move", a.player, units=group, to=a.to)
             for k in range(1, len(a.units) + 1) for group in combinations(a.units, k)]
+
+
+def choice(a: Action) -> str:
+    """An action as the ``legal`` expectation lists it: its summary, except that an order names only the
+    trigger placed first (383.3.d: "order a1:brace" = a1:brace may be placed next, the rest in any order).
+
+    >>> choice(Action("order", "A", triggers=("a1:x", "a1:y")))
+    'order a1:x'
+    """
+    return f"order {a.triggers[0]}" if a.kind == "order" else a.summary()

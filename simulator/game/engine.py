@@ -8,7 +8,7 @@ success).
 from __future__ import annotations
 
 from simulator.rules import concede
-from simulator.game.actions import Action, check, legal
+from simulator.game.actions import Action, check, choice, legal
 from simulator.game.setup import build
 from simulator.game.validate import SetupValidator
 from simulator.rules.chain import finalize_oldest, pass_priority, put_on_chain
@@ -163,7 +163,7 @@ class Game:
         return [a for p in players for a in legal(self.state, p, moves=moves)]
 
     def legal_summary(self, player: str) -> list[str]:
-        return sorted(dict.fromkeys(a.summary() for a in legal(self.state, player)))
+        return sorted(dict.fromkeys(choice(a) for a in legal(self.state, player)))
 
     def apply(self, action: Action, step_number: int | None = None) -> None:
         """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""

@@ -536,7 +536,8 @@ def trace_line(e) -> str:
 def legal_set(entries) -> set:
     """A ``legal`` list as a set, standard moves merged per destination: ``move a1 a2 North`` (the compact
     form: any of a1, a2, in any group) equals the older per-group listing ``move a1 North``,
-    ``move a2 North``, ``move a1 a2 North``, whose union of units it is.
+    ``move a2 North``, ``move a1 a2 North``, whose union of units it is; ``order a1:x`` (a1:x may be placed
+    first) equals the older listing of every full order, by the trigger each places first.
 
     >>> legal_set(["pass", "move a1 North", "move a2 North", "move a1 a2 North"]) == legal_set(["move a2 a1 North", "pass"])
     True
@@ -547,6 +548,8 @@ def legal_set(entries) -> set:
         w = x.split()
         if len(w) >= 3 and w[0] == "move":
             moves.setdefault(w[-1], set()).update(w[1:-1])
+        elif len(w) >= 2 and w[0] == "order":
+            out.add(("order", w[1]))          # an older file's full order: what it places first
         else:
             out.add(x)
     return out | {("move", d, frozenset(u)) for d, u in moves.items()}

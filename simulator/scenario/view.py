@@ -1,7 +1,7 @@
 """The position as the scenario format's expectation keys (and the JSON trace's ``final``)."""
 from __future__ import annotations
 
-from simulator.game.actions import legal
+from simulator.game.actions import choice, legal
 from simulator.core.model import State
 from simulator.rules.scoring import points
 
@@ -64,5 +64,5 @@ def view(g: State, *, with_legal: bool = True) -> dict:
         "phase": g.ms[("phases", None)],
     }
     if with_legal:
-        v["legal"] = {p: sorted(dict.fromkeys(a.summary() for a in legal(g, p))) for p in g.order}
+        v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
     return v
