@@ -33,7 +33,6 @@ class T:
     effects: tuple[str, ...] = ()
     sends: tuple[str, ...] = ()      # hand-offs: "machine:trigger" fired after this one
     say: str = ""                    # trace text; empty = a silent bookkeeping step
-    note: str = ""
 
     def label(self) -> str:
         """A short label: trigger, guards and rule ids."""

@@ -1,31 +1,62 @@
-"""Timing permissions (155, 806, 813, 358.4, 144, 381): who may do what in which state.
+"""Timing permissions (155, 308-316, 806, 813, 144, R13, R14): who may do what in which turn state.
 
-A table, not code: ``PLAY[state]`` lists the timings playable there, with the
-rules; ``needs`` says which opportunity the player must hold.
+Tables, not code. ``simulator/game/actions.py`` asks them for every action it checks, and
+``riftsim rules ID`` shows the rows citing a rule; nothing else restates them.
+
+* :data:`NEEDS`: what a player must hold to act in a state (priority or focus).
+* :data:`PLAY`: the timings playable in a state ("normal" = no keyword: a spell, a unit, gear; an Add
+  ability is a Reaction, 429).
+* :data:`ALLOWED`: the other discretionary actions (the standard move, ending the turn, inviting a
+  teammate) and the states they may be taken in.
+* :data:`TURN_PLAYER_ONLY`: states where only the turn player (or the teammate they invited, R13) acts.
+* :data:`NO_PASS`: states where the turn player does not pass priority (they end the turn instead).
+* :data:`REFUSED`: the reason and rules of each refusal where a row above does not allow the action.
+
+>>> sorted(PLAY[SHOWDOWN_OPEN]), "move" in ALLOWED and SHOWDOWN_OPEN in ALLOWED["move"]
+(['action', 'reaction'], False)
 """
+from .turn import NEUTRAL_CLOSED, NEUTRAL_OPEN, SHOWDOWN_CLOSED, SHOWDOWN_OPEN, TURN_STATES
 
-#: state -> timing keyword -> rule ids. "normal" means no keyword (a spell, a unit, gear).
-PLAY = {
-    "neutral-open": {"normal": ("155", "310.1.a"), "action": ("806",), "reaction": ("813",)},
-    "neutral-closed": {"reaction": ("309.1.a", "813", "358.4")},
-    "showdown-open": {"action": ("308.1.a", "806"), "reaction": ("308.1.a", "813")},
-    "showdown-closed": {"reaction": ("309.1.a", "813", "358.4")},
+#: state -> (what a player must hold to act, rule)
+NEEDS: dict[str, tuple[str, str]] = {
+    NEUTRAL_OPEN: ("priority", "312.2.a"),
+    NEUTRAL_CLOSED: ("priority", "312.2.c"),
+    SHOWDOWN_OPEN: ("focus", "313.2"),
+    SHOWDOWN_CLOSED: ("priority", "312.2.c"),
 }
 
-#: what a player must hold to act, per state
-NEEDS = {
-    "neutral-open": ("priority", "312.2.a"),
-    "neutral-closed": ("priority", "312.2.c"),
-    "showdown-open": ("focus", "313.2"),
-    "showdown-closed": ("priority", "312.2.c"),
+#: state -> timing keyword -> rule ids
+PLAY: dict[str, dict[str, tuple[str, ...]]] = {
+    NEUTRAL_OPEN: {"normal": ("155", "310.1.a"), "action": ("806",), "reaction": ("813",)},
+    NEUTRAL_CLOSED: {"reaction": ("309.1.a", "813", "358.4")},
+    SHOWDOWN_OPEN: {"action": ("308.1.a", "806"), "reaction": ("308.1.a", "813")},
+    SHOWDOWN_CLOSED: {"reaction": ("309.1.a", "813", "358.4")},
 }
 
-#: in Neutral Open only the turn player (or an invited teammate, R13) acts; others need Action/Reaction
-#: and those only work in showdowns or Closed states (155, 806, 813, 316.5.b.1)
-NEUTRAL_OPEN_OWN_TURN = ("155", "316.5", "310.1.a")
+#: action -> state -> rule ids: the states where the turn player holding priority may take it
+ALLOWED: dict[str, dict[str, tuple[str, ...]]] = {
+    "move": {NEUTRAL_OPEN: ("144",)},                   # the standard move: Main Phase, Neutral Open
+    "end-turn": {NEUTRAL_OPEN: ("316.9", "R14")},
+    "invite": {NEUTRAL_OPEN: ("316.5.b.1", "R13")},     # magma-chamber only
+}
 
-#: the standard move: Main Phase, Neutral Open, turn player (144)
-STANDARD_MOVE = {"neutral-open": ("144",)}
+#: state -> rule ids: only the turn player, or the teammate they invited, plays or activates there
+TURN_PLAYER_ONLY: dict[str, tuple[str, ...]] = {NEUTRAL_OPEN: ("310.1.a", "316.5")}
 
-#: ending the turn (ruling R14)
-END_TURN = {"neutral-open": ("316.9", "R14")}
+#: state -> rule ids: the turn player ends the turn instead of passing; an invited teammate's pass declines
+NO_PASS: dict[str, tuple[str, ...]] = {NEUTRAL_OPEN: ("316.9", "R14")}
+
+#: (action, state) -> (reason, rules) where the tables above do not allow it ({what}: the card or ability,
+#: {state}: the state)
+REFUSED: dict[tuple[str, str], tuple[str, str]] = {
+    **{("play", st): ("{what} is not a Reaction: only Reactions in a Closed state", "309.1.a, 813")
+       for st in (NEUTRAL_CLOSED, SHOWDOWN_CLOSED)},
+    ("play", SHOWDOWN_OPEN): ("{what} has neither Action nor Reaction: not playable during a showdown",
+                              "308.1.a, 806"),
+    **{("move", st): ("no standard move during a showdown or combat", "144")
+       for st in (SHOWDOWN_OPEN, SHOWDOWN_CLOSED)},
+    ("move", NEUTRAL_CLOSED): ("no standard move in a Closed state", "144"),
+    **{("end-turn", st): ("the turn can't end in a {state} state", "R14") for st in TURN_STATES if st != NEUTRAL_OPEN},
+    **{("invite", st): ("only the turn player holding priority in Neutral Open may invite", "316.5.b.1, R13")
+       for st in TURN_STATES if st != NEUTRAL_OPEN},
+}

@@ -5,6 +5,11 @@ regions; the combined state (Neutral Open, Showdown Closed, ...) is their produc
 """
 from .spec import Machine, T
 
+#: the combined turn states (310): Neutral/Showdown x Open/Closed, as the scenario format writes them
+NEUTRAL_OPEN, NEUTRAL_CLOSED = "neutral-open", "neutral-closed"
+SHOWDOWN_OPEN, SHOWDOWN_CLOSED = "showdown-open", "showdown-closed"
+TURN_STATES = (NEUTRAL_OPEN, NEUTRAL_CLOSED, SHOWDOWN_OPEN, SHOWDOWN_CLOSED)
+
 MODE = Machine(
     "turn.mode", "Neutral / Showdown (308)", ("Neutral", "Showdown"), "Neutral",
     (

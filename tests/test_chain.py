@@ -90,9 +90,12 @@ def test_priority_holder_only_can_pass():
 
 
 def test_move_spell_to_an_invalid_target_is_refused():
-    """356: a move spell's target must be a friendly unit on the board and a destination other than where it is."""
-    g = game(units=UNITS, hands={"A": ["move-spell"]})
-    illegal(g, "A play move-spell unit=b1 to=North", "friendly", "356")
+    """356: a move spell's target must be a unit on the board and a destination other than where it is; the
+    built-in move-spell moves any unit (the opponent's included), a card with `friendly: true` a friendly one."""
+    g = game(units=UNITS, hands={"A": ["move-spell", "nudge"]},
+             cards={"nudge": {"type": "spell", "timing": "action", "friendly": True,
+                              "effect": [{"move": {"unit": "target", "to": "target"}}]}})
+    illegal(g, "A play nudge unit=b1 to=North", "friendly", "356")
     illegal(g, "A play move-spell unit=a1 to=base", "already at base", "356")
     illegal(g, "A play move-spell unit=a1 to=Nowhere", "not a battlefield", "356")
     illegal(g, "A play move-spell unit=a1", "needs a target", "356")

@@ -353,14 +353,12 @@ def test_random_play_with_concedes_never_leaves_a_stale_holder_or_a_stall():
 
 def test_exhaustive_exploration_of_the_multiplayer_positions_holds_every_invariant():
     """652.5 and the verification invariants (no deadlock, exactly one player can act, nobody who left holds
-    priority, focus or the turn) over every state reachable within the bounds of verify/multiplayer.yaml's 2v2,
-    R2=defender-last and seed 003 (R9=reset) positions, concede explored; each search is complete."""
-    import pathlib
-
+    priority, focus or the turn) over every state reachable within the bounds of the default positions'
+    multiplayer.yaml 2v2, R2=defender-last and seed 003 (R9=reset) positions, concede explored; each search is complete."""
     from simulator.verify.explore import explore
-    from simulator.verify.command import load_positions
+    from simulator.verify.command import VERIFY_DIR, load_positions
 
-    path = pathlib.Path(__file__).resolve().parent.parent / "verify" / "multiplayer.yaml"
+    path = VERIFY_DIR / "multiplayer.yaml"
     positions, _ = load_positions(str(path))
     small = [p for p in positions if p.name in ("magma-chamber-teams-invite-concede",
                                                  "war-combat-R2-defender-last-concede",

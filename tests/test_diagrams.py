@@ -147,8 +147,9 @@ def test_writes_dot_and_svg_for_every_machine_byte_stable(tmp_path):
     assert diagrams("--out", str(tmp_path / "a")) == 0
     assert diagrams("--out", str(tmp_path / "b")) == 0
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
-    stems = [m.name for m in statecharts.MACHINES] + ["overview"] + [f"trace-{s}" for s in render.EXAMPLE_TRACES]
-    assert names == sorted([f"{s}.dot" for s in stems] + [f"{s}.svg" for s in stems])
+    stems = [m.name for m in statecharts.MACHINES] + ["overview", "schedule"] + [f"trace-{s}" for s in render.EXAMPLE_TRACES]
+    assert names == sorted([f"{s}.dot" for s in stems] + [f"{s}.svg" for s in stems]
+                           + [f"viewer-{s}.html" for s in render.EXAMPLE_PAGES])
     for n in names:
         assert (tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes(), n
     svg = (tmp_path / "a" / "chain.svg").read_text()

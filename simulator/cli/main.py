@@ -19,8 +19,20 @@ COMMANDS = {
     "verify": ("simulator.verify.command", "check the statecharts and explore the simulator's state space"),
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
     "rules": ("simulator.cli.rules", "which declared transitions implement a rule or apply a ruling"),
+    "compare": ("simulator.cli.compare", "run a scenario under two readings (--ruling) and show where they part"),
+    "schema": ("simulator.cli.schema", "print the JSON Schema of scenario files, for editors"),
     "approve": ("simulator.verify.approve", "approve the golden traces of the bundled scenarios (tests/golden/)"),
 }
+
+
+def version() -> str:
+    """The installed distribution's version (pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+    try:
+        return dist_version("riftsim")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -30,6 +42,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="example: riftsim simulate scenarios/*.yaml",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"riftsim {version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, helptext) in COMMANDS.items():
         try:

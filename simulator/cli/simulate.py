@@ -11,6 +11,7 @@ examples:
   riftsim simulate scenarios/seed000-showdown-on-an-empty-battlefield.yaml --json
   riftsim simulate scenarios/combat-conversion-focus-goes-to-attacker.yaml --ruling R1=default
   riftsim simulate scenarios/seed001-reaction-resolves-before-the-spell.yaml --diagram trace.svg
+  riftsim simulate scenarios/*.yaml --html viewer.html     (open it in a browser: step with the arrow keys)
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from simulator.core.errors import ScenarioError
 from simulator.scenario.loader import Result, check_ruling, load, trace_line
 from simulator.scenario.loader import run as run_scenario
 from simulator.game.setup import RULINGS
+from simulator.scenario.record import record
 
 
 def _ruling(text: str) -> tuple[str, str]:
@@ -52,6 +54,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "`transitions` machines; both give the same traces")
     p.add_argument("--diagram", metavar="OUT.svg",
                    help="also draw the trace of the (single) scenario as a diagram with simulator.cli.diagrams")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="also write a self-contained page that steps through every scenario run (board, chain, "
+                        "focus, priority, scores, trace, statecharts with the current states); see docs/viewer.md")
     p.add_argument("--checks", action="store_true",
                    help="also print each expectation that held, as a line `STEP  expect: key value, ...  [held]`")
     p.add_argument("--quiet", "-q", action="store_true", help="no traces: only result lines and the summary")
@@ -77,10 +82,16 @@ def run(args: argparse.Namespace) -> int:
     counts = {"pass": 0, "fail": 0, "pending": 0, "invalid": 0}
     worst = 0
     results: list[Result] = []
+    recorded = []
     for i, path in enumerate(args.files):
         try:
             sc = load(path)
-            res = run_scenario(sc, backend=args.backend, rulings=rulings)
+            if args.html:
+                rec = record(sc, backend=args.backend, rulings=rulings)    # the same run, kept step by step
+                recorded.append(rec)
+                res = rec.result
+            else:
+                res = run_scenario(sc, backend=args.backend, rulings=rulings)
         except ScenarioError as e:
             counts["invalid"] += 1
             worst = 2
@@ -112,8 +123,10 @@ def run(args: argparse.Namespace) -> int:
     summary = (f"{len(args.files)} scenario{'s' if len(args.files) != 1 else ''}: {counts['pass']} passed, "
                f"{counts['fail']} failed, {counts['invalid']} invalid, {counts['pending']} pending")
     print(summary, file=sys.stderr if args.json else out)
+    if args.html:
+        worst = max(worst, _html(recorded, args.html))
     if args.diagram and results and worst < 2:
-        code = _diagram(results[0], args.diagram)
+        code = _diagram(results[0], args.diagram, args.backend, rulings)
         worst = max(worst, code)
     return worst
 
@@ -133,10 +146,30 @@ def _result_line(res: Result) -> str:
     return f"-- FAIL: {res.message}"
 
 
-def _diagram(res: Result, out_path: str) -> int:
-    from simulator.cli.diagrams import draw_trace
+def _html(recorded: list, out_path: str) -> int:
+    from simulator.cli.diagrams import inline_svgs
+    from simulator.cli.viewer import scenario_data, write_page
+    scenarios = [{"name": r.scenario.name, "file": r.scenario.file, "readings": [scenario_data(r)], "diverge": None}
+                 for r in recorded]
+    if not scenarios:
+        print(f"riftsim simulate: no valid scenario to show, {out_path} not written", file=sys.stderr)
+        return 2
     try:
-        draw_trace(res.events, out_path, title=f"{res.scenario.name}  ({res.scenario.file})")
+        write_page(out_path, scenarios, inline_svgs())
+    except OSError as e:
+        print(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    print(f"viewer written to {out_path} ({len(scenarios)} scenario{'s' if len(scenarios) != 1 else ''})",
+          file=sys.stderr)
+    return 0
+
+
+def _diagram(res: Result, out_path: str, backend: str, rulings: dict) -> int:
+    from simulator.cli.diagrams import draw_trace
+    from simulator.scenario.record import record
+    fired = record(res.scenario, backend=backend, rulings=rulings).fired    # every transition, silent ones too
+    try:
+        draw_trace(fired, out_path, title=f"{res.scenario.name}  ({res.scenario.file})")
     except OSError as e:
         print(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}", file=sys.stderr)
         return 2

@@ -24,6 +24,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "draw": ("count",),
     "extra-turn": ("player",),
 }
+#: the fields a card may leave to the player as ``target`` (356): units, places, chain items, players
+TARGET_FIELDS = ("unit", "to", "at", "item", "player")
 TRIGGERS = ("on-play", "on-arrive", "on-attack", "on-defend", "on-any-attack", "on-conquer", "on-hold")
 TIMINGS = ("normal", "action", "reaction")
 TYPES = ("spell", "unit", "gear")
@@ -64,8 +66,8 @@ def _catalogue() -> dict[str, Card]:
         "action-spell": Card("action-spell", "spell", "action", text="Action, no effect."),
         "reaction-spell": Card("reaction-spell", "spell", "reaction", text="Reaction, no effect."),
         "normal-spell": Card("normal-spell", "spell", "normal", text="No timing keyword, no effect."),
-        "move-spell": Card("move-spell", "spell", "action", effect(("move", {"unit": "target", "to": "target"})), friendly=True,
-                           text="Action: move a friendly unit to a battlefield."),
+        "move-spell": Card("move-spell", "spell", "action", effect(("move", {"unit": "target", "to": "target"})),
+                           text="Action: move a unit, any player's, to a battlefield (or to its base)."),
         "add-gear": Card("add-gear", "gear", "normal",
                          abilities=(Ability("add", activated=True, effect=effect(("add", {"energy": 1}))),),
                          text="Gear. Exhaust: add 1 energy (Reaction; resolves at once)."),

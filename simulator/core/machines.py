@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Callable
 
 import statecharts
+from statecharts.schedule import SCHEDULE, Step
 from statecharts.spec import Machine, T
 
 from simulator.core import registry
@@ -24,10 +25,6 @@ from simulator.core.errors import RulesBug
 from simulator.core.model import Event, State
 
 GuardFn = Callable[[str], bool]
-
-
-def _holds(t: T, guard: GuardFn) -> bool:
-    return all(guard(g) for g in t.guards) and not any(guard(u) for u in t.unless)
 
 
 class Compiled:
@@ -44,14 +41,8 @@ class Compiled:
                     rows.setdefault((leaf.name, t.source, t.trigger), []).append(t)
                 self.table.update({k: tuple(v) for k, v in rows.items()})
 
-    def step(self, leaf: str, source: str, trigger: str, guard: GuardFn) -> T | None:
-        for t in self.table.get((leaf, source, trigger), ()):
-            if _holds(t, guard):
-                return t
-        return None
-
     def pick(self, leaf: str, source: str, trigger: str, g, inst, ctx) -> T | None:
-        """``step`` with the registry's guards called directly (the hot path)."""
+        """The first transition on ``trigger`` from ``source`` whose named guards hold (declaration order)."""
         guards = registry.GUARDS
         for t in self.table.get((leaf, source, trigger), ()):
             ok = True
@@ -267,3 +258,98 @@ def compile_loop(leaf: Machine, start: str, step: str, until: str):
     exec(compile("\n".join(lines), f"<compiled {leaf.name}>", "exec"), ns)
     ns["loop"].source = "\n".join(lines)           # the generated code, for reading
     return ns["loop"]
+
+
+def compile_schedule(steps: tuple[Step, ...]) -> Callable[[State], bool]:
+    """Generate the function that takes one step of ``steps`` (``statecharts/schedule.py``).
+
+    The code is derived from the declaration, never written by hand: the steps in order, each an ``if`` over
+    its conditions (named guards, or a machine's state), running the step's named effect and returning True
+    to settle on, False once a player must decide. A step without conditions ends the ladder; a schedule
+    that can fall through raises :class:`RulesBug`. Every name is checked against the declarations.
+    """
+    ns: dict = {"RulesBug": RulesBug}
+    lines = ["def once(g):", "    ms = g.ms"]
+    total = False
+    for i, s in enumerate(steps):
+        conds = []
+        for name, state in s.conditions():
+            if state is None:
+                fn = ns[f"G_{name}"] = registry.GUARDS[name]
+                expr = getattr(fn, "expr", None)        # a one-expression guard is inlined
+                conds.append(f"({expr})" if expr else f"G_{name}(g, None, None)")
+            else:
+                leaf = statecharts.LEAVES[name]
+                if state not in leaf.states or leaf.per != "game":
+                    raise ValueError(f"schedule step {s.name!r}: {name} has no game-wide state {state!r}")
+                conds.append(f"ms[({name!r}, None)] == {state!r}")
+        ind = "        " if conds else "    "
+        lines.append(f"    if {' and '.join(conds)}:  # {s.name}" if conds else f"    # {s.name}")
+        if s.do:
+            ns[f"E{i}"] = registry.EFFECTS[s.do]
+            lines.append(f"{ind}E{i}(g, None, {{}})")
+        lines.append(f"{ind}return {not s.stop}")
+        if not conds:
+            total = True
+            break
+    if not total:
+        lines.append("    raise RulesBug('the schedule has no step for this state')")
+    exec(compile("\n".join(lines), "<compiled schedule>", "exec"), ns)
+    ns["once"].source = "\n".join(lines)           # the generated code, for reading
+    return ns["once"]
+
+
+_SCHEDULES: dict = {}
+
+
+def schedule(steps: tuple[Step, ...] = SCHEDULE) -> Callable[[State], bool]:
+    """The compiled ``steps``, built once (after the rules' guards and effects are registered)."""
+    if id(steps) not in _SCHEDULES or _SCHEDULES[id(steps)][0] is not steps:
+        _SCHEDULES[id(steps)] = (steps, compile_schedule(steps))
+    return _SCHEDULES[id(steps)][1]
+
+
+class Fired:
+    """One declared transition as it fired: the step, the leaf machine and its instance, the transition,
+    and the trace event it wrote (None for a silent bookkeeping transition)."""
+
+    __slots__ = ("step", "leaf", "inst", "t", "event")
+
+    def __init__(self, step: int, leaf: str, inst: str | None, t: T, event: Event | None) -> None:
+        self.step, self.leaf, self.inst, self.t, self.event = step, leaf, inst, t, event
+
+    @property
+    def silent(self) -> bool:
+        return self.event is None
+
+
+class Recording(Runtime):
+    """A :class:`Runtime` that also keeps every transition it fires, in firing order (``fired``), silent
+    ones included: what a trace diagram and the viewer draw.
+
+    The cleanup's compiled loop (:func:`compile_loop`) fires without ``fire``'s bookkeeping, so a recording
+    runtime always takes ``run``'s generic path: the same transitions in the same order (the docstring of
+    :meth:`Runtime.run`; ``tests/test_viewer.py`` checks the traces agree).
+    """
+
+    def __init__(self, backend_name: str = "compiled") -> None:
+        super().__init__(backend_name)
+        self.fired: list[Fired] = []
+
+    def fire_ctx(self, g: State, leaf: str, trigger: str, inst: str | None, ctx: dict) -> T:
+        slot = len(self.fired)
+        self.fired.append(None)                      # this one fired before the hand-offs it sends
+        at = len(g.trace)
+        try:
+            t = super().fire_ctx(g, leaf, trigger, inst, ctx)
+        except BaseException:
+            del self.fired[slot:]
+            raise
+        event = g.trace[at] if t.say and g.events_on else None
+        self.fired[slot] = Fired(g.step, leaf, inst, t, event)
+        return t
+
+    def run(self, g: State, leaf: str, start: str, step: str, until: str, inst: str | None = None) -> None:
+        self.fire(g, leaf, start, inst)
+        while g.ms[(leaf, inst)] != until:
+            self.fire(g, leaf, step, inst)

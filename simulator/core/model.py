@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from statecharts.turn import NEUTRAL_CLOSED, NEUTRAL_OPEN, SHOWDOWN_CLOSED, SHOWDOWN_OPEN
+
 
 def _copier(names: tuple[str, ...]):
     """``copy(o, cls)``: a new ``cls`` sharing the attributes ``names`` of ``o`` (generated from the
@@ -324,7 +326,7 @@ class State:
 
 
 #: turn_state() by (mode is Showdown, window is Closed)
-_TURN_STATES = (("neutral-open", "neutral-closed"), ("showdown-open", "showdown-closed"))
+_TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED))
 
 #: State attributes a clone shares with its original (immutable values, the config, the coverage recorder)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",

@@ -56,9 +56,10 @@ class Action:
         return s
 
 
-def _acting(g: State, p: str) -> bool:
-    """Whether ``p`` holds what the current state requires to take a discretionary action."""
-    return g.priority == p
+def _refuse(action: str, st: str, **fmt: str) -> IllegalAction:
+    """The refusal the timing table declares for ``action`` in the turn state ``st``."""
+    reason, rules = timing.REFUSED[(action, st)]
+    return IllegalAction(reason.format(state=st, **fmt), rules)
 
 
 #: the fields each kind of action takes (every other field keeps its default), and the rule it cites
@@ -89,7 +90,7 @@ def check(g: State, a: Action) -> None:
 
 def check_shape(g: State, a: Action) -> None:
     """The action is one :func:`legal` could produce, whatever the moment: its kind's fields only, ids as
-    texts, no unit twice, a play naming exactly its card's target fields (each once) and ``at`` only for a
+    texts, a play naming exactly its card's target fields (each once) and ``at`` only for a
     unit card. Raises :class:`IllegalAction` citing the rule of that kind of action.
 
     >>> from simulator.game.engine import Game
@@ -121,8 +122,6 @@ def check_shape(g: State, a: Action) -> None:
                     raise IllegalAction("targets must be (field, value) pairs of texts", "356")
             elif not all(isinstance(x, str) for x in v):
                 raise IllegalAction(f"{a.kind}'s {f} must name ids as texts", rule)
-            elif f == "units" and len(set(v)) != len(v):
-                raise IllegalAction("a move names the same unit twice", rule)
         elif v is not None and not isinstance(v, str):
             raise IllegalAction(f"{a.kind}'s {f} must be a text, not {type(v).__name__}", rule)
     required = {"move": ("to",), "play": ("card",), "activate": ("source", "ability"), "choose": ("battlefield",),
@@ -177,22 +176,26 @@ def _check_choice(g: State, a: Action, st: str) -> None:
     if a.kind == "pass":
         if g.priority != p:
             raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
-        if st == "neutral-open" and g.invited != p:
-            raise IllegalAction("in Neutral Open the turn player ends the turn instead of passing", "316.9, R14")
+        if st in timing.NO_PASS and g.invited != p:
+            raise IllegalAction("in Neutral Open the turn player ends the turn instead of passing",
+                                ", ".join(timing.NO_PASS[st]))
         return
     if a.kind == "end-turn":
         if p != g.turn:
             raise IllegalAction(f"only the turn player {g.turn} may end the turn", "316.9, R14")
-        if st != "neutral-open":
-            raise IllegalAction(f"the turn can't end in a {st} state", "R14")
+        if st not in timing.ALLOWED["end-turn"]:
+            raise _refuse("end-turn", st)
         if g.priority != p:
             raise IllegalAction(f"{p} does not hold priority", "R14")
         return
     if a.kind == "invite":
         if g.cfg.mode != "magma-chamber":
             raise IllegalAction("invitations exist only in magma-chamber", "R13")
-        if p != g.turn or st != "neutral-open" or g.priority != p:
-            raise IllegalAction("only the turn player holding priority in Neutral Open may invite", "316.5.b.1, R13")
+        if st not in timing.ALLOWED["invite"]:
+            raise _refuse("invite", st)
+        if p != g.turn or g.priority != p:
+            raise IllegalAction("only the turn player holding priority in Neutral Open may invite",
+                                ", ".join(timing.ALLOWED["invite"][st]))
         if a.teammate not in g.in_game() or not g.teammates(p, a.teammate):
             raise IllegalAction(f"{a.teammate} is not {p}'s teammate in the game", "489.8.a, R13")
         return
@@ -229,27 +232,26 @@ def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
     if g.priority != p:
         need = timing.NEEDS[st]
         raise IllegalAction(f"{p} does not hold {need[0]}", need[1])
-    if st == "neutral-open" and p != g.turn and g.invited != p:
-        raise IllegalAction(f"only the turn player acts in Neutral Open", "310.1.a, 316.5")
-    allowed = timing.PLAY[st]
-    if timing_kw not in allowed:
-        if st.endswith("closed"):
-            raise IllegalAction(f"{what} is not a Reaction: only Reactions in a Closed state", "309.1.a, 813")
-        raise IllegalAction(f"{what} has neither Action nor Reaction: not playable during a showdown", "308.1.a, 806")
+    if st in timing.TURN_PLAYER_ONLY and p != g.turn and g.invited != p:
+        raise IllegalAction("only the turn player acts in Neutral Open", ", ".join(timing.TURN_PLAYER_ONLY[st]))
+    if timing_kw not in timing.PLAY[st]:
+        raise _refuse("play", st, what=what)
 
 
 def _check_move(g: State, a: Action, st: str) -> None:
     p = a.player
-    if st.startswith("showdown"):
-        raise IllegalAction("no standard move during a showdown or combat", "144")
-    if st.endswith("closed"):
-        raise IllegalAction("no standard move in a Closed state", "144")
+    if st not in timing.ALLOWED["move"]:
+        raise _refuse("move", st)
     if p != g.turn or g.priority != p:
-        raise IllegalAction(f"only the turn player holding priority may make a standard move", "144")
+        raise IllegalAction("only the turn player holding priority may make a standard move",
+                            ", ".join(timing.ALLOWED["move"][st]))
     if g.ms[("phases", None)] != "Main":
         raise IllegalAction("standard moves happen in the Main Phase", "144")
     if not a.units:
         raise IllegalAction("a move names at least one unit", "144")
+    twice = next((u for i, u in enumerate(a.units) if u in a.units[:i]), None)
+    if twice is not None:
+        raise IllegalAction(f"{twice} is named twice: a move moves each of its units once", "144")
     if a.to != "base" and a.to not in g.bfs:
         raise IllegalAction(f"{a.to} is not a battlefield or base", "144")
     for uid in a.units:
@@ -317,6 +319,15 @@ def _check_targets(g: State, a: Action, card) -> None:
             problem = destination_problem(g, u, dest)
             if problem:
                 raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
+    if "at" in given and "at" in card.target_fields():
+        if given["at"] != "base" and given["at"] not in g.bfs:
+            raise IllegalAction(f"{given['at']} is not a battlefield or base", "356")
+    if "item" in given and "item" in card.target_fields():
+        if not any(it.name == given["item"] for it in g.chain):
+            raise IllegalAction(f"{a.card} targets a chain item; {given['item']} is not on the chain", "356")
+    if "player" in given and "player" in card.target_fields():
+        if given["player"] not in g.in_game():
+            raise IllegalAction(f"{given['player']} is not a player in the game", "356")
 
 
 def _check_activate(g: State, a: Action, st: str) -> None:
@@ -376,7 +387,7 @@ def candidates(g: State, p: str, *, orders: str = "all") -> list[Action]:
         if card is None:
             continue
         fields = card.target_fields()
-        pools = [board if f == "unit" else ["base", *g.bfs] if f in ("to", "at") else [] for f in fields]
+        pools = [_target_pool(g, f, board) for f in fields]
         if card.type == "unit":
             for where in ("base", *g.bfs):
                 out.append(_action("play", p, card=cid, at=where))
@@ -389,6 +400,21 @@ def candidates(g: State, p: str, *, orders: str = "all") -> list[Action]:
                 if ab.activated:
                     out.append(_action("activate", p, source=u.id, ability=ab.name))
     return out
+
+
+def _target_pool(g: State, field: str, board: list[str]) -> list:
+    """What a player may name for a ``target`` field (356): a unit on the board, a place, a chain item (by its
+    name: the newest of that name), a player in the game. Every kind the effect vocabulary lets a card
+    target has a pool, so ``legal`` lists a card whenever some choice of targets is legal."""
+    if field == "unit":
+        return board
+    if field in ("to", "at"):
+        return ["base", *g.bfs]
+    if field == "item":
+        return list(dict.fromkeys(it.name for it in g.chain))
+    if field == "player":
+        return list(g.in_game())
+    raise ValueError(f"{field!r} is not a target field")   # the validator refuses it (TARGET_FIELDS)
 
 
 MOVES = ("compact", "single", "all")

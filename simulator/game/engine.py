@@ -1,4 +1,4 @@
-"""The engine: applies actions and runs HOT FEPR (334) until someone must decide.
+"""The engine: applies actions and runs the declared schedule (HOT FEPR, 334) until someone must decide.
 
 :class:`Game` is the OpenSpiel-style facade: ``legal_actions()``, ``apply()``,
 ``clone()``, ``is_terminal()``, ``key()``; a rejected action leaves the state
@@ -7,15 +7,18 @@ success).
 """
 from __future__ import annotations
 
+from statecharts import timing
+
 from simulator.rules import concede
 from simulator.game.actions import Action, check, choice, legal
 from simulator.game.setup import build
 from simulator.game.validate import SetupValidator
-from simulator.rules.chain import finalize_oldest, pass_priority, put_on_chain
-from simulator.rules.triggers import order_triggers, orderer
-from simulator.rules.cleanup import open_at, run_cleanup
+from simulator.rules.chain import pass_priority, put_on_chain
+from simulator.rules.triggers import order_triggers
+from simulator.rules.cleanup import open_at
 from simulator.core.log import fire, log
 from simulator.core.errors import IllegalAction, RulesBug
+from simulator.core.machines import schedule
 from simulator.core.model import Item, State
 from simulator.rules.moves import standard_move
 
@@ -23,55 +26,12 @@ LIMIT = 10_000
 
 
 def settle(g: State) -> None:
-    """HOT FEPR (334-340) and the turn cycle, until a player must act (or the game is over)."""
+    """HOT FEPR (334-340) and the turn cycle, until a player must act (or the game is over): the declared
+    schedule (``statecharts/schedule.py``), one step at a time."""
+    once = schedule()
     for _ in range(LIMIT):
-        if g.winner is not None:
-            g.priority = None
+        if not once(g):
             return
-        if g.dirty:
-            run_cleanup(g)                                   # 334: handle outstanding tasks first
-            continue
-        if g.choosing:
-            g.priority = None                                # the turn player must choose (323.12)
-            return
-        cs = g.ms[("chain", None)]
-        if cs == "Resolve":
-            fire(g, "chain", "resolved")                     # 340.2-340.4
-            continue
-        if g.focus_due is not None:
-            fire(g, "focus", "award", player=g.focus_due)    # 345, R4: once cleanups have settled
-            continue
-        if cs == "Finalize":
-            who = orderer(g)
-            if who is not None:
-                fire(g, "chain", "await_order", player=who)  # 383.3.d: before they are finalized
-                continue
-            finalize_oldest(g)                               # 337
-            continue
-        if cs == "Order":
-            g.priority = None                                # 383.3.d: the orderer decides, nobody has priority
-            return
-        if cs == "Execute":
-            return                                           # 338: the priority holder decides
-        step = g.ms[("combat", None)]
-        if step == "DamageStep":
-            fire(g, "combat", "damage_dealt", bf=g.active)
-            continue
-        if step == "ResolutionStep":
-            fire(g, "combat", "finish", bf=g.active)
-            continue
-        if g.ms[("turn.mode", None)] == "Showdown":
-            return                                           # 347: the focus holder decides
-        phase = g.ms[("phases", None)]
-        if phase == "GameOver":
-            return
-        if phase == "Main":
-            if g.handoff:
-                fire(g, "phases", "handoff", player=g.turn)
-                continue
-            g.priority = g.invited or g.turn                 # 335.1, 312.2.a
-            return
-        fire(g, "phases", "advance", player=g.turn)
     raise RulesBug("HOT FEPR did not settle (a loop in the rules model)")
 
 
@@ -89,7 +49,7 @@ def perform(g: State, a: Action) -> None:
             "383.3.d", p)
         order_triggers(g, p, a.triggers)
     elif k == "pass":
-        if g.invited == p and g.turn_state() == "neutral-open":
+        if g.invited == p and g.turn_state() in timing.NO_PASS:
             log(g, f"{p} declines the invitation; priority returns to {g.turn}", "R13", p)
             g.invited = None
         elif g.ms[("chain", None)] == "Execute":

@@ -95,4 +95,5 @@ def to_ability(a: dict) -> Ability:
 
 def to_card(cid: str, d: dict) -> Card:
     return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
-                int(d.get("might", 0)), tuple(to_ability(a) for a in d.get("abilities", []) or []), d.get("text", ""))
+                int(d.get("might", 0)), tuple(to_ability(a) for a in d.get("abilities", []) or []), d.get("text", ""),
+                bool(d.get("friendly", False)))

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.core.cards import CATALOGUE, TIMINGS, TRIGGERS, TYPES, VERBS, Card
+from simulator.core.cards import CATALOGUE, TARGET_FIELDS, TIMINGS, TRIGGERS, TYPES, VERBS, Card
 from simulator.core.errors import ScenarioError
 from simulator.game.setup import MODES, RULINGS, to_card
 
@@ -62,6 +62,7 @@ class SetupValidator:
         self.units: set[str] = set()
         self.gear: set[str] = set()
         self.cards: dict[str, Card] = dict(CATALOGUE)
+        self.later: list = []              # (ability effect, path): ids checked once all are declared
 
     # -- helpers ---------------------------------------------------------------------------
     def where(self, *path) -> str:
@@ -176,6 +177,8 @@ class SetupValidator:
         self.battlefields(doc)
         self.board(doc)
         self.custom_cards(doc)
+        for effect, path in self.later:  # a literal id may name any unit, gear or battlefield of the file
+            self.effect(effect, path)
         # cards are known now: check the units that name one, and the hands
         for key, types in (("units", ("unit",)), ("gear", ("gear",))):
             for i, e in enumerate(self.opt(doc, key, [])):
@@ -301,7 +304,8 @@ class SetupValidator:
                 eff = self.seq(self.opt(a, "effect", []), p + ("effect",), "effect")
                 if not eff or any(not isinstance(x, dict) or list(x) != ["add"] for x in eff):
                     self.fail(p + ("effect",), "an activated ability's effect is a list of add: effects")
-            self.effect(a.get("effect"), p + ("effect",))
+            self.effect(a.get("effect"), p + ("effect",), shape_only=True)
+            self.later.append((a.get("effect"), p + ("effect",)))
 
     def effect(self, v, path: Path, shape_only: bool = False) -> None:
         """An effect list: entries of one verb each, ``{verb: {field: value}}``, their values checked
@@ -322,6 +326,9 @@ class SetupValidator:
             for f, val in fields.items():
                 fp = p + (verb, f)
                 if val == "target":
+                    if f not in TARGET_FIELDS:
+                        self.fail(fp, f"{verb} {f} can't be a target: a player targets a unit, a place, a chain "
+                                      f"item or a player (356), not a number")
                     continue
                 if f in NUMBER_FIELDS:
                     self.integer(val, fp, f"{verb} {f}", 0 if (verb, f) in NON_NEGATIVE else None)
@@ -346,13 +353,19 @@ class SetupValidator:
                 self.fail(p, f"card id {_fmt(cid)} must be a word (letters, digits, - _ .)")
             if cid in CATALOGUE:
                 self.fail(p, f"card {cid} is already in the built-in catalogue: pick another id")
-            d = self.mapping({} if d is None else d, p, f"card {cid}", ("type", "timing", "effect", "might", "abilities", "text"))
+            d = self.mapping({} if d is None else d, p, f"card {cid}",
+                             ("type", "timing", "effect", "might", "abilities", "text", "friendly"))
             kind = self.choice(d.get("type", "spell"), p + ("type",), "type", TYPES)
             self.choice(d.get("timing", "normal"), p + ("timing",), "timing", TIMINGS)
             if "might" in d:
                 self.integer(d["might"], p + ("might",), "might", 0)
             if "text" in d:
                 self.text(d["text"], p + ("text",), "text")
+            if "friendly" in d:
+                self.boolean(d["friendly"], p + ("friendly",), "friendly")
+                if "target" not in [v for e in (d.get("effect") or []) if isinstance(e, dict)
+                                    for f in e.values() if isinstance(f, dict) for k, v in f.items() if k == "unit"]:
+                    self.fail(p + ("friendly",), f"friendly restricts a unit target; card {cid} has no unit: target")
             if kind != "spell" and d.get("effect"):
                 self.fail(p + ("effect",), f"a {kind} has abilities, not an effect")
             self.abilities(d.get("abilities"), p + ("abilities",))

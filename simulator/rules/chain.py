@@ -91,3 +91,28 @@ def _priority_to_next(g: State, inst, ctx) -> None:
     """312.2.d: the next player in turn order gets priority."""
     g.priority = g.next_player(g.priority)
     ctx["player"] = g.priority
+
+
+# -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
+
+@effect("after_resolution")
+def _after_resolution(g: State, inst, ctx) -> None:
+    """340.2-340.4: after an item resolved, the chain is empty, has pending items, or gives priority."""
+    fire(g, "chain", "resolved")
+
+
+@effect("finalize_oldest")
+def _finalize_oldest(g: State, inst, ctx) -> None:
+    finalize_oldest(g)
+
+
+@effect("priority_to_nobody")
+def _priority_to_nobody(g: State, inst, ctx) -> None:
+    """Nobody holds priority: the game is over, or a choice or an order is awaited (323.12, 383.3.d)."""
+    g.priority = None
+
+
+@effect("priority_to_turn_player")
+def _priority_to_turn_player(g: State, inst, ctx) -> None:
+    """335.1, 312.2.a: in the Main Phase with nothing to do, the turn player (or the invited teammate, R13)."""
+    g.priority = g.invited or g.turn

@@ -1,9 +1,11 @@
 """Cleanup (318-324): the tasks of 323, run by the declared ``cleanup`` machine."""
 from __future__ import annotations
 
+from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
+
 from simulator.core.log import fire, log
 from simulator.core.model import State
-from simulator.core.registry import effect, guard
+from simulator.core.registry import effect, guard, test
 from simulator.rules.moves import contest
 from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
@@ -26,9 +28,7 @@ def _changed(g: State) -> None:
     g.changed = True
 
 
-@guard("game_over")
-def _game_over(g: State, inst, ctx) -> bool:
-    return g.winner is not None
+_game_over = test("game_over", "g.winner is not None", "323.1, 651.1: a side has won")
 
 
 @guard("cleanup_changed")
@@ -248,7 +248,7 @@ def _open_showdown(g: State, inst, ctx) -> None:
         combats = tuple(n for n in g.bfs if _status(g, n) == "StagedCombat")
         if g.choosing not in (staged, combats) or (staged and g.choosing != staged):
             g.choosing = ()
-    if g.active is None and g.winner is None and g.turn_state() == "neutral-open":
+    if g.active is None and g.winner is None and g.turn_state() == NEUTRAL_OPEN:
         _open(g, "showdown")
 
 
@@ -258,8 +258,21 @@ def _open_combat(g: State, inst, ctx) -> None:
     if g.winner is not None:
         return
     st = g.turn_state()
-    if st == "neutral-open" and g.active is None and not g.choosing:
+    if st == NEUTRAL_OPEN and g.active is None and not g.choosing:
         _open(g, "combat")
-    elif st == "showdown-open" and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
+    elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)
+
+
+# -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
+
+_cleanup_outstanding = test("cleanup_outstanding", "g.dirty", "319: something made a cleanup outstanding")
+_choice_pending = test("choice_pending", "bool(g.choosing)",
+                       "323.12-13: the turn player must choose which staged showdown or combat opens")
+
+
+@effect("run_cleanups")
+def _run_cleanups(g: State, inst, ctx) -> None:
+    """334: outstanding tasks are handled first."""
+    run_cleanup(g)

@@ -150,3 +150,15 @@ def _clear_active(g: State, inst, ctx) -> None:
     g.focus = None
     g.focus_passed = ()
     g.dirty = True
+
+
+# -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
+
+@effect("combat_damage")
+def _combat_damage(g: State, inst, ctx) -> None:
+    fire(g, "combat", "damage_dealt", bf=g.active)
+
+
+@effect("finish_combat")
+def _finish_combat(g: State, inst, ctx) -> None:
+    fire(g, "combat", "finish", bf=g.active)

@@ -26,17 +26,22 @@ def resolve(g: State, item: Item) -> None:
         return
     if item.kind == "gear":
         n = _next_id(g, item.card)
-        g.units[n] = Unit(n, item.controller, "base", 0, abilities=g.cfg.cards[item.card].abilities,
-                          card=item.card, kind="gear")
+        gear = Unit(n, item.controller, "base", 0, abilities=g.cfg.cards[item.card].abilities,
+                    card=item.card, kind="gear")
+        g.units[n] = gear
         log(g, f"{item.controller}'s gear {n} enters play in base", "337.2, 359.2", item.controller)
+        trigger_abilities(g, gear, "on-play")          # 383.4.a.2: pending after it has entered
         return
     log(g, f"{item.name} resolves", "340" if not item.immediate else "337.2, 429", item.controller)
     g.arrivals = []
+    entering: list[Unit] = []
     try:
-        run_effects(g, item)
+        run_effects(g, item, entering)
     finally:
         arrivals, g.arrivals = g.arrivals, None
     settle_arrivals(g, arrivals)
+    for u in entering:                              # 354.3: their play resumes once the item has resolved
+        enter_token(g, u, item)
 
 
 def _next_id(g: State, card: str) -> str:
@@ -53,8 +58,34 @@ def enter_play(g: State, item: Item) -> None:
     g.units[n] = u
     log(g, f"{n} enters play at {u.at}", "337.2, 359.2", item.controller)
     if u.at in g.bfs:
-        arrive(g, u, u.at)
+        arrive(g, u, u.at, moved=False)             # being played there is no move: no on-arrive
     trigger_abilities(g, u, "on-play")
+
+
+def enter_token(g: State, u: Unit, by: Item) -> None:
+    """354.3: a unit played by an item's instruction enters once that item has finished resolving (its play
+    process waited), exhausted (359.2); being played to a battlefield is no move (no on-arrive)."""
+    g.units[u.id] = u
+    g.dirty = True                                  # 319: an object entered the board
+    log(g, f"{u.id} (might {u.might}) enters play at {u.at}: {by.name} has finished resolving",
+        "354.3, 359.2", u.controller)
+    if u.at in g.bfs:
+        arrive(g, u, u.at, moved=False)
+
+
+UNAVAILABLE = object()                              # location information that is unavailable (359.3.f.2)
+
+
+def source_location(g: State, item: Item):
+    """Where the item's source is as an instruction executes (359.3.f.1): a unit's or gear's place, a
+    battlefield itself; a spell, whose source is no permanent, means its controller's base. A unit or gear
+    that has left the board has no location: :data:`UNAVAILABLE` (359.3.f.2), never its last place."""
+    src = g.units.get(item.source) if item.source is not None else None
+    if src is not None:
+        return src.at if src.zone == "board" else UNAVAILABLE
+    if item.source in g.bfs:
+        return item.source
+    return "base"
 
 
 def _value(g: State, item: Item, field: str, value):
@@ -63,24 +94,27 @@ def _value(g: State, item: Item, field: str, value):
     if value == "self":
         return item.source
     if value == "here":
-        src = g.units.get(item.source)
-        if src is not None:
-            return src.at
-        if item.source in g.bfs:
-            return item.source
-        return "base"
+        return source_location(g, item)
     return value
 
 
-def run_effects(g: State, item: Item) -> None:
+def run_effects(g: State, item: Item, entering: list | None = None) -> None:
+    """Carry out the item's instructions in order; a unit it plays is added to ``entering`` (354.3)."""
     here_override: str | None = None
+    entering = [] if entering is None else entering
     for verb, fields in item.effect:
         args = {f: _value(g, item, f, v) for f, v in fields}
         if here_override is not None:
             args = {f: (here_override if dict(fields).get(f) == "here" else v) for f, v in args.items()}
+        if any(v is UNAVAILABLE for v in args.values()):
+            log(g, f"{verb}: {item.source} has left the board, so 'here' is unavailable; the instruction does "
+                   f"nothing", "359.3.f.2", item.controller)
+            continue
         u = g.units.get(args.get("unit")) if "unit" in args else None
         if "unit" in args and (u is None or u.zone != "board"):
-            log(g, f"{verb}: {args.get('unit')} is no longer on the board; nothing happens", "340", item.controller)
+            log(g, f"{verb}: {args.get('unit')} is " + ("not on the board (yet)" if u is None else
+                                                         "no longer on the board") + "; nothing happens",
+                "340" if u is not None else "340, 354.3", item.controller)
             continue
         if verb == "move":
             forced_move(g, u, args["to"])
@@ -121,11 +155,9 @@ def run_effects(g: State, item: Item) -> None:
             n = f"token#{g.counters['token']}"
             t = Unit(n, item.controller, where, int(args.get("might", 1)))
             t.exhausted = True
-            g.units[n] = t
-            g.dirty = True
-            log(g, f"{n} (might {t.might}) is played at {where}", "446, 462", item.controller)
-            if where in g.bfs:
-                arrive(g, t, where)
+            entering.append(t)
+            log(g, f"{item.controller} plays {n} (might {t.might}) at {where}: it enters once {item.name} has "
+                   f"finished resolving", "354.3, 462", item.controller)
         elif verb == "add":
             g.energy[item.controller] = g.energy.get(item.controller, 0) + int(args.get("energy", 1))
             log(g, f"{item.controller} adds {args.get('energy', 1)} energy", "429", item.controller)

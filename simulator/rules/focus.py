@@ -1,8 +1,9 @@
 """Focus (313, 341-348): who may start a chain in Showdown Open."""
 from __future__ import annotations
 
+from simulator.core.log import fire
 from simulator.core.model import State
-from simulator.core.registry import effect, guard
+from simulator.core.registry import effect, guard, test
 
 
 def next_focus(g: State, current: str) -> str:
@@ -94,3 +95,13 @@ def _off(g: State, inst, ctx) -> None:
     g.focus = None
     g.priority = None
     g.focus_passed = ()
+
+
+# -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
+
+_focus_due = test("focus_due", "g.focus_due is not None", "345, R4: a showdown opened in a cleanup awaits its focus")
+
+
+@effect("award_focus")
+def _award_focus(g: State, inst, ctx) -> None:
+    fire(g, "focus", "award", player=g.focus_due)

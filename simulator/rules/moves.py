@@ -49,16 +49,18 @@ def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> No
         arrive(g, u, dest)
 
 
-def arrive(g: State, u: Unit, bf: str) -> None:
+def arrive(g: State, u: Unit, bf: str, moved: bool = True) -> None:
     """190.3.a.1: arriving where your controller lacks control applies Contested, if not already Contested.
-    During one effect, arrivals are collected and settled together by :func:`settle_arrivals` (R7)."""
+    During one effect, arrivals are collected and settled together by :func:`settle_arrivals` (R7). Only a
+    move fires ``on-arrive``: a unit played to a battlefield arrives there without moving (446, 383.4)."""
     if g.arrivals is not None:
         g.arrivals.append((bf, u.controller))
     else:
         b = g.bfs[bf]
         if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
             contest(g, bf, u.controller)
-    trigger_abilities(g, u, "on-arrive")
+    if moved:
+        trigger_abilities(g, u, "on-arrive")
 
 
 def recall(g: State, u: Unit, rule: str) -> None:
@@ -70,7 +72,13 @@ def recall(g: State, u: Unit, rule: str) -> None:
 
 
 def forced_move(g: State, u: Unit, dest: str) -> None:
-    """446: a move by an effect; an invalid destination becomes a recall (447.2.c)."""
+    """446: a move by an effect; an invalid destination becomes a recall (447.2.c). A move to the place where
+    the unit already is cannot happen and is ignored (355.4.a: a move's location is one other than the
+    unit's own; 055: impossible instructions are ignored): no move, no recall, no arrival."""
+    if u.at == dest:
+        log(g, f"{u.id} is already at {dest}: the move does nothing (no move, no recall)", "355.4.a, 055",
+            u.controller)
+        return
     problem = destination_problem(g, u, dest)
     if problem:
         log(g, f"{u.id} cannot move to {dest} ({problem[0]}): it is recalled instead", "447.2.c, " + problem[1],

@@ -1,9 +1,9 @@
 """The turn cycle (315-317, R10-R12): Start of Turn tasks, Main Phase, Ending Phase, the next turn."""
 from __future__ import annotations
 
-from simulator.core.log import log
+from simulator.core.log import fire, log
 from simulator.core.model import State
-from simulator.core.registry import effect
+from simulator.core.registry import effect, test
 from simulator.rules.scoring import hold_all
 
 
@@ -53,3 +53,19 @@ def _next_turn(g: State, inst, ctx) -> None:
         if u.zone == "board" and u.controller == g.turn:
             u.exhausted = False
     ctx["player"] = g.turn
+
+
+# -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
+
+_handoff_due = test("handoff_due", "g.handoff",
+                    "652.5, R10: the turn player left during their Main Phase; the next player's turn begins")
+
+
+@effect("turn_handoff")
+def _turn_handoff(g: State, inst, ctx) -> None:
+    fire(g, "phases", "handoff", player=g.turn)
+
+
+@effect("advance_phase")
+def _advance_phase(g: State, inst, ctx) -> None:
+    fire(g, "phases", "advance", player=g.turn)

@@ -12,7 +12,7 @@ from typing import Iterator
 
 from simulator.core.log import fire
 from simulator.core.model import Ability, Item, State, Unit
-from simulator.core.registry import guard
+from simulator.core.registry import effect, guard
 from simulator.rules.chain import put_on_chain
 
 
@@ -102,3 +102,9 @@ def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
 @guard("unordered_triggers")
 def _unordered_triggers(g: State, inst, ctx) -> bool:
     return any(it.unordered for it in g.chain)
+
+
+@effect("await_order")
+def _await_order(g: State, inst, ctx) -> None:
+    """383.3.d: simultaneous triggers are ordered by their controllers before they are finalized."""
+    fire(g, "chain", "await_order", player=orderer(g))

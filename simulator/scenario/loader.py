@@ -21,6 +21,8 @@ from typing import Any, Callable
 
 import yaml
 
+from statecharts.turn import TURN_STATES
+
 from simulator.game.actions import Action
 from simulator.core.cards import Card
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
@@ -42,7 +44,7 @@ ACTION_FIELDS = {
 }
 REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
                    "choose": ("battlefield",), "invite": ("teammate",), "order": ("triggers",)}
-STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
+STATES = TURN_STATES
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None)}
@@ -437,14 +439,23 @@ class Result:
         return self._final
 
 
-def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None) -> Result:
-    """Play every step; stop at the first that does not hold. Never raises for a valid scenario."""
+def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None, observe=None) -> Result:
+    """Play every step; stop at the first that does not hold. Never raises for a valid scenario.
+
+    ``observe(step, game, failure)``, if given, is called with ``step`` None before the first step (it
+    may replace the game's runtime, e.g. by a recording one), then after every step that ran, with the
+    game as the engine left it and the step's failure ('' when it held): ``simulator.scenario.record``.
+    """
     game = sc.game(backend=backend, rulings=rulings)
+    if observe is not None:
+        observe(None, game, "")
     failure = ""
     steps = checks = 0
     checked = []
     for st in sc.steps:
         failure = _do(game, sc, st) if st.action else _check(game, sc, st)
+        if observe is not None:
+            observe(st, game, failure)
         if failure:
             failure = f"{sc.file}:{st.line}: step {st.number}: {failure}"
             break

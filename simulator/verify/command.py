@@ -3,7 +3,8 @@
 Part 1 (networkx, on the declarations): every state reachable from the initial state, no trap state,
 the order of overlapping guarded transitions declared, hand-offs and named guards/effects resolved.
 
-Part 2 (breadth-first over game states from starting positions, default every verify/*.yaml):
+Part 2 (breadth-first over game states from starting positions, default: the positions shipped in
+simulator/verify/positions/*.yaml):
 invariants at every state and on every fired transition, each citing its rule; a violation prints
 its shortest trace and is written as a scenario file that ``riftsim simulate`` replays. Declared
 transitions that no position exercised are findings, unless the positions file lists them under
@@ -31,12 +32,14 @@ from simulator.core.files import atomic_write, check_writable
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text
 from simulator.verify.explore import Position, Result, Violation, explore
+from simulator.verify.schema import EXPLORE
 
-VERIFY_DIR = Path(__file__).resolve().parents[2] / "verify"
+#: the default positions ship inside the package (package data, beside this module)
+VERIFY_DIR = Path(__file__).resolve().parent / "positions"
 DEFAULT_POSITIONS = VERIFY_DIR / "positions.yaml"
-#: every positions file in verify/ (duels first, then multiplayer.yaml, ...): what `riftsim verify` explores
+#: every positions file in simulator/verify/positions/ (duels first, then multiplayer.yaml, ...): what `riftsim verify` explores
 DEFAULT_FILES = [DEFAULT_POSITIONS, *sorted(p for p in VERIFY_DIR.glob("*.yaml") if p != DEFAULT_POSITIONS)]
-EXPLORE_KEYS = ("turns", "concede", "max_states", "rulings")
+EXPLORE_KEYS = tuple(EXPLORE)            # the explore: bounds, shared with the positions schema
 POSITION_EXTRA = ("name", "explore")
 SCENARIO_EXTRA = ("name", "explore", "steps", "pending", "description", "seed")
 
@@ -55,7 +58,7 @@ def _count(minimum: int):
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--positions", metavar="FILE.yaml", action="append",
-                   help="starting positions to explore (default: every verify/*.yaml); repeatable")
+                   help="starting positions to explore (default: every position shipped in simulator/verify/positions/); repeatable")
     p.add_argument("--max-states", type=_count(1), metavar="N", help="stop each position's search after N distinct states")
     p.add_argument("--depth", type=_count(0), metavar="N", help="do not expand states deeper than N actions")
     p.add_argument("--turns", type=_count(0), metavar="N", help="do not expand states after N end-turns (overrides the file)")

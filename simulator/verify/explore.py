@@ -27,6 +27,8 @@ from array import array
 from collections import deque
 from dataclasses import dataclass, field
 
+from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
+
 from simulator.game import engine
 from simulator.game.actions import Action, legal
 from simulator.rules.triggers import orderer
@@ -71,7 +73,7 @@ def _one_active(g: State, actors) -> str | None:
 
 
 def _focus_priority(g: State, actors) -> str | None:
-    if g.winner is None and not g.choosing and g.turn_state() == "showdown-open" and \
+    if g.winner is None and not g.choosing and g.turn_state() == SHOWDOWN_OPEN and \
             (g.focus is None or g.priority != g.focus):
         return f"Showdown Open: focus is {g.focus} but priority is {g.priority}"
     return None
@@ -94,7 +96,7 @@ def _chain_closed(g: State, actors) -> str | None:
 
 def _no_standard_move(g: State, actors) -> str | None:
     st = g.turn_state()
-    if st != "neutral-open":
+    if st != NEUTRAL_OPEN:
         for p, acts in actors.items():
             for a in acts:
                 if a.kind == "move":
@@ -143,7 +145,7 @@ def _contested_not_resting(g: State, actors) -> str | None:
 
 
 #: (name, rule ids, check): the state invariants of the verification issue (and the last one, the
-#: evidence that the R9 reset of a Contested battlefield cannot happen: see verify/positions.yaml)
+#: evidence that the R9 reset of a Contested battlefield cannot happen: see simulator/verify/positions/positions.yaml)
 INVARIANTS = (
     ("one active showdown or combat", "308, 323.12, 323.13, 460", _one_active),
     ("Showdown Open: the focus holder has priority", "313.2", _focus_priority),

@@ -1,0 +1,114 @@
+"""Run one scenario under two readings of the rules and show where their traces part.
+
+Reading A is the scenario as written (its own ``rulings:``); reading B pins the ``--ruling``
+switches over it. When the file already pins those very values, reading A is the default reading
+of those switches instead. Both runs are the same as ``riftsim simulate``'s; the first step whose
+trace lines (or resulting position) differ is named, with each reading's continuation from there.
+
+exit status: 0 compared (whether or not the readings differ); 2 the file is not a valid scenario or
+a switch is unknown.
+
+examples:
+  riftsim compare scenarios/seed002-showdown-becomes-a-combat.yaml --ruling R1=attacker
+  riftsim compare scenarios/multiplayer-war-focus-defender-last-r2.yaml --ruling R2=default --html r2.html
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from simulator.cli.simulate import _ruling
+from simulator.game.setup import RULINGS
+from simulator.scenario.loader import load
+from simulator.scenario.record import Recorded, record
+
+
+def readings(sc, switches: dict) -> tuple[dict, dict]:
+    """(rulings of reading A, rulings of reading B) to pass over the file's own.
+
+    >>> class S: rulings = {"R1": "attacker"}
+    >>> readings(S, {"R1": "attacker"}), readings(S, {"R2": "defender-last"})
+    (({'R1': 'default'}, {'R1': 'attacker'}), ({}, {'R2': 'defender-last'}))
+    """
+    b = dict(switches)
+    if all(sc.rulings.get(k, "default") == v for k, v in b.items()):     # the file reads it that way already
+        return {k: RULINGS[k][1] if v == "default" else "default" for k, v in b.items()}, b
+    return {}, b
+
+
+def _lines(step: dict) -> list[str]:
+    out = [f"{e['step']}  {e['event']}" + (f"  [{e['rule']}]" if e["rule"] else "") for e in step["events"]]
+    if step["failure"]:
+        out.append(f"{step['n']}  FAILED: {step['failure']}")
+    return out
+
+
+def divergence(a: Recorded, b: Recorded) -> dict | None:
+    """The first step index where the two readings differ: their trace lines, their positions, or one
+    stopping before the other; with the trace line index within that step. None when identical."""
+    for i in range(max(len(a.steps), len(b.steps))):
+        if i >= len(a.steps) or i >= len(b.steps):
+            s = (a.steps if i < len(a.steps) else b.steps)[i]
+            return {"index": i, "n": s["n"], "line": s["line"], "label": s["label"], "event": 0}
+        sa, sb = a.steps[i], b.steps[i]
+        la, lb = _lines(sa), _lines(sb)
+        if la != lb or sa["state"] != sb["state"]:
+            k = next((j for j, (x, y) in enumerate(zip(la, lb)) if x != y), min(len(la), len(lb)))
+            return {"index": i, "n": sa["n"], "line": sa["line"], "label": sa["label"], "event": k}
+    return None
+
+
+def _describe(pins: dict, sc) -> str:
+    merged = {**sc.rulings, **pins}
+    return ", ".join(f"{k}={v}" for k, v in sorted(merged.items())) or "every ruling at its default"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="a scenario file (YAML)")
+    alternatives = "; ".join(f"{r}={'|'.join(v)}" for r, v in RULINGS.items())
+    p.add_argument("--ruling", action="append", type=_ruling, default=[], metavar="ID=VALUE", required=True,
+                   help=f"the switch(es) of reading B ({alternatives}); repeatable")
+    p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled",
+                   help="how declared transitions are picked (both give the same traces)")
+    p.add_argument("--html", metavar="OUT.html", help="also write the viewer page with both readings side by side")
+
+
+def run(args: argparse.Namespace) -> int:
+    sc = load(args.file)
+    pins_a, pins_b = readings(sc, dict(args.ruling))
+    a = record(sc, backend=args.backend, rulings=pins_a)
+    b = record(sc, backend=args.backend, rulings=pins_b)
+    label_a, label_b = _describe(pins_a, sc), _describe(pins_b, sc)
+    out = sys.stdout
+    print(f"== {sc.file}: {sc.name}", file=out)
+    for name, rec, label in (("A", a, label_a), ("B", b, label_b)):
+        res = rec.result
+        status = {"pass": f"PASS: {res.steps_run} steps, {res.checks} expectations held"}.get(
+            res.status, f"{res.status.upper()}: {res.message}")
+        print(f"reading {name} ({label}): {status}", file=out)
+    d = divergence(a, b)
+    if d is None:
+        print("-- the two readings give the same trace and the same positions", file=out)
+    else:
+        where = f"{sc.file}:{d['line']}: " if d["line"] else ""
+        print(f"-- first difference: {where}step {d['n']} ({d['label']}), "
+              f"trace line {d['event'] + 1} of that step", file=out)
+        for name, rec in (("A", a), ("B", b)):
+            print(f"-- reading {name} from there:", file=out)
+            lines = [ln for s in rec.steps[d["index"]:] for ln in _lines(s)]
+            skip = d["event"] if d["index"] < len(rec.steps) else 0
+            for ln in lines[skip:] or ["(nothing: this reading stopped before that step)"]:
+                print("  " + ln, file=out)
+    if args.html:
+        from simulator.cli.diagrams import inline_svgs
+        from simulator.cli.viewer import scenario_data, write_page
+        data = [{"name": sc.name, "file": sc.file, "diverge": d,
+                 "readings": [scenario_data(a, label_a), scenario_data(b, label_b)]}]
+        try:
+            write_page(args.html, data, inline_svgs(), title=f"riftsim compare: {sc.name}")
+        except OSError as e:
+            print(f"riftsim compare: cannot write {args.html}: {e.strerror or e}", file=sys.stderr)
+            return 2
+        print(f"viewer written to {args.html}", file=sys.stderr)
+    return 0
+

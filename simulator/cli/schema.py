@@ -1,0 +1,52 @@
+"""Print the JSON Schema of scenario files (or of verify positions files) for editors.
+
+The schema ships inside the package; point the VS Code YAML extension at it with a first line
+``# yaml-language-server: $schema=./scenario.schema.json`` (docs/scenario-format.md). It is built
+from the same vocabulary the loader checks, so it never disagrees with `riftsim simulate` about
+which keys exist; the loader still checks ids and lines.
+
+examples:
+  riftsim schema > scenario.schema.json
+  riftsim schema --positions > positions.schema.json
+  riftsim schema --check          # fail when the shipped copies are stale (a developer's check)
+  riftsim schema --write          # regenerate the shipped copies in a source checkout
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--positions", action="store_true", help="the schema of verify positions files instead")
+    p.add_argument("--check", action="store_true", help="exit 1 when a shipped schema differs from the vocabulary")
+    p.add_argument("--write", action="store_true", help="rewrite the shipped schemas (in a source checkout)")
+
+
+def generated() -> dict[str, str]:
+    from simulator.scenario.schema import dumps, scenario_schema
+    from simulator.verify.schema import positions_schema
+    return {"scenario": dumps(scenario_schema()), "positions": dumps(positions_schema())}
+
+
+def run(args: argparse.Namespace) -> int:
+    from simulator.scenario import schema
+    texts = generated()
+    if args.check or args.write:
+        folder = Path(schema.__file__).resolve().parent / "schemas"
+        stale = [k for k, text in texts.items() if schema.shipped(k) != text]
+        if args.write:
+            for k in stale:
+                target = folder / schema.FILES[k]
+                tmp = target.with_suffix(".tmp")
+                tmp.write_text(texts[k], encoding="utf-8")
+                os.replace(tmp, target)
+                print(f"wrote {target}")
+            return 0
+        for k in stale:
+            print(f"stale: {folder / schema.FILES[k]} (run `riftsim schema --write`)", file=sys.stderr)
+        return 1 if stale else 0
+    sys.stdout.write(texts["positions" if args.positions else "scenario"])
+    return 0

@@ -1,0 +1,518 @@
+"""The trace viewer: one self-contained HTML page that steps through recorded scenarios.
+
+``riftsim simulate FILE... --html OUT.html`` and ``riftsim compare FILE --ruling ... --html OUT.html``
+write it. The page loads nothing (no network, no other file): its data is one JSON block, the
+statechart diagrams are inline SVG rendered from the declarations (``diagrams.inline_svgs``), and a small
+script draws each step: the board, the chain, focus and priority, scores, the step's trace lines with
+their rules (a rule's title on hover), and every machine with its current state highlighted and the
+transitions the step fired marked. Several scenarios give a picker; two readings of one scenario
+(``compare``) are drawn side by side with the first difference marked.
+
+Every sentence the page narrates comes from the trace events (their text and rules), so a translated
+trace gives a translated page; the few words of the page itself are :data:`CHROME`, in one table.
+"""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import statecharts
+
+from simulator.cli.atomic import write_atomic
+from simulator.cli.titles import titles
+
+#: the page's own words (buttons, headings): everything else on the page comes from the trace
+CHROME = {
+    "title": "riftsim trace viewer",
+    "scenario": "Scenario",
+    "first": "First step",
+    "prev": "Previous step",
+    "next": "Next step",
+    "last": "Last step",
+    "keys": "keys: \u2190 \u2192 step, Home / End",
+    "step": "step",
+    "of": "of",
+    "start": "starting position",
+    "board": "Board",
+    "chain": "Chain",
+    "chain_empty": "no chain",
+    "pending": "pending",
+    "finalized": "finalized",
+    "status": "Players",
+    "turn": "turn",
+    "phase": "phase",
+    "state": "state",
+    "focus": "focus",
+    "priority": "priority",
+    "score": "score",
+    "winner": "winner",
+    "nobody": "nobody",
+    "base": "base",
+    "gone": "out of play",
+    "no_units": "no units",
+    "controller": "controlled by",
+    "uncontrolled": "uncontrolled",
+    "contested": "Contested",
+    "staged": "staged",
+    "active": "active",
+    "trace": "This step",
+    "whole_trace": "Whole trace",
+    "diagrams": "Statecharts",
+    "diagrams_hint": "current state of every machine highlighted; the transitions this step fired in blue (click a diagram to enlarge)",
+    "silent": "silent transitions",
+    "expect": "expect",
+    "held": "held",
+    "failed": "FAILED",
+    "rejected": "rejected as expected",
+    "no_events": "no trace line at this step",
+    "legal": "legal actions",
+    "pass": "PASS",
+    "fail": "FAIL",
+    "reading": "reading",
+    "diverge": "first difference",
+    "same": "both readings give the same trace",
+    "stopped": "this reading stopped earlier",
+    "highlight": "diagrams show",
+}
+
+
+def machines_data() -> list[dict]:
+    return [{"name": m.name, "title": m.title, "per": m.per, "leaves": [leaf.name for leaf in m.leaves()]}
+            for m in statecharts.MACHINES]
+
+
+def scenario_data(rec, label: str = "") -> dict:
+    """One recorded reading as page data (:meth:`Recorded.as_dict`, with a label)."""
+    d = rec.as_dict()
+    d["label"] = label
+    return d
+
+
+def page_data(scenarios: list[dict]) -> dict:
+    """``scenarios``: [{"name", "file", "readings": [reading data...], "diverge": {...} | None}]."""
+    rules = set()
+    for sc in scenarios:
+        for r in sc["readings"]:
+            for s in r["steps"]:
+                for e in s["events"]:
+                    rules.add(e["rule"])
+                for f in s["fired"]:
+                    rules.update(f["rules"])
+            rules.update(r["rulings"])
+    return {"ui": CHROME, "titles": titles(sorted(rules)), "machines": machines_data(), "scenarios": scenarios}
+
+
+def page(scenarios: list[dict], svgs: dict[str, str], title: str | None = None) -> str:
+    """The whole HTML page for ``scenarios`` (see :func:`page_data`); ``svgs``: machine name -> inline SVG
+    of its diagram (``simulator.cli.diagrams.inline_svgs``)."""
+    data = json.dumps(page_data(scenarios), ensure_ascii=False, separators=(",", ":"))
+    data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
+    svgs = "\n".join(f'<template id="svg-{html.escape(name)}">{svg}</template>'
+                     for name, svg in svgs.items())
+    return (PAGE.replace("%TITLE%", html.escape(title or CHROME["title"]))
+            .replace("%CSS%", CSS).replace("%JS%", JS).replace("%SVGS%", svgs).replace("%DATA%", data))
+
+
+def write_page(path: str | Path, scenarios: list[dict], svgs: dict[str, str], title: str | None = None) -> Path:
+    """Write :func:`page` to ``path`` atomically (OSError on failure)."""
+    return write_atomic(path, page(scenarios, svgs, title).encode("utf-8"))
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>%TITLE%</title>
+<style>%CSS%</style>
+</head>
+<body>
+<header>
+  <h1 id="title"></h1>
+  <label id="picker-wrap"><span id="picker-label"></span> <select id="picker"></select></label>
+  <div id="scenario-info"></div>
+</header>
+<nav id="controls">
+  <button id="first" type="button">\u00ab</button>
+  <button id="prev" type="button">\u25c0</button>
+  <input id="slider" type="range" min="0" max="0" value="0">
+  <button id="next" type="button">\u25b6</button>
+  <button id="last" type="button">\u00bb</button>
+  <span id="position"></span>
+  <span id="keys"></span>
+</nav>
+<div id="diverge"></div>
+<main id="panes"></main>
+<section id="diagrams-section">
+  <h2 id="diagrams-title"></h2>
+  <p id="diagrams-hint"></p>
+  <div id="reading-choice"></div>
+  <div id="diagrams"></div>
+</section>
+<section id="whole-section"><h2 id="whole-title"></h2><ol id="whole"></ol></section>
+%SVGS%
+<script type="application/json" id="riftsim-data">%DATA%</script>
+<script>%JS%</script>
+</body>
+</html>
+"""
+
+CSS = """
+:root { --ink:#111827; --muted:#6b7280; --line:#e5e7eb; --accent:#c2410c; --blue:#1d4ed8; --bad:#b91c1c; --ok:#15803d; }
+* { box-sizing: border-box; }
+body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: var(--ink); margin: 0; padding: 12px 16px; background: #fafafa; }
+header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 8px 20px; }
+h1 { font-size: 18px; margin: 0; }
+h2 { font-size: 14px; margin: 0 0 6px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+#scenario-info { flex-basis: 100%; color: var(--muted); }
+#scenario-info b { color: var(--ink); }
+.badge { display: inline-block; padding: 0 6px; border-radius: 4px; font-size: 12px; font-weight: 600; border: 1px solid currentColor; }
+.badge.pass { color: var(--ok); } .badge.fail { color: var(--bad); } .badge.pending { color: #a16207; }
+nav#controls { position: sticky; top: 0; z-index: 2; background: #fafafa; display: flex; align-items: center; gap: 8px; padding: 8px 0; border-bottom: 1px solid var(--line); }
+nav button { font-size: 16px; min-width: 36px; padding: 2px 8px; cursor: pointer; }
+#slider { flex: 1; max-width: 520px; }
+#position { font-weight: 600; } #keys { color: var(--muted); font-size: 12px; }
+#diverge { margin: 8px 0; }
+#diverge .note { background: #eff6ff; border: 1px solid #bfdbfe; padding: 6px 10px; border-radius: 6px; }
+#panes { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 16px; margin-top: 8px; }
+.pane { background: white; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
+.pane h3 { margin: 0 0 8px; font-size: 15px; }
+.row { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
+.box { border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; margin-bottom: 10px; }
+.kv { display: grid; grid-template-columns: auto 1fr; gap: 1px 10px; }
+.kv dt { color: var(--muted); } .kv dd { margin: 0; font-weight: 600; }
+.bfs { display: flex; flex-wrap: wrap; gap: 8px; }
+.bf { border: 2px solid #d1d5db; border-radius: 8px; padding: 4px 8px; min-width: 150px; flex: 1; }
+.bf.contested { border-color: #f59e0b; } .bf.active { border-color: var(--accent); box-shadow: 0 0 0 2px #fed7aa; }
+.bf .name { font-weight: 700; } .bf .meta { font-size: 12px; color: var(--muted); }
+.tag { display: inline-block; font-size: 11px; padding: 0 5px; border-radius: 3px; margin-right: 3px; background: #f3f4f6; }
+.tag.contested { background: #fef3c7; } .tag.staged { background: #e0e7ff; } .tag.active { background: #ffedd5; }
+.unit { display: inline-block; border: 1px solid #9ca3af; border-radius: 4px; padding: 0 4px; margin: 2px 3px 0 0; font-size: 12px; background: #f9fafb; }
+.unit .m { font-weight: 700; } .unit.attacker { border-color: var(--bad); } .unit.defender { border-color: var(--blue); }
+.unit.dead { text-decoration: line-through; color: var(--muted); }
+ol.chain { list-style: none; margin: 0; padding: 0; }
+ol.chain li { border: 1px solid #d1d5db; border-radius: 4px; padding: 2px 6px; margin-bottom: 3px; background: #fffbeb; }
+ol.chain li.pending { background: white; border-style: dashed; }
+.muted { color: var(--muted); }
+ul.events { margin: 0; padding-left: 18px; } ul.events li { margin: 2px 0; }
+.rule { font-size: 11px; color: var(--blue); border-bottom: 1px dotted var(--blue); cursor: help; margin-left: 4px; white-space: nowrap; }
+.failure { color: white; background: var(--bad); padding: 4px 8px; border-radius: 4px; margin: 4px 0; font-weight: 600; }
+.expect li.ok::marker { color: var(--ok); } .expect li.bad { color: var(--bad); font-weight: 600; }
+.silent { font-size: 12px; color: var(--muted); margin-top: 4px; }
+.legal { font-size: 12px; color: var(--muted); }
+li.differs { background: #dbeafe; }
+.diff { outline: 2px solid #60a5fa; outline-offset: 2px; }
+#diagrams-section, #whole-section { margin-top: 16px; background: white; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
+#diagrams-hint { margin: 0 0 8px; color: var(--muted); font-size: 12px; }
+#diagrams { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 10px; align-items: start; }
+figure.machine { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 4px; cursor: zoom-in; background: white; }
+figure.machine.big { grid-column: 1 / -1; cursor: zoom-out; }
+figure.machine figcaption { font-size: 12px; font-weight: 600; }
+figure.machine figcaption .st { color: var(--accent); }
+figure.machine svg { width: 100%; height: auto; max-height: 520px; display: block; }
+figure.machine.big svg { max-height: none; }
+g.node.current path, g.node.current polygon, g.node.current ellipse { fill: #fdba74 !important; stroke: #9a3412 !important; stroke-width: 4px; }
+g.node.current text { font-weight: 700; }
+g.edge.fired path { stroke: var(--blue) !important; stroke-width: 4px; }
+g.edge.fired polygon { stroke: var(--blue) !important; fill: var(--blue) !important; }
+g.edge.fired text { fill: var(--blue) !important; font-weight: 700; }
+#whole { font-size: 12px; max-height: 320px; overflow: auto; margin: 0; padding-left: 28px; }
+#whole li { cursor: pointer; } #whole li.now { background: #ffedd5; } #whole li.after { color: var(--muted); }
+#whole li.failed { color: var(--bad); font-weight: 600; }
+"""
+
+JS = r"""
+(function () {
+  "use strict";
+  const DATA = JSON.parse(document.getElementById("riftsim-data").textContent);
+  const UI = DATA.ui, TITLES = DATA.titles;
+  const $ = (id) => document.getElementById(id);
+  let sc = null, index = 0, shown = 0;           // scenario, step index, reading whose states the diagrams show
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+    }
+    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+    return e;
+  }
+  function rules(text) {
+    const out = document.createDocumentFragment();
+    if (!text) return out;
+    for (const r of text.split(",").map((x) => x.trim()).filter(Boolean))
+      out.append(el("span", {class: "rule", title: TITLES[r] || r, "data-rule": r, text: r}));
+    return out;
+  }
+  function steps(reading) { return reading.steps; }
+  function count() { return Math.max(...sc.readings.map((r) => r.steps.length)); }
+  function stepOf(reading, i) { return reading.steps[Math.min(i, reading.steps.length - 1)]; }
+
+  // -- chrome ---------------------------------------------------------------------------------
+  $("title").textContent = UI.title;
+  document.title = UI.title;
+  $("picker-label").textContent = UI.scenario;
+  for (const [id, key] of [["first", "first"], ["prev", "prev"], ["next", "next"], ["last", "last"]]) {
+    $(id).title = UI[key]; $(id).setAttribute("aria-label", UI[key]);
+  }
+  $("keys").textContent = UI.keys;
+  $("diagrams-title").textContent = UI.diagrams;
+  $("diagrams-hint").textContent = UI.diagrams_hint;
+  $("whole-title").textContent = UI.whole_trace;
+  DATA.scenarios.forEach((s, i) => $("picker").append(el("option", {value: i, text: s.name})));
+  if (DATA.scenarios.length < 2) $("picker-wrap").hidden = true;
+
+  // -- diagrams -------------------------------------------------------------------------------
+  let figures = [];                                // {fig, machine, inst, nodes: Map, edges: Map}
+  function buildDiagrams() {
+    const box = $("diagrams");
+    box.textContent = "";
+    figures = [];
+    const first = sc.readings[0].steps[0].state;
+    for (const m of DATA.machines) {
+      let insts = [null];
+      if (m.per === "battlefield") insts = first.board.map((b) => b.name);
+      if (m.per === "player") insts = sc.readings[0].players;
+      for (const inst of insts) {
+        const tpl = document.getElementById("svg-" + m.name);
+        const svg = tpl.content.firstElementChild.cloneNode(true);
+        const cap = el("figcaption", {}, m.name + (inst ? " [" + inst + "]" : "") + " ", el("span", {class: "st"}));
+        const fig = el("figure", {class: "machine", "data-machine": m.name, "data-instance": inst || ""}, cap, svg);
+        fig.addEventListener("click", () => fig.classList.toggle("big"));
+        const nodes = new Map(), edges = new Map();
+        svg.querySelectorAll("g.node").forEach((g) => { const t = g.querySelector("title"); if (t) nodes.set(t.textContent, g); });
+        svg.querySelectorAll("g.edge").forEach((g) => {
+          const t = g.querySelector("title"); if (!t) return;
+          const k = t.textContent; if (!edges.has(k)) edges.set(k, []); edges.get(k).push(g);
+        });
+        svg.querySelectorAll("[id]").forEach((n) => n.removeAttribute("id"));
+        box.append(fig);
+        figures.push({fig, machine: m, inst, nodes, edges});
+      }
+    }
+  }
+  function drawDiagrams(step) {
+    const ms = step.state.machines;
+    for (const f of figures) {
+      f.nodes.forEach((g) => g.classList.remove("current"));
+      f.edges.forEach((gs) => gs.forEach((g) => g.classList.remove("fired")));
+      const states = [];
+      for (const leaf of f.machine.leaves) {
+        const key = f.inst ? leaf + "[" + f.inst + "]" : leaf;
+        const state = ms[key];
+        if (state === undefined) continue;
+        states.push(f.machine.leaves.length > 1 ? leaf.split(".").pop() + ": " + state : state);
+        const g = f.nodes.get(leaf + "." + state);
+        if (g) g.classList.add("current");
+        for (const t of step.fired) {
+          if (t.key !== key) continue;
+          for (const e of f.edges.get(leaf + "." + t.source + "->" + leaf + "." + t.dest) || []) e.classList.add("fired");
+        }
+      }
+      f.fig.querySelector("figcaption .st").textContent = states.join(", ");
+      f.fig.dataset.current = states.join(", ");
+    }
+  }
+
+  // -- panels ---------------------------------------------------------------------------------
+  function unitEl(u) {
+    const cls = "unit" + (u.designation ? " " + u.designation : "") + (u.zone !== "board" ? " dead" : "");
+    const bits = [u.controller];
+    if (u.damage) bits.push("dmg " + u.damage);
+    if (u.stunned) bits.push("stunned");
+    if (u.exhausted) bits.push("exhausted");
+    if (u.designation) bits.push(u.designation);
+    if (u.zone !== "board") bits.push(u.zone);
+    return el("span", {class: cls, "data-unit": u.id, title: u.kind + (u.card ? " " + u.card : "")},
+      u.id + " ", el("span", {class: "m", text: String(u.might)}), " (" + bits.join(", ") + ")");
+  }
+  function statusBox(st) {
+    const kv = el("dl", {class: "kv"});
+    const add = (k, v, attr) => { kv.append(el("dt", {text: UI[k]}), el("dd", {"data-field": attr || k, text: v})); };
+    add("turn", st.turn); add("phase", st.phase); add("state", st.turn_state);
+    add("focus", st.focus || UI.nobody); add("priority", st.priority || UI.nobody);
+    add("score", Object.entries(st.score).map(([p, n]) => p + " " + n).join(", "));
+    if (st.winner) add("winner", [].concat(st.winner).join(", "));
+    return el("div", {class: "box status"}, el("h2", {text: UI.status}), kv);
+  }
+  function boardBox(st) {
+    const bfs = el("div", {class: "bfs"});
+    for (const b of st.board) {
+      const tags = el("div", {class: "meta"});
+      tags.append(el("span", {class: "tag", "data-field": "status", text: b.status}));
+      if (b.contested) tags.append(el("span", {class: "tag contested", text: UI.contested}));
+      for (const k of b.staged) tags.append(el("span", {class: "tag staged", text: UI.staged + " " + k}));
+      if (b.active && st.active) tags.append(el("span", {class: "tag active", text: UI.active + " " + st.active.kind}));
+      const units = el("div", {class: "units"});
+      if (!b.units.length) units.append(el("span", {class: "muted", text: UI.no_units}));
+      for (const u of b.units) units.append(unitEl(u));
+      bfs.append(el("div", {class: "bf" + (b.contested ? " contested" : "") + (b.active ? " active" : ""), "data-bf": b.name},
+        el("div", {class: "name", text: b.name}),
+        el("div", {class: "meta", "data-field": "controller", text: b.controller ? UI.controller + " " + b.controller : UI.uncontrolled}),
+        tags, units));
+    }
+    const bases = el("div", {class: "meta"});
+    for (const [p, us] of Object.entries(st.bases)) {
+      const line = el("div", {"data-base": p}, UI.base + " " + p + ": ");
+      if (!us.length) line.append(el("span", {class: "muted", text: "\u2014"}));
+      for (const u of us) line.append(unitEl(u));
+      bases.append(line);
+    }
+    if (st.gone.length) {
+      const line = el("div", {"data-gone": ""}, UI.gone + ": ");
+      for (const u of st.gone) line.append(unitEl(u));
+      bases.append(line);
+    }
+    return el("div", {class: "box board"}, el("h2", {text: UI.board}), bfs, bases);
+  }
+  function chainBox(st) {
+    const box = el("div", {class: "box chain-box"}, el("h2", {}, UI.chain + " ", el("span", {class: "tag", "data-field": "chain_state", text: st.chain_state})));
+    if (!st.chain.length) { box.append(el("div", {class: "muted", text: UI.chain_empty})); return box; }
+    const ol = el("ol", {class: "chain"});
+    for (const it of [...st.chain].reverse()) {        // newest first: it resolves first
+      const targets = it.targets.map(([f, v]) => f + ": " + v).join(", ");
+      ol.append(el("li", {class: it.finalized ? "finalized" : "pending", "data-item": it.name},
+        el("b", {text: it.name}), " \u2014 " + it.controller + " \u00b7 " + it.kind + (targets ? " \u00b7 " + targets : "") + " \u00b7 ",
+        el("i", {text: it.finalized ? UI.finalized : UI.pending})));
+    }
+    box.append(ol);
+    return box;
+  }
+  function traceBox(reading, step, stopped) {
+    const box = el("div", {class: "box trace"});
+    const head = step.n === 0 ? UI.start : UI.step + " " + step.n + ": " + step.label;
+    box.append(el("h2", {text: UI.trace}), el("div", {class: "step-label"}, el("b", {text: head})));
+    if (stopped) box.append(el("div", {class: "muted", text: UI.stopped}));
+    if (step.failure) box.append(el("div", {class: "failure", "data-failure": ""}, UI.failed + ": " + step.failure));
+    if (step.expect) {
+      const ul = el("ul", {class: "expect"});
+      for (const [k, v] of step.expect) ul.append(el("li", {class: step.failure ? "bad" : "ok"}, UI.expect + " " + k + " " + v + (step.failure ? "" : " \u2014 " + UI.held)));
+      box.append(ul);
+    }
+    const ul = el("ul", {class: "events"});
+    const differs = sc.diverge && index === sc.diverge.index ? sc.diverge.event : Infinity;
+    step.events.forEach((e, k) => ul.append(el("li", {"data-event": "", class: k >= differs ? "differs" : null}, e.event, rules(e.rule))));
+    if (!step.events.length && !step.expect) box.append(el("div", {class: "muted", text: UI.no_events}));
+    box.append(ul);
+    const silent = step.fired.filter((f) => f.silent);
+    if (silent.length) {
+      const by = new Map();                          // per machine: its silent transitions, in order
+      for (const f of silent) { if (!by.has(f.key)) by.set(f.key, []); by.get(f.key).push(f); }
+      const parts = [...by].map(([k, fs]) => fs.length > 2
+        ? k + " \u00d7" + fs.length + " (" + [...new Set(fs.map((f) => f.trigger))].join(", ") + ")"
+        : fs.map((f) => k + " " + f.trigger + ": " + f.source + " \u2192 " + f.dest).join("; "));
+      box.append(el("div", {class: "silent", "data-silent": silent.length}, UI.silent + ": " + parts.join("; ")));
+    }
+    const legal = Object.entries(step.state.legal).filter(([, a]) => a.length).map(([p, a]) => p + ": " + a.join(", "));
+    if (legal.length) box.append(el("div", {class: "legal"}, UI.legal + " \u2014 " + legal.join(" | ")));
+    return box;
+  }
+  function pane(reading, r) {
+    const step = stepOf(reading, index), st = step.state;
+    const stopped = index >= reading.steps.length;
+    const title = sc.readings.length > 1 ? UI.reading + " " + "AB"[r] + ": " + reading.label : null;
+    const p = el("section", {class: "pane", "data-reading": r});
+    if (title) p.append(el("h3", {}, title + " ", el("span", {class: "badge " + reading.status, text: UI[reading.status] || reading.status})));
+    p.append(traceBox(reading, step, stopped), el("div", {class: "row"}, statusBox(st), chainBox(st)), boardBox(st));
+    return p;
+  }
+
+  // -- the whole trace ------------------------------------------------------------------------
+  function drawWhole() {
+    const ol = $("whole");
+    ol.textContent = "";
+    const reading = sc.readings[shown];
+    reading.steps.forEach((s, i) => {
+      const items = s.events.map((e) => [e.event, e.rule]);
+      if (s.failure) items.push([UI.failed + ": " + s.failure, ""]);
+      for (const [text, rule] of items) {
+        const li = el("li", {"data-step": i, class: (i === index ? "now" : i > index ? "after" : "") + (rule === "" && s.failure ? " failed" : "")},
+          (s.n ? s.n + "  " : "") + text, rules(rule));
+        li.addEventListener("click", () => go(i));
+        ol.append(li);
+      }
+    });
+    const now = ol.querySelector("li.now");
+    if (now) ol.scrollTop = Math.max(0, now.offsetTop - ol.offsetTop - 60);   // the list scrolls, not the page
+  }
+
+  // -- stepping -------------------------------------------------------------------------------
+  function draw() {
+    const n = count();
+    $("slider").max = n - 1;
+    $("slider").value = index;
+    const step0 = stepOf(sc.readings[0], index);
+    $("position").textContent = UI.step + " " + index + " " + UI.of + " " + (n - 1);
+    const panes = $("panes");
+    panes.textContent = "";
+    sc.readings.forEach((r, i) => panes.append(pane(r, i)));
+    if (sc.diverge && index >= sc.diverge.index) panes.querySelectorAll(".pane").forEach((p) => p.classList.add("diff"));
+    drawDiagrams(stepOf(sc.readings[shown], index));
+    drawWhole();
+    document.body.dataset.step = index;
+    document.body.dataset.scenario = sc.file;
+    $("first").disabled = $("prev").disabled = index === 0;
+    $("next").disabled = $("last").disabled = index === n - 1;
+  }
+  function go(i) { index = Math.max(0, Math.min(count() - 1, i)); draw(); }
+  function pick(k) {
+    sc = DATA.scenarios[k];
+    index = 0; shown = 0;
+    const r0 = sc.readings[0];
+    const info = $("scenario-info");
+    info.textContent = "";
+    info.append(el("b", {text: sc.name}), " \u2014 " + sc.file + " (" + r0.mode + ": " + r0.players.join(", ") + ") ");
+    if (sc.readings.length === 1) {
+      info.append(el("span", {class: "badge " + r0.status, text: UI[r0.status] || r0.status}));
+      if (r0.message) info.append(" ", el("span", {text: r0.message}));
+      const rs = Object.entries(r0.rulings);
+      if (rs.length) info.append(" \u00b7 ", ...rs.map(([k, v]) => el("span", {class: "rule", title: TITLES[k] || k, text: k + "=" + v})));
+    }
+    const dv = $("diverge");
+    dv.textContent = "";
+    if (sc.readings.length > 1) {
+      dv.append(el("div", {class: "note", "data-diverge": sc.diverge ? sc.diverge.index : ""},
+        sc.diverge ? UI.diverge + ": " + UI.step + " " + sc.diverge.n + " (" + sc.diverge.label + ")" : UI.same));
+      if (sc.diverge) { const b = el("button", {type: "button", text: "\u2192"}); b.addEventListener("click", () => go(sc.diverge.index)); dv.firstChild.append(" ", b); }
+    }
+    const rc = $("reading-choice");
+    rc.textContent = "";
+    if (sc.readings.length > 1) {
+      rc.append(UI.highlight + ": ");
+      sc.readings.forEach((r, i) => {
+        const b = el("input", {type: "radio", name: "reading", value: i, id: "reading-" + i});
+        if (i === 0) b.checked = true;
+        b.addEventListener("change", () => { shown = i; draw(); });
+        rc.append(b, el("label", {for: "reading-" + i, text: UI.reading + " " + "AB"[i] + " "}));
+      });
+    }
+    buildDiagrams();
+    draw();
+  }
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(index - 1));
+  $("next").addEventListener("click", () => go(index + 1));
+  $("last").addEventListener("click", () => go(count() - 1));
+  $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("picker").addEventListener("change", (e) => pick(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.target && e.target.tagName === "SELECT") return;
+    if (e.key === "ArrowRight") { go(index + 1); e.preventDefault(); }
+    else if (e.key === "ArrowLeft") { go(index - 1); e.preventDefault(); }
+    else if (e.key === "Home") { go(0); e.preventDefault(); }
+    else if (e.key === "End") { go(count() - 1); e.preventDefault(); }
+  });
+  function fromHash() {
+    const h = new URLSearchParams(location.hash.slice(1));
+    const k = Number(h.get("scenario") || 0), i = Number(h.get("step") || 0);
+    pick(k >= 0 && k < DATA.scenarios.length ? k : 0);
+    $("picker").value = sc === DATA.scenarios[k] ? k : 0;
+    if (i) go(i);
+  }
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
+})();
+"""

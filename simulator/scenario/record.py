@@ -1,0 +1,134 @@
+"""A scenario run recorded step by step: what the viewer (``simulate --html``), the trace diagram
+(``simulate --diagram``) and ``compare`` show.
+
+:func:`record` runs a scenario with :func:`simulator.scenario.loader.run` (the same run as
+``simulate``) and a :class:`~simulator.core.machines.Recording` runtime, and keeps after every step a
+snapshot of the engine's own state (:func:`snapshot`): machine states, board, chain, focus, priority,
+scores, legal actions. Each step also has its trace events and every declared transition it fired,
+silent ones included. Everything is plain JSON data.
+
+>>> from simulator.scenario.loader import loads
+>>> rec = record(loads('''
+... name: a move opens a showdown
+... players: [A, B]
+... battlefields: [North]
+... units: [{id: a1, owner: A, at: base, might: 2}]
+... steps:
+...   - {do: move, player: A, units: [a1], to: North}
+... '''))
+>>> [s["label"] for s in rec.steps], rec.steps[1]["state"]["machines"]["turn.mode"]
+(['start', 'A move a1 North'], 'Showdown')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simulator.core.machines import Fired, Recording
+from simulator.core.model import State
+from simulator.game.engine import Game
+from simulator.scenario.loader import Result, Scenario, Step, _fmt
+from simulator.scenario.loader import run as run_scenario
+from simulator.scenario.view import view
+
+
+def machine_key(leaf: str, inst: str | None) -> str:
+    """``leaf`` or ``leaf[instance]``: how the viewer and the trace diagram name a machine instance."""
+    return f"{leaf}[{inst}]" if inst else leaf
+
+
+def _unit(g: State, u) -> dict:
+    return {"id": u.id, "controller": u.controller, "owner": u.owner, "might": g.might(u), "damage": u.damage,
+            "stunned": u.stunned, "exhausted": u.exhausted, "designation": u.designation, "kind": u.kind,
+            "card": u.card, "zone": u.zone, "at": u.at}
+
+
+def snapshot(g: State) -> dict:
+    """The position as the viewer draws it, read from the engine's state (JSON data)."""
+    v = view(g)
+    staged = v["staged"]
+    board = []
+    for name, b in g.bfs.items():
+        board.append({"name": name, "controller": b.controller, "contested": name in v["contested"],
+                      "status": g.ms[("battlefield.status", name)], "staged": staged.get(name, []),
+                      "active": name == g.active, "scored": g.scored.get(name),
+                      "units": [_unit(g, u) for u in g.units.values() if u.zone == "board" and u.at == name]})
+    bases = {p: [_unit(g, u) for u in g.units.values() if u.zone == "board" and u.at == "base"
+                 and u.controller == p] for p in g.order}
+    gone = [_unit(g, u) for u in g.units.values() if u.zone != "board"]
+    chain = [{"uid": it.uid, "name": it.name, "controller": it.controller, "kind": it.kind,
+              "finalized": it.finalized, "source": it.source, "unordered": it.unordered,
+              "targets": [[f, x] for f, x in it.targets]} for it in g.chain]
+    return {
+        "machines": {machine_key(leaf, inst): s for (leaf, inst), s in g.ms.items()},
+        "turn_state": v["state"], "turn": g.turn, "phase": v["phase"], "focus": g.focus, "priority": g.priority,
+        "chain_state": g.ms[("chain", None)], "chain": chain, "active": v["active"], "board": board,
+        "bases": bases, "gone": gone, "score": v["score"], "hands": {p: list(h) for p, h in g.hands.items()},
+        "players": v["players"], "winner": v["winner"], "legal": v["legal"],
+    }
+
+
+def event_data(e) -> dict:
+    """A trace event as JSON data (``Event.as_dict``): its text and rules are what the viewer narrates."""
+    return e.as_dict()
+
+
+def fired_data(f: Fired, events: list) -> dict:
+    idx = next((i for i, e in enumerate(events) if e is f.event), None) if f.event is not None else None
+    return {"machine": f.leaf, "instance": f.inst, "key": machine_key(f.leaf, f.inst), "trigger": f.t.trigger,
+            "source": f.t.source, "dest": f.t.dest, "rules": list(f.t.rules), "silent": f.event is None,
+            "event": idx}
+
+
+@dataclass
+class Recorded:
+    """A scenario as it ran: the run's :class:`Result`, each step's record, every fired transition."""
+
+    scenario: Scenario
+    result: Result
+    rulings: dict
+    steps: list[dict] = field(default_factory=list)
+    fired: list[Fired] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        sc = self.scenario
+        return {"name": sc.name, "file": sc.file, "mode": sc.setup.get("mode", "duel"),
+                "players": list(sc.setup["players"]), "rulings": {**sc.rulings, **self.rulings},
+                "status": self.result.status, "message": self.result.message, "steps": self.steps}
+
+
+class _Observer:
+    def __init__(self, backend: str, rec: Recorded) -> None:
+        self.backend, self.rec = backend, rec
+        self.rt: Recording | None = None
+        self.before: State | None = None
+        self.seen = 0                               # trace events already recorded
+
+    def __call__(self, st: Step | None, game: Game, failure: str) -> None:
+        if st is None:
+            self.rt = game.state.cfg.rt = Recording(self.backend)
+            self.before = game.state
+            self.rec.steps.append({"n": 0, "line": 0, "kind": "start", "label": "start", "events": [],
+                                   "fired": [], "failure": "", "state": snapshot(game.state)})
+            return
+        g = game.state
+        seen = self.seen
+        kept = len(self.rec.fired)
+        if g is self.before:                        # rejected or an expectation: nothing fired for real
+            del self.rt.fired[kept:]
+        events = g.trace[seen:]
+        fired = self.rt.fired[kept:]
+        self.rec.fired.extend(fired)
+        entry = {"n": st.number, "line": st.line, "kind": "do" if st.action else "expect",
+                 "label": st.describe(), "illegal": bool(st.illegal), "events": [event_data(e) for e in events],
+                 "fired": [fired_data(f, events) for f in fired], "failure": failure, "state": snapshot(g)}
+        if st.expect is not None:
+            entry["expect"] = [[k, _fmt(x)] for k, x in st.expect.items()]
+        self.rec.steps.append(entry)
+        self.before, self.seen = g, len(g.trace)
+
+
+def record(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None) -> Recorded:
+    """Run ``sc`` (like ``simulate``) and keep every step's snapshot, events and fired transitions."""
+    rec = Recorded(sc, None, dict(rulings or {}))
+    rec.result = run_scenario(sc, backend=backend, rulings=rulings, observe=_Observer(backend, rec))
+    return rec

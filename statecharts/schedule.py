@@ -1,0 +1,65 @@
+"""HOT FEPR and the turn cycle (334-340, 345, 323.12, 383.3.d, 464-466, 314-317), declared as a schedule.
+
+After every action the engine *settles* the game: it tries these steps in order and takes the first whose
+conditions all hold. A step that does something (``do``: a named effect, which fires the declared
+transition or runs the cleanup machine) sends the engine back to the top; a step that stops (``stop``)
+hands the decision to a player (``decides``), after its ``do`` (who gets priority), and the engine returns.
+So: handle Outstanding tasks first (the cleanup loop, 319-322), then Finalize, Execute, Pass and Resolve
+(337-340), then the combat steps and the turn's phases. Nothing in the engine restates this order.
+
+A condition is a guard name (``simulator/rules``) or ``machine=State`` (that machine is in that state).
+
+>>> [s.name for s in SCHEDULE][:3]
+['game over', 'outstanding tasks', 'choose a battlefield']
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the schedule: when all of ``when`` hold, run ``do``; then stop (``decides`` acts) or settle on."""
+
+    name: str
+    when: tuple[str, ...]
+    rules: tuple[str, ...]
+    do: str = ""                 # a named effect; empty = nothing (a stop that leaves priority as it is)
+    stop: bool = False
+    decides: str = ""            # for a stop: who must act now (text for the diagram and the docs)
+
+    def conditions(self) -> tuple[tuple[str, str | None], ...]:
+        """``when`` parsed: (guard, None) or (machine, state).
+
+        >>> Step("x", ("chain=Execute", "focus_due"), ("0",)).conditions()
+        (('chain', 'Execute'), ('focus_due', None))
+        """
+        out: list[tuple[str, str | None]] = []
+        for c in self.when:
+            leaf, eq, state = c.partition("=")
+            out.append((leaf, state) if eq else (c, None))
+        return tuple(out)
+
+
+SCHEDULE: tuple[Step, ...] = (
+    Step("game over", ("game_over",), ("323.1", "651.1"), do="priority_to_nobody", stop=True,
+         decides="nobody: the game is over"),
+    Step("outstanding tasks", ("cleanup_outstanding",), ("334", "319", "322"), do="run_cleanups"),
+    Step("choose a battlefield", ("choice_pending",), ("323.12", "323.13"), do="priority_to_nobody", stop=True,
+         decides="the turn player chooses which staged showdown or combat opens"),
+    Step("after a resolution", ("chain=Resolve",), ("340.2", "340.3", "340.4"), do="after_resolution"),
+    Step("award focus", ("focus_due",), ("345", "R4"), do="award_focus"),
+    Step("order triggers", ("chain=Finalize", "unordered_triggers"), ("383.3.d",), do="await_order"),
+    Step("finalize", ("chain=Finalize",), ("337",), do="finalize_oldest"),
+    Step("ordering", ("chain=Order",), ("383.3.d",), do="priority_to_nobody", stop=True,
+         decides="the orderer orders their simultaneous triggers; nobody has priority"),
+    Step("execute", ("chain=Execute",), ("338",), stop=True, decides="the priority holder plays a Reaction or passes"),
+    Step("combat damage", ("combat=DamageStep",), ("465",), do="combat_damage"),
+    Step("combat resolution", ("combat=ResolutionStep",), ("466",), do="finish_combat"),
+    Step("showdown", ("turn.mode=Showdown",), ("347",), stop=True, decides="the focus holder acts or passes focus"),
+    Step("game ended", ("phases=GameOver",), ("323.1",), stop=True, decides="nobody: the game is over"),
+    Step("next turn", ("phases=Main", "handoff_due"), ("652.5", "R10"), do="turn_handoff"),
+    Step("main phase", ("phases=Main",), ("335.1", "312.2.a", "R13"), do="priority_to_turn_player", stop=True,
+         decides="the turn player (or the teammate they invited) acts"),
+    Step("next phase", (), ("314", "315", "316", "317"), do="advance_phase"),
+)

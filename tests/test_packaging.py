@@ -1,0 +1,139 @@
+"""A regular, non-editable install works from any folder (issue 17).
+
+The source tree is copied, built into a wheel offline (``pip wheel --no-deps --no-build-isolation``)
+and installed into a fresh virtual environment whose only other packages are the test
+environment's dependencies (a ``.pth`` line, so nothing is downloaded). From a folder that is not
+the checkout, the installed ``riftsim`` then finds its default verify positions, its schema and its
+message catalogues inside the package, simulates a scenario, and reports its version; only
+``statecharts`` and ``simulator`` are installed at top level.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(cmd, cwd, **kw):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600, env=env, **kw)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(the installed riftsim command, its site-packages, a folder outside the checkout)."""
+    work = tmp_path_factory.mktemp("pkg")
+    src = work / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    for pkg in ("statecharts", "simulator"):
+        shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    wheels = work / "wheels"
+    done = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                 "-w", str(wheels), str(src)], cwd=work)
+    assert done.returncode == 0, done.stderr
+    wheel, = wheels.glob("riftsim-*.whl")
+    env_dir = work / "venv"
+    venv.create(env_dir, with_pip=False)
+    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    py = bindir / "python"
+    site = Path(_run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                     cwd=work).stdout.strip())
+    # the test environment's dependencies (transitions, networkx, ...), without its editable riftsim:
+    # a path added by a .pth line is not a site dir, so the editable install's own .pth is not run
+    (site / "_riftsim_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    done = _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-index", "-q",
+                 str(wheel)], cwd=work)
+    if done.returncode != 0 and "no such option: --python" in done.stderr:      # pip < 22.3
+        done = _run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q",
+                     "--target", str(site), str(wheel)], cwd=work)
+    assert done.returncode == 0, done.stderr
+    elsewhere = work / "elsewhere"
+    elsewhere.mkdir()
+    exe = bindir / "riftsim"
+    if not exe.exists():                                            # installed with --target: no script
+        exe = None
+    return (exe, py, site, elsewhere)
+
+
+def riftsim(installed, *args):
+    exe, py, _, elsewhere = installed
+    cmd = [str(exe)] if exe else [str(py), "-m", "simulator.cli.main"]
+    return _run([*cmd, *args], cwd=elsewhere)
+
+
+def test_the_installed_package_is_not_the_checkout(installed):
+    _, py, site, elsewhere = installed
+    where = _run([str(py), "-c", "import simulator; print(simulator.__file__)"], cwd=elsewhere).stdout.strip()
+    assert Path(where).resolve().is_relative_to(site.resolve()), where
+
+
+def test_only_statecharts_and_simulator_are_installed_at_top_level(installed):
+    site = installed[2]
+    top = {p.name for p in site.iterdir() if not p.name.endswith((".dist-info", ".pth")) and p.name != "__pycache__"}
+    top -= {"_riftsim_test_deps.pth"}
+    assert top == {"simulator", "statecharts"}, top
+
+
+def test_version(installed):
+    done = riftsim(installed, "--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "riftsim " + _project_version()
+
+
+def _project_version() -> str:
+    import tomllib
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def test_simulate_from_another_folder(installed):
+    elsewhere = installed[3]
+    shutil.copy(ROOT / "scenarios" / "seed000-showdown-on-an-empty-battlefield.yaml", elsewhere / "s.yaml")
+    done = riftsim(installed, "simulate", "s.yaml")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2  A moves a1 to North  [144]" in done.stdout
+    assert done.stdout.rstrip().endswith("1 scenario: 1 passed, 0 failed, 0 invalid, 0 pending")
+
+
+def test_verify_finds_its_default_positions_inside_the_package(installed):
+    """Every default position is explored (bounded here: the full run is CI's `riftsim verify`)."""
+    from simulator.verify.command import DEFAULT_FILES
+    names = [p["name"] for f in DEFAULT_FILES for p in yaml.safe_load(Path(f).read_text())["positions"]]
+    done = riftsim(installed, "verify", "--max-states", "50", "--no-graph", "--jobs", "1")
+    assert "Traceback" not in done.stderr and done.returncode in (0, 1), done.stderr
+    assert f"explore: {len(names)} starting positions" in done.stdout
+    for n in names:
+        assert f"  {n}: " in done.stdout
+    assert "invariants: all hold" in done.stdout
+
+
+def test_schema_is_shipped(installed):
+    done = riftsim(installed, "schema")
+    assert done.returncode == 0 and '"title": "riftsim scenario"' in done.stdout
+
+
+def test_diagrams_outside_a_checkout_names_the_missing_folder(installed):
+    """The example trace needs its scenario: outside a checkout the command says so in one line."""
+    done = riftsim(installed, "diagrams", "--check", "--out", "d")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--scenarios DIR" in done.stderr
+    done = riftsim(installed, "diagrams", "--check", "--out", str(ROOT / "diagrams"),
+                   "--scenarios", str(ROOT / "scenarios"))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_default_positions_live_in_the_package():
+    """`riftsim verify` explores simulator/verify/positions/*.yaml; a positions file elsewhere is never run."""
+    stray = sorted((ROOT / "verify").glob("*.yaml")) if (ROOT / "verify").is_dir() else []
+    assert not stray, (f"{', '.join(p.name for p in stray)} in verify/ is not shipped and not explored by default: "
+                       f"git mv it to simulator/verify/positions/ (docs/verification.md lists the figures)")

@@ -1,0 +1,351 @@
+"""The trace viewer (``simulate --html``, ``compare --html``), tested as a user sees it: in headless
+Chromium (Debian's chromium + chromium-driver, driven by Selenium; see tests/browser.py).
+
+What a rules judge checks on the page: stepping (buttons, arrow keys, slider) shows each step's
+trace lines with their rules (titles on hover); the board, chain, focus, priority and scores are the
+engine's state after that step; every machine's highlighted state is the state the engine recorded,
+and the transitions the step fired are marked; a failed expectation is shown at its step; the page
+loads nothing and logs no console error. With CI=true a missing browser fails; otherwise it skips.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+
+import pytest
+
+from simulator.cli.main import main
+from simulator.cli.titles import title
+from simulator.scenario.loader import load
+from simulator.scenario.record import record
+
+import browser
+
+SCENARIOS = sorted(glob.glob("scenarios/*.yaml"))
+SEED002 = "scenarios/seed002-showdown-becomes-a-combat.yaml"
+R1 = "scenarios/ruling-R1-default-focus-holder-keeps-focus-on-conversion.yaml"
+
+
+def page_data(path) -> dict:
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="riftsim-data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1).replace("<\\/", "</"))
+
+
+# -- the page as a file ----------------------------------------------------------------------------
+
+def test_simulate_html_writes_one_self_contained_page(tmp_path, capsys):
+    out = tmp_path / "v.html"
+    assert main(["simulate", "-q", SEED002, "--html", str(out)]) == 0
+    assert "viewer written to" in capsys.readouterr().err
+    text = out.read_text(encoding="utf-8")
+    # nothing to load: no src/href, no url(), no @import; the only URLs are SVG namespace names
+    assert not re.search(r'\s(src|href)\s*=', text) and "url(" not in text and "@import" not in text
+    urls = set(re.findall(r"https?://[^\s\"'<>]+", text))
+    assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}, urls
+    assert "default-src 'none'" in text               # and the browser is told so
+    data = page_data(out)
+    assert [s["file"] for s in data["scenarios"]] == [SEED002]
+    assert not list(tmp_path.glob(".*.tmp"))           # written through a temporary file, then replaced
+
+
+def test_page_narrates_only_trace_events_and_its_chrome_table(tmp_path):
+    """Issue 17 translates the trace: every sentence on the page comes from the events; the page's own
+    words are viewer.CHROME (one table)."""
+    from simulator.cli import viewer
+    rec = record(load(SEED002))
+    data = viewer.page_data([{"name": "x", "file": "x", "readings": [viewer.scenario_data(rec)], "diverge": None}])
+    assert data["ui"] is viewer.CHROME
+    events = [e["event"] for s in data["scenarios"][0]["readings"][0]["steps"] for e in s["events"]]
+    assert events == [e.event for e in rec.result.events]
+    assert "A gains focus and priority" not in viewer.JS and "passes" not in viewer.JS
+
+
+def test_every_cited_rule_has_a_title():
+    for path in SCENARIOS:
+        for e in record(load(path)).result.events:
+            for r in filter(None, (x.strip() for x in e.rule.split(","))):
+                assert title(r), f"{path}: rule {r} has no title in simulator/cli/titles.py"
+
+
+def test_html_unwritable_path_is_one_line(tmp_path, capsys):
+    out = tmp_path / "missing" / "v.html"
+    assert main(["simulate", "-q", SEED002, "--html", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"riftsim simulate: cannot write {out}:" in err and "Traceback" not in err
+
+
+def test_compare_names_the_first_difference_and_both_continuations(capsys):
+    """R1 (464.2.c.1.b vs 464.2.d): in the conversion at step 7, B keeps focus (default) or the attacker A
+    gains it; the scenario's step 8 expectation then fails under R1=attacker."""
+    assert main(["compare", R1, "--ruling", "R1=attacker"]) == 0
+    out = capsys.readouterr().out
+    assert "reading A (every ruling at its default): PASS" in out
+    assert "reading B (R1=attacker): FAIL:" in out and "step 8: expected focus B, got A" in out
+    assert re.search(r"-- first difference: scenarios/\S+:\d+: step 7 \(B pass\), trace line 11 of that step", out)
+    a, b = out.split("-- reading A from there:\n")[1].split("-- reading B from there:\n")
+    assert a.splitlines()[0] == "  7  B keeps focus through the conversion (R1)  [464.2.c.1.b, R1]"
+    assert b.splitlines()[0] == "  7  the attacker A gains focus (R1=attacker)  [464.2.d, R1]"
+    assert "  8  FAILED: expected focus B, got A" in b
+
+
+def test_compare_file_pinning_the_switch_compares_with_the_default(capsys):
+    path = "scenarios/ruling-R1-attacker-gains-focus-on-conversion.yaml"
+    assert main(["compare", path, "--ruling", "R1=attacker"]) == 0
+    out = capsys.readouterr().out
+    assert "reading A (R1=default)" in out and "reading B (R1=attacker): PASS" in out
+    assert "-- first difference:" in out
+
+
+def test_compare_same_readings_and_bad_switch(capsys):
+    assert main(["compare", "scenarios/seed000-showdown-on-an-empty-battlefield.yaml", "--ruling", "R11=fifo"]) == 0
+    assert "-- the two readings give the same trace and the same positions" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["compare", SEED002, "--ruling", "R1=sideways"])
+    assert "R1" in capsys.readouterr().err
+
+
+def test_diagrams_check_names_a_stale_example_page(tmp_path):
+    from simulator.cli import diagrams
+    pages = diagrams.example_pages()
+    name = next(iter(pages))
+    (tmp_path / name).write_text(pages[name].replace("A gains focus and priority", "A gains nothing"))
+    problems = [p for p in diagrams.stale(tmp_path) if name in p]
+    assert problems == [f"{tmp_path / name} (its trace differs from a fresh run of the scenario)"]
+
+
+# -- in the browser --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def driver():
+    try:
+        d = browser.start()
+    except browser.Missing as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs the browser: {e}")
+        pytest.skip(str(e))
+    yield d
+    d.quit()
+
+
+def open_page(driver, path, fragment=""):
+    driver.get(path.resolve().as_uri() + fragment)
+    driver.get_log("browser")                    # start each page with an empty console log
+    driver.execute_script("window.location.hash = %s; " % json.dumps(fragment.lstrip("#")))
+
+
+def console_errors(driver) -> list:
+    return [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+
+
+def shown(driver) -> dict:
+    """What the page shows now: step, figure currents, fired edges, panels (read from the DOM)."""
+    return driver.execute_script(r"""
+      const q = (s, r) => [...(r || document).querySelectorAll(s)];
+      const figs = {};
+      for (const f of q("figure.machine")) {
+        const k = f.dataset.machine + (f.dataset.instance ? "[" + f.dataset.instance + "]" : "");
+        figs[k] = {current: q("g.node.current > title", f).map((t) => t.textContent).sort(),
+                   fired: q("g.edge.fired > title", f).map((t) => t.textContent).sort()};
+      }
+      const pane = document.querySelector(".pane");
+      const field = (n) => { const e = pane.querySelector('.status [data-field="' + n + '"]'); return e ? e.textContent : null; };
+      return {
+        step: Number(document.body.dataset.step), position: document.getElementById("position").textContent,
+        figs, events: q(".trace li[data-event]", pane).map((li) => li.firstChild.textContent),
+        rules: q(".trace li[data-event] .rule", pane).map((r) => [r.textContent, r.title]),
+        chain: q("ol.chain li", pane).map((li) => li.dataset.item),
+        chain_state: pane.querySelector('[data-field="chain_state"]').textContent,
+        focus: field("focus"), priority: field("priority"), state: field("state"), score: field("score"),
+        board: Object.fromEntries(q(".bf", pane).map((b) => [b.dataset.bf, {
+          units: q("[data-unit]", b).map((u) => u.dataset.unit), controller: b.querySelector('[data-field="controller"]').textContent,
+          status: b.querySelector('[data-field="status"]').textContent, contested: b.classList.contains("contested")}])),
+        gone: q("[data-gone] [data-unit]", pane).map((u) => u.dataset.unit),
+        failure: q("[data-failure]", pane).map((f) => f.textContent),
+      };
+    """)
+
+
+def expected_currents(state: dict, machines: list) -> dict:
+    """figure key -> the node titles that should be highlighted: every leaf's recorded state."""
+    out = {}
+    for m in machines:
+        insts = [None]
+        if m["per"] == "battlefield":
+            insts = [b["name"] for b in state["board"]]
+        elif m["per"] == "player":
+            insts = list(state["score"])
+        for inst in insts:
+            key = m["name"] + (f"[{inst}]" if inst else "")
+            out[key] = sorted(f"{leaf}.{state['machines'][leaf + (f'[{inst}]' if inst else '')]}"
+                              for leaf in m["leaves"])
+    return out
+
+
+@pytest.fixture(scope="module")
+def seed002_page(tmp_path_factory):
+    out = tmp_path_factory.mktemp("viewer") / "seed002.html"
+    assert main(["simulate", "-q", SEED002, "--html", str(out)]) == 0
+    return out
+
+
+def test_stepping_seed002_shows_the_engine_state_at_every_step(driver, seed002_page):
+    """seed 002 step by step with the right arrow: each step's trace lines and rules, the highlighted
+    state of every machine (turn.mode Showdown after the move, 308; battlefield.status[North] Combat after
+    the spell, 323.14; combat back to Idle at the end, 466.7), the transitions the step fired, the chain,
+    focus, priority and board are the recording's (the engine's state after that step)."""
+    from selenium.webdriver.common.keys import Keys
+    data = page_data(seed002_page)
+    steps = data["scenarios"][0]["readings"][0]["steps"]
+    open_page(driver, seed002_page)
+    body = driver.find_element("tag name", "body")
+    for i, s in enumerate(steps):
+        if i:
+            body.send_keys(Keys.ARROW_RIGHT)
+        v = shown(driver)
+        assert v["step"] == i and v["position"] == f"step {i} of {len(steps) - 1}"
+        assert v["events"] == [e["event"] for e in s["events"]]
+        assert v["rules"] == [[r, title(r)] for e in s["events"] for r in filter(None, (x.strip() for x in e["rule"].split(",")))]
+        st = s["state"]
+        want = expected_currents(st, data["machines"])
+        assert {k: f["current"] for k, f in v["figs"].items()} == want, f"step {i}"
+        fired = {}
+        for f in s["fired"]:
+            fired.setdefault(f["key"], set()).add(f"{f['machine']}.{f['source']}->{f['machine']}.{f['dest']}")
+        for key, figure in v["figs"].items():
+            mine = set()
+            for k, edges in fired.items():
+                if k == key or k.split("[")[0].rsplit(".", 1)[0] == key.split("[")[0] and k.endswith(key[len(key.split("[")[0]):]):
+                    mine |= edges
+            assert set(figure["fired"]) == mine, (i, key)
+        assert v["chain"] == [c["name"] for c in reversed(st["chain"])] and v["chain_state"] == st["chain_state"]
+        assert (v["focus"], v["priority"], v["state"]) == (st["focus"] or "nobody", st["priority"] or "nobody",
+                                                           st["turn_state"])
+        for b in st["board"]:
+            assert v["board"][b["name"]]["units"] == [u["id"] for u in b["units"]]
+            assert v["board"][b["name"]]["status"] == b["status"]
+            assert v["board"][b["name"]]["contested"] == b["contested"]
+    # the judge's reading of the key steps
+    by_step = {}
+    for i in (1, 5, 9, len(steps) - 1):
+        driver.execute_script(f"location.hash = 'step={i}'")
+        by_step[i] = shown(driver)
+    assert by_step[1]["figs"]["turn"]["current"] == ["turn.mode.Showdown", "turn.window.Open"]
+    assert by_step[1]["figs"]["focus"]["current"] == ["focus.Holding"] and by_step[1]["focus"] == "A"
+    assert "turn.mode.Neutral->turn.mode.Showdown" in by_step[1]["figs"]["turn"]["fired"]
+    assert by_step[5]["chain"] == ["move-spell"] and by_step[5]["state"] == "showdown-closed"
+    assert by_step[9]["board"]["North"]["units"] == ["a1", "b1"]
+    assert "battlefield.status.Combat" in by_step[9]["figs"]["battlefield[North]"]["current"]
+    last = by_step[len(steps) - 1]
+    assert last["gone"] == ["a1"] and last["board"]["North"]["controller"] == "controlled by B"
+    assert last["figs"]["combat"]["current"] == ["combat.Idle"] and last["state"] == "neutral-open"
+    assert console_errors(driver) == []
+
+
+def test_buttons_slider_and_keys_move_the_step(driver, seed002_page):
+    from selenium.webdriver.common.keys import Keys
+    open_page(driver, seed002_page)
+    find = lambda i: driver.find_element("id", i)
+    find("next").click(); find("next").click()
+    assert shown(driver)["step"] == 2
+    find("prev").click()
+    assert shown(driver)["step"] == 1
+    find("last").click()
+    last = shown(driver)["step"]
+    assert last == 14 and find("next").get_attribute("disabled")
+    find("first").click()
+    assert shown(driver)["step"] == 0 and find("prev").get_attribute("disabled")
+    driver.execute_script("const s = document.getElementById('slider'); s.value = 9; s.dispatchEvent(new Event('input'))")
+    assert shown(driver)["step"] == 9
+    find("slider").send_keys(Keys.ARROW_LEFT)         # one step, not two (the slider's own key is not doubled)
+    assert shown(driver)["step"] == 8
+    driver.find_element("tag name", "body").send_keys(Keys.END)
+    assert shown(driver)["step"] == last
+    driver.find_element("tag name", "body").send_keys(Keys.HOME)
+    assert shown(driver)["step"] == 0
+    # clicking a line of the whole trace goes to its step
+    driver.find_element("css selector", '#whole li[data-step="5"]').click()
+    assert shown(driver)["step"] == 5
+    # a rule shows its title on hover
+    rule = driver.find_element("css selector", ".pane .trace .rule")
+    assert rule.get_attribute("title") == title(rule.text) != ""
+    assert console_errors(driver) == []
+
+
+def test_the_page_loads_nothing_but_itself(driver, seed002_page):
+    driver.get("about:blank")
+    driver.get_log("performance")                  # forget the browser's own start-up (chrome:// pages)
+    open_page(driver, seed002_page)
+    driver.find_element("id", "last").click()
+    urls = set()
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg["method"] == "Network.requestWillBeSent":
+            urls.add(msg["params"]["request"]["url"].split("#")[0])
+    urls = {u for u in urls if not u.startswith("chrome://")}      # the browser's own internal pages
+    assert urls == {seed002_page.resolve().as_uri()}, urls
+
+
+def test_a_failed_expectation_is_shown_where_it_failed(driver, tmp_path):
+    p = tmp_path / "wrong.yaml"
+    p.write_text("name: wrong focus\nplayers: [A, B]\nbattlefields: [North]\n"
+                 "units: [{id: a1, owner: A, at: base, might: 2}]\n"
+                 "steps:\n  - {do: move, player: A, units: [a1], to: North}\n  - expect: {focus: B}\n")
+    out = tmp_path / "wrong.html"
+    assert main(["simulate", "-q", str(p), "--html", str(out)]) == 1
+    open_page(driver, out)
+    assert shown(driver)["failure"] == []
+    driver.find_element("id", "last").click()
+    v = shown(driver)
+    assert v["step"] == 2 and v["failure"] == ["FAILED: expected focus B, got A"]
+    assert driver.find_element("css selector", "#scenario-info .badge").text == "FAIL"
+    assert driver.find_elements("css selector", "#whole li.failed")
+    assert console_errors(driver) == []
+
+
+def test_every_bundled_scenario_in_one_page_with_a_picker(driver, tmp_path):
+    """One page, every scenario: pick each, step to its end, the highlighted states are its last state."""
+    from selenium.webdriver.support.ui import Select
+    out = tmp_path / "all.html"
+    main(["simulate", "-q", *SCENARIOS, "--html", str(out)])
+    data = page_data(out)
+    assert [s["file"] for s in data["scenarios"]] == SCENARIOS
+    open_page(driver, out)
+    picker = Select(driver.find_element("id", "picker"))
+    assert len(picker.options) == len(SCENARIOS)
+    for k, sc in enumerate(data["scenarios"]):
+        picker.select_by_index(k)
+        driver.find_element("id", "last").click()
+        v = shown(driver)
+        steps = sc["readings"][0]["steps"]
+        assert v["step"] == len(steps) - 1, sc["file"]
+        want = expected_currents(steps[-1]["state"], data["machines"])
+        assert {key: f["current"] for key, f in v["figs"].items()} == want, sc["file"]
+        assert v["events"] == [e["event"] for e in steps[-1]["events"]], sc["file"]
+    assert console_errors(driver) == []
+
+
+def test_compare_page_shows_both_readings_and_the_first_difference(driver, tmp_path):
+    out = tmp_path / "cmp.html"
+    assert main(["compare", R1, "--ruling", "R1=attacker", "--html", str(out)]) == 0
+    open_page(driver, out)
+    note = driver.find_element("css selector", "#diverge .note")
+    assert note.text.startswith("first difference: step 7 (B pass)")
+    note.find_element("tag name", "button").click()
+    assert shown(driver)["step"] == 7
+    panes = driver.find_elements("css selector", ".pane")
+    assert len(panes) == 2
+    a, b = (p.find_element("css selector", "li.differs").text for p in panes)
+    assert a.startswith("B keeps focus through the conversion (R1)")
+    assert b.startswith("the attacker A gains focus (R1=attacker)")
+    focus = [p.find_element("css selector", '.status [data-field="focus"]').text for p in panes]
+    assert focus == ["B", "A"]
+    driver.find_element("id", "next").click()             # the panes are drawn again for step 8
+    fails = driver.find_elements("css selector", '.pane[data-reading="1"] [data-failure]')
+    assert fails and "expected focus B, got A" in fails[0].text
+    # the diagrams follow the reading picked
+    driver.find_element("id", "reading-1").click()
+    assert driver.find_element("css selector", 'figure[data-machine="focus"]').get_attribute("data-current") == "Holding"
+    assert console_errors(driver) == []
