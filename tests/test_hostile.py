@@ -88,15 +88,15 @@ def test_aliases_that_stay_small_still_work(tmp_path):
 
 
 def test_legal_moves_are_one_entry_per_destination_however_many_units(tmp_path):
-    """144: 200 units that may each move give one compact entry per destination (it used to list every
+    """144: 60 units that may each move give one compact entry per destination (it used to list every
     subset: 2^20 entries took 59 s and 1.25 GB; 24 units ran out of memory)."""
-    ids = [f"a{i}" for i in range(200)]
+    ids = [f"a{i}" for i in range(60)]
     units = "".join(f"  - {{id: {u}, owner: A, at: base, might: 1}}\n" for u in ids)
     text = (f"name: many\nplayers: [A, B]\nbattlefields: [North, South]\nunits:\n{units}steps:\n"
             f"  - expect: {{legal: {{A: [concede, end-turn, move {' '.join(ids)} North, "
             f"move {' '.join(ids)} South]}}}}\n"
-            f"  - {{do: move, player: A, units: [a3, a150, a7], to: North}}\n"
-            f"  - expect: {{state: showdown-open, units: {{a150: {{at: North}}}}}}\n")
+            f"  - {{do: move, player: A, units: [a3, a50, a7], to: North}}\n"
+            f"  - expect: {{state: showdown-open, units: {{a50: {{at: North}}}}}}\n")
     f = write(tmp_path, text)
     r = riftsim("simulate", "--json", f)
     assert r.returncode == 0, r.stderr
@@ -460,3 +460,35 @@ def test_many_simultaneous_triggers_are_ordered_from_a_compact_list():
 def test_older_files_listing_every_order_still_pass():
     old = loader.legal_set(["concede", "order a1:x a1:y", "order a1:y a1:x"])
     assert old == loader.legal_set(["concede", "order a1:x", "order a1:y"])
+
+
+# -- bounded cost whatever the position: sizes and the run's legal-listing budget ----------------------------
+
+@pytest.mark.parametrize("key, text, why", [
+    ("units", "units:\n" + "".join(f"  - {{id: u{i}, owner: A, might: 1}}\n" for i in range(65)),
+     "the board has 65 units and gear: at most 64"),
+    ("battlefields", "battlefields: [" + ", ".join(f"B{i}" for i in range(17)) + "]\n",
+     "battlefields has 17 entries: at most 16"),
+    ("hands", "hands: {A: [" + ", ".join(["unit-1"] * 101) + "]}\n", "A's hand has 101 cards: at most 100"),
+])
+def test_positions_larger_than_a_game_are_refused(tmp_path, capsys, key, text, why):
+    doc = "name: big\nplayers: [A, B]\n" + text + "steps: []\n"
+    f = write(tmp_path, doc)
+    assert why in in_process(capsys, 2, "simulate", f)
+    setup = {k: v for k, v in loader.parse(doc, "x")[0].items() if k not in ("name", "steps")}
+    with pytest.raises(ScenarioError, match=why):
+        Game.from_setup(setup)
+
+
+def test_a_run_that_asks_for_too_many_legal_listings_is_refused(tmp_path):
+    """60 units, 15 battlefields and 100 move cards in hand, then 1,600 steps asking for legal actions:
+    each listing checks ~90,000 candidates; the run's budget (250,000) refuses it with the step's line."""
+    units = "".join(f"  - {{id: a{i}, owner: A, at: base, might: 1}}\n" for i in range(60))
+    cards = "".join(f"  c{i}: {{type: spell, timing: action, effect: [{{move: {{unit: target, to: target}}}}]}}\n"
+                    for i in range(100))
+    hand = ", ".join(f"c{i}" for i in range(100))
+    steps = ("  - expect: {legal: {B: [concede]}}\n  - {do: end-turn, player: A}\n"
+             "  - expect: {legal: {A: [concede]}}\n  - {do: end-turn, player: B}\n") * 400
+    text = (f"name: adv\nplayers: [A, B]\nbattlefields: [{', '.join(f'B{i}' for i in range(15))}]\n"
+            f"units:\n{units}cards:\n{cards}hands: {{A: [{hand}]}}\nsteps:\n{steps}")
+    one_line(riftsim("simulate", write(tmp_path, text)), 2, "step ", "more than 250,000 candidate checks in all")

@@ -1,6 +1,7 @@
 """Actions (the scenario vocabulary) and their legality, each refusal naming its rule."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, permutations, product
@@ -8,7 +9,7 @@ from itertools import combinations, permutations, product
 from statecharts import timing
 
 from simulator.rules.triggers import orderer, unordered_labels
-from simulator.core.errors import IllegalAction
+from simulator.core.errors import IllegalAction, TooCostly
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
 
@@ -418,6 +419,18 @@ def _target_pool(g: State, field: str, board: list[str]) -> list:
 
 
 MOVES = ("compact", "single", "all")
+_BUDGET: list[int] = []          # the candidate checks legal() may still make, innermost budget last
+
+
+@contextmanager
+def budget(checks: int):
+    """Within the block, :func:`legal` raises :class:`TooCostly` once it has checked more than ``checks``
+    candidate actions in all (a scenario run's bound: its cost stays bounded whatever the file asks)."""
+    _BUDGET.append(checks)
+    try:
+        yield
+    finally:
+        _BUDGET.pop()
 
 
 def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
@@ -434,6 +447,10 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     if moves not in MOVES:
         raise ValueError(f"moves is one of {', '.join(MOVES)}, not {moves!r}")
     cands = candidates(g, p, orders="compact" if moves == "compact" else "all")
+    if _BUDGET:
+        _BUDGET[-1] -= len(cands)
+        if _BUDGET[-1] < 0:
+            raise TooCostly("the legal actions would take too many candidate checks")
     try:
         _check_player(g, p)
     except IllegalAction:

@@ -23,9 +23,9 @@ import yaml
 
 from statecharts.turn import TURN_STATES
 
-from simulator.game.actions import Action
+from simulator.game.actions import Action, budget
 from simulator.core.cards import Card
-from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
+from simulator.core.errors import IllegalAction, RulesBug, ScenarioError, TooCostly
 from simulator.game.setup import build
 from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind,
                                      check_ruling)
@@ -63,6 +63,8 @@ MAX_BYTES = 4_000_000
 MAX_VALUES = 200_000
 MAX_DEPTH = 64
 MAX_NUMBER = 40
+#: candidate actions that the ``legal`` expectations of one run may check in all (a few seconds' work)
+MAX_CHECKS = 250_000
 #: libyaml's parser when PyYAML has it (20x faster on a large file; same nodes, same line marks)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NUMERIC = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
@@ -432,10 +434,15 @@ class Result:
     @property
     def final(self) -> dict:
         """The final position as expectation keys, ``legal`` included: computed when first asked for
-        (``simulate --json``), never for a plain run."""
+        (``simulate --json``), never for a plain run; ScenarioError past :data:`MAX_CHECKS`."""
         if self._final is None:
             from simulator.scenario.view import view
-            self._final = view(self.state) if self.state is not None else {}
+            try:
+                with budget(MAX_CHECKS):
+                    self._final = view(self.state) if self.state is not None else {}
+            except TooCostly:
+                raise ScenarioError(f"{self.scenario.file}:0", f"the final position's legal actions need more "
+                                                               f"than {MAX_CHECKS:,} candidate checks: refused") from None
         return self._final
 
 
@@ -452,17 +459,18 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
     failure = ""
     steps = checks = 0
     checked = []
-    for st in sc.steps:
-        failure = _do(game, sc, st) if st.action else _check(game, sc, st)
-        if observe is not None:
-            observe(st, game, failure)
-        if failure:
-            failure = f"{sc.file}:{st.line}: step {st.number}: {failure}"
-            break
-        steps += 1
-        if st.expect is not None:
-            checks += 1
-            checked.append((st.number, ", ".join(f"{k} {_fmt(v)}" for k, v in st.expect.items())))
+    with budget(MAX_CHECKS):            # the whole run's legal listings together (hostile input)
+        for st in sc.steps:
+            try:
+                failure = _do(game, sc, st) if st.action else _check(game, sc, st)
+            except TooCostly:
+                raise ScenarioError(f"{sc.file}:{st.line}", f"step {st.number}: the scenario's legal actions "
+                                    f"need more than {MAX_CHECKS:,} candidate checks in all: refused") from None
+            if not _step_done(sc, st, game, failure, observe, checked):
+                failure = f"{sc.file}:{st.line}: step {st.number}: {failure}"
+                break
+            steps += 1
+            checks += st.expect is not None
     res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), game.state, steps, checks, checked)
     if sc.pending is not None:
         if failure:
@@ -472,6 +480,17 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
             res.message = (f"{sc.where('pending')}: marked pending ({sc.pending}) but every step holds "
                            f"now: remove 'pending'")
     return res
+
+
+def _step_done(sc: Scenario, st: Step, game, failure: str, observe, checked: list) -> bool:
+    """After a step: tell the observer; False if it failed; an expectation that held is recorded."""
+    if observe is not None:
+        observe(st, game, failure)
+    if failure:
+        return False
+    if st.expect is not None:
+        checked.append((st.number, ", ".join(f"{k} {_fmt(v)}" for k, v in st.expect.items())))
+    return True
 
 
 def _do(game, sc: Scenario, st: Step) -> str:
