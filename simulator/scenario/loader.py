@@ -135,7 +135,7 @@ def _precheck(text: str, file: str) -> None:
             continue
         if count > MAX_VALUES:
             raise ScenarioError(f"{file}:{ev.start_mark.line + 1}", f"the document holds more than {MAX_VALUES:,} "
-                                                                    f"values once its aliases are expanded: refused")
+                                                                    f"values (an alias counts as all it repeats): refused")
 
 
 def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
