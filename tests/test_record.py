@@ -117,3 +117,58 @@ def test_trace_diagram_svg_keeps_the_caption_inside_the_picture(tmp_path):
     for x, size, text in lines:
         # Helvetica averages well under 0.6 em per character
         assert pad + float(x) + 0.6 * float(size) * len(text) < width, text
+
+
+def test_snapshots_are_bounded_and_list_moves_one_unit_at_a_time(monkeypatch, tmp_path, capsys):
+    """A hostile file cannot make the recording explode: moves are listed per unit (not 2^units groups),
+    and past MAX_ENTRIES the command stops with one line."""
+    from simulator.cli.main import main
+    from simulator.scenario import record as rec_mod
+    rec = record(load(SEED002))
+    assert rec.steps[0]["state"]["legal"]["A"] == ["concede", "end-turn", "move a1 North", "move a1 South"]
+    monkeypatch.setattr(rec_mod, "MAX_ENTRIES", 20)
+    code = main(["simulate", "-q", SEED002, "--html", str(tmp_path / "v.html")])
+    err = capsys.readouterr().err
+    assert code == 2 and "too large to record step by step (more than 20 units" in err
+    assert not (tmp_path / "v.html").exists()
+
+
+@pytest.mark.parametrize("path", [SEED001, SEED002, "scenarios/seed004-war-trigger-order-in-combat.yaml"])
+def test_both_backends_fire_the_same_transitions_silent_ones_included(path):
+    """The transitions backend (real `transitions` machines) and the compiled table fire the same declared
+    transitions in the same order, the silent bookkeeping ones too; the snapshots agree."""
+    a, b = record(load(path)), record(load(path), backend="transitions")
+    key = lambda r: [(f.step, f.leaf, f.inst, f.t.trigger, f.t.source, f.t.dest, f.silent) for f in r.fired]
+    assert key(a) == key(b) and len(key(a)) > 20
+    assert [s["state"] for s in a.steps] == [s["state"] for s in b.steps]
+
+
+def _text_boxes(svg: str, cls: str) -> list[tuple]:
+    """Approximate boxes (x0, y0, x1, y1, text) of the texts inside SVG groups of class ``cls``
+    (Helvetica: about half an em per character)."""
+    out = []
+    for body in re.findall(rf'<g id="\w+" class="{cls}">(.*?)</g>', svg, re.S):
+        for anchor, x, y, size, text in re.findall(
+                r'<text [^>]*text-anchor="(\w+)" x="([-\d.]+)" y="([-\d.]+)"[^>]*font-size="([\d.]+)"[^>]*>([^<]*)</text>',
+                body):
+            x, y, size, text = float(x), float(y), float(size), html.unescape(text)
+            w = 0.5 * size * len(text)
+            x0 = {"middle": x - w / 2, "start": x}.get(anchor, x - w)
+            out.append((x0, y - 0.8 * size, x0 + w, y + 0.2 * size, text))
+    return out
+
+
+@pytest.mark.parametrize("path", [SEED001, SEED002, "scenarios/seed004-war-trigger-order-in-combat.yaml",
+                                  "scenarios/multiplayer-magma-chamber-team-wins-together.yaml"])
+def test_trace_diagram_labels_do_not_overlap(path):
+    """Looking at the rendered SVG: no edge label overlaps another edge label or a state's text."""
+    rec = record(load(path), snapshots=False)
+    try:
+        svg = render.to_svg(render.trace_graph(rec.fired, "t").source).decode()
+    except Exception as e:  # pragma: no cover - no renderer
+        pytest.skip(f"no SVG renderer: {e}")
+    edges, nodes = _text_boxes(svg, "edge"), _text_boxes(svg, "node")
+    assert len(edges) > 15
+    hit = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    clashes = [(a[4], b[4]) for i, a in enumerate(edges) for b in edges[i + 1:] + nodes if hit(a, b)]
+    assert clashes == []

@@ -18,10 +18,11 @@ COMMANDS = {
     "diagrams": ("simulator.cli.diagrams", "export every statechart as DOT and SVG into diagrams/"),
     "verify": ("simulator.verify.command", "check the statecharts and explore the simulator's state space"),
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
-    "rules": ("simulator.cli.rules", "which declared transitions implement a rule or apply a ruling"),
+    "rules": ("simulator.cli.rules", "a rule's title, the declarations that implement it, the scenarios that exercise it"),
     "compare": ("simulator.cli.compare", "run a scenario under two readings (--ruling) and show where they part"),
     "schema": ("simulator.cli.schema", "print the JSON Schema of scenario files, for editors"),
     "approve": ("simulator.verify.approve", "approve the golden traces of the bundled scenarios (tests/golden/)"),
+    "mutate": ("simulator.verify.mutate", "mutation testing: break each declared transition once, count what the tests notice"),
 }
 
 

@@ -169,7 +169,7 @@ def _html(recorded: list, out_path: str) -> int:
 def _diagram(res: Result, out_path: str, backend: str, rulings: dict) -> int:
     from simulator.cli.diagrams import draw_trace
     from simulator.scenario.record import record
-    fired = record(res.scenario, backend=backend, rulings=rulings).fired    # every transition, silent ones too
+    fired = record(res.scenario, backend=backend, rulings=rulings, snapshots=False).fired    # every transition, silent ones too
     try:
         draw_trace(fired, out_path, title=f"{res.scenario.name}  ({res.scenario.file})")
     except OSError as e:

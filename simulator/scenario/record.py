@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 from simulator.core.machines import Fired, Recording
 from simulator.core.model import State
+from simulator.core.errors import RiftsimError
+from simulator.game.actions import legal
 from simulator.game.engine import Game
 from simulator.scenario.loader import Result, Scenario, Step, _fmt
 from simulator.scenario.loader import run as run_scenario
@@ -42,9 +44,19 @@ def _unit(g: State, u) -> dict:
             "card": u.card, "zone": u.zone, "at": u.at}
 
 
+#: at most this many unit entries over all of a recording's snapshots (a hostile file stays bounded)
+MAX_ENTRIES = 1_000_000
+
+
+def legal_summary(g: State) -> dict[str, list[str]]:
+    """Each player's legal actions as the scenario format names them, moves one unit at a time (a group
+    of movers to one destination is legal as well; listing every group would grow as 2^units)."""
+    return {p: sorted(dict.fromkeys(a.summary() for a in legal(g, p, multi_move=False))) for p in g.order}
+
+
 def snapshot(g: State) -> dict:
     """The position as the viewer draws it, read from the engine's state (JSON data)."""
-    v = view(g)
+    v = view(g, with_legal=False)
     staged = v["staged"]
     board = []
     for name, b in g.bfs.items():
@@ -63,7 +75,7 @@ def snapshot(g: State) -> dict:
         "turn_state": v["state"], "turn": g.turn, "phase": v["phase"], "focus": g.focus, "priority": g.priority,
         "chain_state": g.ms[("chain", None)], "chain": chain, "active": v["active"], "board": board,
         "bases": bases, "gone": gone, "score": v["score"], "hands": {p: list(h) for p, h in g.hands.items()},
-        "players": v["players"], "winner": v["winner"], "legal": v["legal"],
+        "players": v["players"], "winner": v["winner"], "legal": legal_summary(g),
     }
 
 
@@ -97,8 +109,9 @@ class Recorded:
 
 
 class _Observer:
-    def __init__(self, backend: str, rec: Recorded) -> None:
-        self.backend, self.rec = backend, rec
+    def __init__(self, backend: str, rec: Recorded, snapshots: bool) -> None:
+        self.backend, self.rec, self.snapshots = backend, rec, snapshots
+        self.entries = 0
         self.rt: Recording | None = None
         self.before: State | None = None
         self.seen = 0                               # trace events already recorded
@@ -108,7 +121,7 @@ class _Observer:
             self.rt = game.state.cfg.rt = Recording(self.backend)
             self.before = game.state
             self.rec.steps.append({"n": 0, "line": 0, "kind": "start", "label": "start", "events": [],
-                                   "fired": [], "failure": "", "state": snapshot(game.state)})
+                                   "fired": [], "failure": "", "state": self.snap(game.state)})
             return
         g = game.state
         seen = self.seen
@@ -120,15 +133,27 @@ class _Observer:
         self.rec.fired.extend(fired)
         entry = {"n": st.number, "line": st.line, "kind": "do" if st.action else "expect",
                  "label": st.describe(), "illegal": bool(st.illegal), "events": [event_data(e) for e in events],
-                 "fired": [fired_data(f, events) for f in fired], "failure": failure, "state": snapshot(g)}
+                 "fired": [fired_data(f, events) for f in fired], "failure": failure, "state": self.snap(g)}
         if st.expect is not None:
             entry["expect"] = [[k, _fmt(x)] for k, x in st.expect.items()]
         self.rec.steps.append(entry)
         self.before, self.seen = g, len(g.trace)
 
 
-def record(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None) -> Recorded:
-    """Run ``sc`` (like ``simulate``) and keep every step's snapshot, events and fired transitions."""
+    def snap(self, g: State) -> dict | None:
+        if not self.snapshots:
+            return None
+        self.entries += len(g.units) + len(g.chain) + len(g.bfs) + 1
+        if self.entries > MAX_ENTRIES:
+            raise RiftsimError(f"{self.rec.scenario.file}: too large to record step by step (more than "
+                               f"{MAX_ENTRIES:,} units, chain items and battlefields over all its steps)")
+        return snapshot(g)
+
+
+def record(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
+           snapshots: bool = True) -> Recorded:
+    """Run ``sc`` (like ``simulate``) and keep every step's events and fired transitions, and with
+    ``snapshots`` its position after each step (:func:`snapshot`; bounded by :data:`MAX_ENTRIES`)."""
     rec = Recorded(sc, None, dict(rulings or {}))
-    rec.result = run_scenario(sc, backend=backend, rulings=rulings, observe=_Observer(backend, rec))
+    rec.result = run_scenario(sc, backend=backend, rulings=rulings, observe=_Observer(backend, rec, snapshots))
     return rec

@@ -144,6 +144,28 @@ def _contested_not_resting(g: State, actors) -> str | None:
     return None
 
 
+WAITING = ("Contested", "Staged", "StagedCombat")
+
+
+def _settled_not_contested(g: State, actors) -> str | None:
+    """190.3.b, 348.2.a (R6): once control is settled (one player's units remain and that player controls the
+    battlefield) it is no longer Contested, nor a showdown or combat staged there. After a win (the cleanup
+    stops at its win check, 323.1) only Contested is checked: a concession may leave a staged combat behind."""
+    for b, bf in g.bfs.items():
+        st = g.ms[("battlefield.status", b)]
+        if (st == "Contested" if g.winner is not None else st in WAITING) and bf.controller is not None and g.players_at(b) == [bf.controller]:
+            return f"control of {b} is settled ({bf.controller} controls it and alone has units there) but it is {st}"
+    return None
+
+
+def _win_is_game_over(g: State, actors) -> str | None:
+    """323.1, 651.1, 194.2: a win ends the game; the turn cycle is over (GameOver) exactly when someone has won."""
+    phase = g.ms[("phases", None)]
+    if (g.winner is not None) != (phase == "GameOver"):
+        return f"winner {g.winner} but the phase is {phase}"
+    return None
+
+
 #: (name, rule ids, check): the state invariants of the verification issue (and the last one, the
 #: evidence that the R9 reset of a Contested battlefield cannot happen: see simulator/verify/positions/positions.yaml)
 INVARIANTS = (
@@ -156,6 +178,8 @@ INVARIANTS = (
     ("no deadlock", "334, 335.1", _no_deadlock),
     ("nobody who left holds priority, focus or the turn", "652.5, R10", _no_stale_holder),
     ("Contested is staged or cleared before anyone acts", "322, 323.8, 323.11", _contested_not_resting),
+    ("a battlefield whose control is settled is not Contested", "190.3.b, 348.2.a, R6", _settled_not_contested),
+    ("the phase is GameOver exactly when someone has won", "323.1, 651.1, 194.2", _win_is_game_over),
 )
 
 
@@ -170,8 +194,18 @@ class Monitor:
         self.seen: set[tuple] = set()
         self.g: State | None = None
         self.found: list[tuple[str, str, str]] = []
+        self.main_started = False
+        self.status: dict[str, str] = {}          # battlefield -> status when last seen (which one a fire changed)
+        self.cleared: set[str] = set()            # battlefields whose waiting Contested ended in this step
 
-    WATCHED = frozenset(("combat", "focus", "turn.mode"))
+    WATCHED = frozenset(("combat", "focus", "turn.mode", "phases", "battlefield.status"))
+
+    def start(self, g: State) -> None:
+        """A step begins from ``g``."""
+        self.g = g
+        self.main_started = False
+        self.cleared = set()
+        self.status = {b: g.ms[("battlefield.status", b)] for b in g.bfs}
 
     def add(self, rec: tuple) -> None:
         self.seen.add(rec)
@@ -195,9 +229,34 @@ class Monitor:
                 self.found.append(("a showdown ends after a full round of focus passes", "347.2.a, 348",
                                    f"the showdown's focus round ends ({trigger}) but {', '.join(missing)} "
                                    f"did not pass focus"))
+        elif leaf == "battlefield.status":
+            for b, was in self.status.items():
+                now = g.ms[("battlefield.status", b)]
+                if now != was:
+                    self.status[b] = now
+                    if now == "Calm" and was in WAITING and trigger != "reset":
+                        self.cleared.add(b)
+        elif leaf == "phases" and dest == "Main" and source != "Main":
+            self.main_started = True                     # checked once the step is over (see ``after``)
         elif leaf == "turn.mode" and dest == "Neutral" and g.ms[("focus", None)] != "Off":
             self.found.append(("a showdown ends after a full round of focus passes", "347.2.a, 348",
                                f"the turn becomes Neutral while focus is {g.ms[('focus', None)]}"))
+
+    def after(self, g: State) -> None:
+        """Checks on the state a step ended in, for transitions fired during it (their effects have run)."""
+        if self.main_started:
+            self.main_started = False
+            full = {p: n for p, n in g.energy.items() if n}
+            if full and g.ms[("phases", None)] == "Main":
+                self.found.append(("rune pools are empty when a Main Phase starts", "316.1",
+                                   f"the Main Phase of {g.turn} began with energy in the pool: {full}"))
+        for b in sorted(self.cleared):
+            claimants = [p for p in g.players_at(b) if p != g.bfs[b].controller]
+            if g.winner is None and claimants and g.ms[("battlefield.status", b)] == "Calm":
+                self.found.append(("a cleared Contested is re-applied where a player lacks control", "323.11.a",
+                                   f"Contested was removed from {b} but {claimants[0]}'s units remain there, "
+                                   f"which {claimants[0]} doesn't control"))
+        self.cleared = set()
 
 
 # -- positions, results ----------------------------------------------------------------------------
@@ -262,12 +321,13 @@ def successor(g: State, a: Action, mon: Monitor) -> State:
     """``engine.step`` with the monitor pointed at the new state while it is computed."""
     engine.check(g, a)
     n = g.clone()
-    mon.g = n
+    mon.start(n)
     try:
         engine.perform(n, a)
         engine.settle(n)
     finally:
         mon.g = None
+    mon.after(n)
     return n
 
 

@@ -3,7 +3,7 @@
 A scenario's *golden output* is what a rules judge reads, as structured data: every trace event (step,
 player, text, rules, and for a declared transition its machine, instance, trigger, source and
 destination), the scenario's result, the final position (the expectation keys of
-:func:`simulator.scenario.view.view`) and each player's legal actions at the end. It is written as JSON
+:func:`simulator.scenario.view.view`), each player's rune pool and each player's legal actions at the end. It is written as JSON
 laid out one event (one final key, one legal action) per line, so a changed rule shows as a small,
 readable diff.
 
@@ -66,13 +66,25 @@ def event_dict(e) -> dict:
     return d
 
 
-def document(path: Path, res: Result) -> dict:
-    """The golden data of one scenario run."""
+def document(path: Path, res: Result, state=None) -> dict:
+    """The golden data of one scenario run (``state``: the final game state, for what the view does not show)."""
     final = dict(res.final)
     legal = final.pop("legal", {})
     message = res.message.replace(str(path), f"scenarios/{path.name}")
-    return {"scenario": path.stem, "status": res.status, "message": message,
-            "events": [event_dict(e) for e in res.events], "final": final, "legal": legal}
+    doc = {"scenario": path.stem, "status": res.status, "message": message,
+           "events": [event_dict(e) for e in res.events], "final": final}
+    if state is not None:
+        doc["pool"] = {p: state.energy.get(p, 0) for p in state.order}     # rune pools (316.1, 317.2)
+    doc["legal"] = legal
+    return doc
+
+
+def run_doc(path: Path, backend: str = "compiled") -> dict:
+    """Run one scenario file and return its golden data."""
+    sc = load(str(path))
+    last = []
+    res = run(sc, backend=backend, observe=lambda step, game, failure: last.append(game) if not last else None)
+    return document(path, res, last[0].state if last else None)
 
 
 def _j(v) -> str:
@@ -123,8 +135,7 @@ def render_doc(doc: dict) -> str:
 
 def render(path: Path, backend: str = "compiled") -> str:
     """The golden text of one scenario file, run on ``backend``."""
-    sc = load(str(path))
-    return render_doc(document(path, run(sc, backend=backend)))
+    return render_doc(run_doc(path, backend))
 
 
 def diff(path: Path, text: str, limit: int = 60) -> str:

@@ -1,0 +1,562 @@
+"""Mutation testing of the declarations: break one declared rule at a time and check that a test notices.
+
+Every single-step mutation of the machines in ``statecharts/`` is generated from the data (any
+:class:`statecharts.spec.Machine` and :class:`statecharts.spec.T`, so a new declaration is mutated
+automatically):
+
+* ``drop-guard G`` / ``drop-unless U``: the transition no longer requires G / no longer refuses U;
+* ``drop-effect E`` / ``drop-send M:T``: the transition no longer runs effect E / hands off M:T;
+* ``drop-enter E``: entering the state no longer runs its ``enter`` effect E;
+* ``dest S``: the transition goes to S instead (every other state of its machine);
+* ``swap``: two transitions with the same source and trigger trade places (which is tried first).
+
+Each mutant runs in a forked child process: the child replaces the declarations in memory (the files
+are never touched), imports the simulator afresh on them and runs the stages in turn until one fails:
+
+1. ``scenarios``: every bundled scenario on the compiled backend; killed when an expectation fails
+   (``expect``), the engine crashes (``crash``) or the output differs from its golden file
+   (``golden``, ``tests/golden/``);
+2. ``tests``: the fast unit tests of ``tests/`` (pytest in the child; not the slow checks of the file
+   format, diagrams, docs and layers, nor the scenario and golden tests already run in stage 1);
+3. ``verify``: ``riftsim verify`` (statechart checks, exploration with every invariant, coverage).
+
+A mutant that survives every stage either is **equivalent** (it cannot change any behaviour; listed
+with its reason in ``tests/mutation-equivalents.txt``) or shows a gap: a rule that can break without
+any test noticing. The score is killed / (mutants - listed equivalents).
+
+exit status: 0 the score reaches --goal; 1 it does not (or an equivalent is listed that was killed,
+or one is listed that no longer exists); 2 bad arguments.
+
+examples:
+  riftsim mutate --list                       # every mutant's id
+  nice -n 19 riftsim mutate                   # the full run (minutes: run it rarely on a shared machine)
+  riftsim mutate --only 'chain: Finalize' --stages scenarios
+  riftsim mutate --sample 10 --stages scenarios
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import select
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from statecharts.spec import Machine, T
+
+ROOT = Path(__file__).resolve().parents[2]
+EQUIVALENTS = ROOT / "tests" / "mutation-equivalents.txt"
+STAGES = ("scenarios", "tests", "verify")
+#: CPU seconds a stage may use in the child before the kernel stops it (a mutant may loop forever: killed,
+#: "timeout"); CPU time, not wall time, so a busy machine does not turn slow runs into kills. The unmutated
+#: stages take about 0.2, 12 and 40 CPU seconds. The wall-clock limit is a backstop 20 times as long.
+CPU_LIMIT = {"scenarios": 2, "tests": 120, "verify": 400, "coverage": 30}
+#: test files left out of stage 2: slow checks of things no declaration changes (the file format, diagrams,
+#: docs, the import layers, the schema, packaging, the browser viewer), and what stage 1 already ran (scenarios,
+#: golden traces) or stage 3 runs (verify)
+SLOW_TESTS = ("test_loader.py", "test_diagrams.py", "test_docs.py", "test_layers.py", "test_scenarios.py",
+              "test_golden.py", "test_verify.py", "test_mutation.py", "test_packaging.py", "test_viewer.py",
+              "test_schema.py")
+#: and, in the files kept, the tests that render pictures (graphviz: seconds each, no rule in them) and the
+#: exhaustive exploration (what stage 3 does in full)
+SLOW_KEYWORDS = "not svg and not exhaustive_exploration"
+
+
+# -- the mutants (pure functions of the declarations) ----------------------------------------------
+
+@dataclass(frozen=True)
+class Mutant:
+    """One single-step change of one leaf machine; ``id`` names it readably and stably."""
+
+    id: str
+    leaf: str
+    op: str            # drop-guard, drop-unless, drop-effect, drop-send, drop-enter, dest, swap
+    index: int         # the transition's position in the leaf (-1 for drop-enter)
+    arg: str = ""      # the guard/effect/send/state dropped or the new destination
+    other: int = -1    # swap: the other transition's position
+
+
+def transition_id(leaf: Machine, i: int) -> str:
+    """``leaf: source --trigger[guards & !unless]--> dest``, with ``(n)`` when that is not unique.
+
+    >>> m = Machine("door", "", ("Shut", "Ajar"), "Shut", (T("open", "Shut", "Ajar", ("1",), guards=("key",)),
+    ...                                                    T("open", "Shut", "Ajar", ("1",), guards=("key",))))
+    >>> transition_id(m, 0), transition_id(m, 1)
+    ('door: Shut --open[key]--> Ajar', 'door: Shut --open[key]--> Ajar (2)')
+    """
+    def base(t: T) -> str:
+        g = [*t.guards, *("!" + u for u in t.unless)]
+        return f"{leaf.name}: {t.source} --{t.trigger}{'[' + ' & '.join(g) + ']' if g else ''}--> {t.dest}"
+    me = base(leaf.transitions[i])
+    n = sum(1 for t in leaf.transitions[:i] if base(t) == me)
+    return me + (f" ({n + 1})" if n else "")
+
+
+def leaf_mutants(leaf: Machine) -> list[Mutant]:
+    """Every single-step mutant of one flat machine, in declaration order.
+
+    >>> m = Machine("door", "", ("Shut", "Ajar", "Gone"), "Shut",
+    ...             (T("open", "Shut", "Ajar", ("1",), guards=("key",), effects=("creak",)),
+    ...              T("open", "Shut", "Gone", ("2",))))
+    >>> [f"{x.op} {x.arg}".strip() for x in leaf_mutants(m)]
+    ['drop-guard key', 'drop-effect creak', 'dest Shut', 'dest Gone', 'swap', 'dest Shut', 'dest Ajar']
+    """
+    out: list[Mutant] = []
+    ts = leaf.transitions
+    for i, t in enumerate(ts):
+        tid = transition_id(leaf, i)
+        for op, names in (("drop-guard", t.guards), ("drop-unless", t.unless), ("drop-effect", t.effects),
+                          ("drop-send", t.sends)):
+            out += [Mutant(f"{tid}  {op} {n}", leaf.name, op, i, n) for n in names]
+        out += [Mutant(f"{tid}  dest {s}", leaf.name, "dest", i, s) for s in leaf.states if s != t.dest]
+        for j in range(i + 1, len(ts)):
+            if (ts[j].source, ts[j].trigger) == (t.source, t.trigger):
+                out.append(Mutant(f"{tid}  swap with  {transition_id(leaf, j)}", leaf.name, "swap", i, other=j))
+    for state, effect in leaf.enter.items():
+        out.append(Mutant(f"{leaf.name}: enter {state}  drop-enter {effect}", leaf.name, "drop-enter", -1, state))
+    return out
+
+
+def mutants(machines: tuple[Machine, ...]) -> list[Mutant]:
+    """Every single-step mutant of every leaf of every machine."""
+    return [mu for m in machines for leaf in m.leaves() for mu in leaf_mutants(leaf)]
+
+
+def mutate_leaf(leaf: Machine, mu: Mutant) -> Machine:
+    """The leaf with the mutation applied (a new object: declarations are frozen data).
+
+    >>> m = Machine("door", "", ("Shut", "Ajar"), "Shut", (T("open", "Shut", "Ajar", ("1",), guards=("key",)),))
+    >>> mutate_leaf(m, leaf_mutants(m)[0]).transitions[0].guards
+    ()
+    """
+    ts = list(leaf.transitions)
+    if mu.op == "drop-enter":
+        enter = {k: v for k, v in leaf.enter.items() if k != mu.arg}
+        return dataclasses.replace(leaf, enter=enter, state_docs=dict(leaf.state_docs))
+    t = ts[mu.index]
+    field = {"drop-guard": "guards", "drop-unless": "unless", "drop-effect": "effects", "drop-send": "sends"}.get(mu.op)
+    if field:
+        values = list(getattr(t, field))
+        values.remove(mu.arg)
+        ts[mu.index] = dataclasses.replace(t, **{field: tuple(values)})
+    elif mu.op == "dest":
+        ts[mu.index] = dataclasses.replace(t, dest=mu.arg)
+    elif mu.op == "swap":
+        ts[mu.index], ts[mu.other] = ts[mu.other], ts[mu.index]
+    else:  # pragma: no cover - the operators are listed above
+        raise ValueError(mu.op)
+    return dataclasses.replace(leaf, transitions=tuple(ts), enter=dict(leaf.enter), state_docs=dict(leaf.state_docs))
+
+
+def apply(machines: tuple[Machine, ...], mu: Mutant) -> tuple[Machine, ...]:
+    """The machines with one leaf mutated (the others are the same objects)."""
+    out = []
+    for m in machines:
+        if m.regions and any(r.name == mu.leaf for r in m.regions):
+            regions = tuple(mutate_leaf(r, mu) if r.name == mu.leaf else r for r in m.regions)
+            m = dataclasses.replace(m, regions=regions, enter=dict(m.enter), state_docs=dict(m.state_docs))
+        elif not m.regions and m.name == mu.leaf:
+            m = mutate_leaf(m, mu)
+        out.append(m)
+    return tuple(out)
+
+
+# -- equivalent mutants ---------------------------------------------------------------------------
+
+def load_equivalents(path: Path = EQUIVALENTS) -> dict[str, str]:
+    """``id  # reason`` per line (``#`` at the start of a line is a comment)."""
+    out: dict[str, str] = {}
+    if not path.exists():
+        return out
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        mid, sep, why = line.partition(" # ")
+        if not sep or not why.strip():
+            raise ValueError(f"{path.name}:{n}: expected 'MUTANT ID # reason'")
+        out[mid.strip()] = why.strip()
+    return out
+
+
+# -- running a mutant (in a forked child) ---------------------------------------------------------
+
+def _install(new: tuple[Machine, ...]) -> None:
+    """Put the mutated declarations where the ``statecharts`` package had the originals, then forget the
+    simulator's modules so that importing them again builds everything (backends, tables) from the mutant."""
+    import statecharts
+    old = statecharts.MACHINES
+    swap: dict[int, object] = {id(old): new,
+                               id(statecharts.LEAVES): {leaf.name: leaf for m in new for leaf in m.leaves()}}
+    for o, n in zip(old, new):
+        swap[id(o)] = n
+        for lo, ln in zip(o.leaves(), n.leaves()):
+            swap[id(lo)] = ln
+    keep = [old, statecharts.LEAVES]          # the originals stay alive, so no id in ``swap`` is reused
+    for name, mod in list(sys.modules.items()):
+        if mod is None or not (name == "statecharts" or name.startswith("statecharts.")):
+            continue
+        for k, v in list(vars(mod).items()):
+            if id(v) in swap:
+                setattr(mod, k, swap[id(v)])
+            elif isinstance(v, (tuple, list)) and any(id(x) in swap for x in v):
+                setattr(mod, k, type(v)(swap.get(id(x), x) for x in v))
+            elif isinstance(v, dict) and any(id(x) in swap for x in v.values()):
+                setattr(mod, k, {a: swap.get(id(x), x) for a, x in v.items()})
+    for name in list(sys.modules):
+        if name in ("simulator", "tests", "conftest") or name.startswith(("simulator.", "tests.")):
+            del sys.modules[name]
+    del keep
+
+
+def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
+    """Every bundled scenario: an expectation or a crash kills first (what the suite knew before golden traces),
+    then a golden file that differs."""
+    import importlib
+    golden = importlib.import_module("simulator.verify.golden")
+    loader = importlib.import_module("simulator.scenario.loader")
+    runs = []
+    for path in golden.scenario_files():
+        games: list = []
+        try:
+            sc = loader.load(str(path))
+            res = loader.run(sc, observe=lambda step, game, failure: games.append(game) if not games else None)
+        except Exception as e:  # noqa: BLE001 - any crash kills the mutant
+            return True, f"crash: {path.stem}: {type(e).__name__}: {e}"[:300]
+        if res.status == "fail" or (sc.pending is None and res.status != "pass"):
+            return True, f"expect: {path.stem}: {res.message}"[:300]
+        runs.append((path, res, games[0].state if games else None))
+    if golden_check:
+        for path, res, state in runs:
+            text = golden.render_doc(golden.document(path, res, state))
+            gp = golden.golden_path(path)
+            if not gp.exists() or gp.read_text(encoding="utf-8") != text:
+                return True, f"golden: {path.stem}"
+    return False, ""
+
+
+def _stage_tests() -> tuple[bool, str]:
+    import io
+    import contextlib
+    import pytest
+
+    failed: list[str] = []
+
+    class Watch:
+        def pytest_runtest_logreport(self, report):
+            if report.failed:
+                failed.append(report.nodeid)
+
+    files = [str(p) for p in sorted((ROOT / "tests").glob("test_*.py")) if p.name not in SLOW_TESTS]
+    os.environ["CI"] = "1"                            # the derandomized hypothesis profile (tests/conftest.py)
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ROOT),
+                            "-k", SLOW_KEYWORDS, *files], plugins=[Watch()])
+    if code == 0:
+        return False, ""
+    return True, f"tests: {failed[0] if failed else f'pytest exit {int(code)}'}"
+
+
+def _stage_verify() -> tuple[bool, str]:
+    import io
+    import contextlib
+    import importlib
+    import tempfile
+
+    main = importlib.import_module("simulator.cli.main")
+    sink = io.StringIO()
+    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        code = main.main(["verify", "--jobs", "1", "--out", tmp])
+    if code == 0:
+        return False, ""
+    lines = [ln.strip() for ln in sink.getvalue().splitlines() if "FINDING" in ln or "VIOLATION" in ln or "error" in ln]
+    return True, f"verify: {lines[0] if lines else f'exit {code}'}"[:300]
+
+
+def _child(mu: Mutant | None, stage: str, golden_check: bool) -> tuple[bool, str]:
+    import statecharts
+    if mu is not None:
+        _install(apply(statecharts.MACHINES, mu))
+    else:
+        _install(statecharts.MACHINES)
+    if stage == "coverage":
+        return False, json.dumps(_coverage())
+    if stage == "scenarios":
+        return _stage_scenarios(golden_check)
+    if stage == "tests":
+        return _stage_tests()
+    return _stage_verify()
+
+
+class _Child:
+    """One stage of one mutant running in a forked child process."""
+
+    def __init__(self, mu: Mutant | None, stage: str, golden_check: bool, cpu: float | None = None) -> None:
+        self.mu, self.stage = mu, stage
+        self.cpu = CPU_LIMIT[stage] if cpu is None else cpu
+        self.deadline = time.monotonic() + 20 * self.cpu
+        self.chunks: list[bytes] = []
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:                                     # the child: never returns
+            os.close(r)
+            import resource
+            resource.setrlimit(resource.RLIMIT_CPU, (int(self.cpu), int(self.cpu) + 1))
+            try:
+                result = _child(mu, stage, golden_check)
+            except BaseException as e:  # noqa: BLE001 - a mutant may break anything; it is then killed
+                result = (True, f"crash: {type(e).__name__}: {e}"[:300])
+            try:
+                os.write(w, json.dumps(result).encode())
+            finally:
+                os._exit(0)
+        os.close(w)
+        self.pid, self.fd = pid, r
+
+    def read(self) -> bool:
+        """Read what is there; True once the child has closed its end."""
+        data = os.read(self.fd, 65536)
+        if data:
+            self.chunks.append(data)
+        return not data
+
+    def result(self, late: bool = False) -> tuple[bool, str]:
+        """Reap the child (killing it first if ``late``) and return (killed, why)."""
+        if late:
+            os.kill(self.pid, signal.SIGKILL)
+        os.close(self.fd)
+        _, status = os.waitpid(self.pid, 0)
+        if late:
+            return True, f"timeout: {self.stage} ran over {20 * self.cpu:.0f} s of wall time"
+        if not self.chunks:
+            if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+                return True, f"timeout: {self.stage} used more than {self.cpu:.0f} CPU seconds"
+            return True, "crash: the child died without a result"
+        killed, why = json.loads(b"".join(self.chunks))
+        return bool(killed), why
+
+
+def run_stage(mu: Mutant | None, stage: str, *, golden_check: bool = True, timeout: float | None = None) -> tuple[bool, str]:
+    """(killed, why) for one mutant and one stage, run in a forked child (``None``: the unmutated declarations)."""
+    c = _Child(mu, stage, golden_check, timeout)
+    while True:
+        left = c.deadline - time.monotonic()
+        if left <= 0:
+            return c.result(late=True)
+        ready, _, _ = select.select([c.fd], [], [], left)
+        if ready and c.read():
+            return c.result()
+
+
+def run_mutant(mu: Mutant | None, stages=STAGES, *, golden_check: bool = True) -> tuple[bool, str]:
+    """(killed, why): the first stage that kills it, or (False, '') when it survives them all."""
+    for stage in stages:
+        killed, why = run_stage(mu, stage, golden_check=golden_check)
+        if killed:
+            return True, why
+    return False, ""
+
+
+def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs: int = 1, skip: dict | None = None):
+    """Yield (mutant, killed, why) for every mutant, as they finish, with up to ``jobs`` children at once.
+
+    ``skip`` maps a mutant id to stages it cannot fail (see :func:`unreached`): they are not run for it.
+    """
+    todo = [(mu, 0) for mu in ms]
+    todo.reverse()
+    running: dict[int, tuple[_Child, int]] = {}
+    while todo or running:
+        while todo and len(running) < jobs:
+            mu, k = todo.pop()
+            if k == len(stages):
+                yield mu, False, ""
+                continue
+            if skip and stages[k] in skip.get(mu.id, ()):
+                todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
+                continue
+            c = _Child(mu, stages[k], golden_check)
+            running[c.fd] = (c, k)
+        if not running:
+            continue
+        now = time.monotonic()
+        wait = max(0.0, min(c.deadline for c, _ in running.values()) - now)
+        ready, _, _ = select.select(list(running), [], [], wait)
+        done = [(fd, False) for fd in ready if running[fd][0].read()]
+        done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.deadline <= time.monotonic()]
+        for fd, late in done:
+            c, k = running.pop(fd)
+            killed, why = c.result(late=late)
+            if killed:
+                yield c.mu, True, why
+            else:
+                todo.insert(0, (c.mu, k + 1))       # its next stage, once every mutant had this one (breadth first)
+
+
+def _coverage() -> list:
+    """Every declared transition the bundled scenarios fire: (leaf, source, trigger, dest, guards) records."""
+    import importlib
+    golden = importlib.import_module("simulator.verify.golden")
+    loader = importlib.import_module("simulator.scenario.loader")
+    seen: set = set()
+
+    def watch(step, game, failure):
+        if step is None:
+            game.state.coverage = seen
+    for path in golden.scenario_files():
+        loader.run(loader.load(str(path)), observe=watch)
+    return sorted([list(r[:4]) + [list(r[4])] for r in seen])
+
+
+def unreached(machines: tuple[Machine, ...], fired) -> dict[str, tuple[str, ...]]:
+    """Mutant ids that stage 'scenarios' cannot kill, as {id: ('scenarios',)}: the bundled scenarios run
+    deterministically, so a mutant changes nothing there when what it changes is never used by them. A
+    changed transition's destination, effects or hand-offs matter only when it fires; its guards, ``unless``
+    or place in the order only when its row (machine, source, trigger) is looked up, which fires one of the
+    row's transitions; an ``enter`` effect only when a transition into that state fires."""
+    fired_t = {(r[0], r[1], r[2], r[3], tuple(r[4])) for r in fired}
+    rows = {(r[0], r[1], r[2]) for r in fired_t}
+    dests = {(r[0], r[3]) for r in fired_t}
+    out: dict[str, tuple[str, ...]] = {}
+    leaves = {leaf.name: leaf for m in machines for leaf in m.leaves()}
+    for mu in mutants(machines):
+        leaf = leaves[mu.leaf]
+        if mu.op == "drop-enter":
+            used = (mu.leaf, mu.arg) in dests
+        else:
+            t = leaf.transitions[mu.index]
+            if mu.op in ("drop-guard", "drop-unless", "swap"):
+                used = (mu.leaf, t.source, t.trigger) in rows
+            else:
+                used = (mu.leaf, t.source, t.trigger, t.dest, t.guards) in fired_t
+        if not used:
+            out[mu.id] = ("scenarios",)
+    return out
+
+
+def sample(ms: list[Mutant], n: int, skip: dict | None = None) -> list[Mutant]:
+    """``n`` mutants chosen by a stable hash of their ids (the same ones while their declarations stay), one
+    per operator first, leaving out the ids in ``skip``.
+
+    >>> m = Machine("door", "", ("Shut", "Ajar", "Gone"), "Shut", (T("open", "Shut", "Ajar", ("1",), guards=("key",)),))
+    >>> sorted(x.op for x in sample(leaf_mutants(m), 2))
+    ['dest', 'drop-guard']
+    """
+    import hashlib
+
+    pool = sorted((m for m in ms if not skip or m.id not in skip),
+                  key=lambda m: hashlib.sha256(m.id.encode()).hexdigest())
+    first: dict[str, Mutant] = {}
+    for m in pool:
+        first.setdefault(m.op, m)
+    chosen = list(first.values())[:n]
+    chosen += [m for m in pool if m not in chosen][:max(0, n - len(chosen))]
+    return chosen
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--list", action="store_true", help="print every mutant's id and stop")
+    p.add_argument("--only", metavar="TEXT", action="append", help="only mutants whose id contains TEXT; repeatable")
+    p.add_argument("--ids", metavar="FILE", help="only the mutants whose ids are listed in FILE, one a line")
+    p.add_argument("--sample", type=int, metavar="N",
+                   help="only N mutants, chosen by a stable hash of their ids (one per operator first)")
+    p.add_argument("--stages", default=",".join(STAGES),
+                   help=f"comma-separated stages to run, in order (default: {','.join(STAGES)})")
+    p.add_argument("--no-golden", action="store_true",
+                   help="stage 'scenarios' ignores the golden files (the score the suite had before them)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="children at once (default 1: the machine is shared; each child is one mutant's stage)")
+    p.add_argument("--goal", type=float, default=98.0, help="the score to reach, in percent (default: 98)")
+    p.add_argument("--json", metavar="FILE", help="also write every mutant's outcome as JSON lines to FILE")
+
+
+def run(args: argparse.Namespace) -> int:
+    import statecharts
+
+    stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
+    bad = [s for s in stages if s not in STAGES]
+    if bad or not stages:
+        print(f"riftsim mutate: unknown stage {bad[0] if bad else '(none)'}: choose from {', '.join(STAGES)}",
+              file=sys.stderr)
+        return 2
+    everything = mutants(statecharts.MACHINES)
+    try:
+        equivalents = load_equivalents()
+    except ValueError as e:
+        print(f"riftsim mutate: {e}", file=sys.stderr)
+        return 2
+    ms = everything
+    if args.only:
+        ms = [m for m in ms if any(o in m.id for o in args.only)]
+    if args.ids:
+        wanted = set(Path(args.ids).read_text(encoding="utf-8").splitlines())
+        ms = [m for m in ms if m.id in wanted]
+    if args.sample:
+        ms = sample(ms, args.sample)
+    if args.list:
+        for m in ms:
+            print(m.id + (f"  # equivalent: {equivalents[m.id]}" if m.id in equivalents else ""))
+        print(f"{len(ms)} mutants", file=sys.stderr)
+        return 0
+    ids = {m.id for m in everything}
+    stale = sorted(set(equivalents) - ids)
+    t0 = time.perf_counter()
+    killed, survived, eq_killed, eq_survived = [], [], [], []
+    base_killed, why = run_mutant(None, stages[:1], golden_check=not args.no_golden)
+    if base_killed:
+        print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
+        return 1
+    skip: dict = {}
+    if "scenarios" in stages:
+        ok, fired = run_stage(None, "coverage")
+        if ok:
+            print(f"riftsim mutate: the bundled scenarios fail unmutated ({fired})", file=sys.stderr)
+            return 1
+        skip = unreached(statecharts.MACHINES, json.loads(fired))
+        n_skip = sum(1 for m in ms if m.id in skip)
+        print(f"{len(ms)} mutants; {n_skip} change nothing the bundled scenarios use (stage 'scenarios' skipped "
+              f"for them)", flush=True)
+    out = open(args.json, "w", encoding="utf-8") if args.json else None
+    by_stage: dict[str, int] = {}
+    try:
+        for n, (mu, dead, why) in enumerate(run_many(ms, stages, golden_check=not args.no_golden, jobs=args.jobs,
+                                                      skip=skip), 1):
+            eq = equivalents.get(mu.id)
+            if dead:
+                (eq_killed if eq else killed).append((mu, why))
+                by_stage[why.split(":")[0]] = by_stage.get(why.split(":")[0], 0) + 1
+            else:
+                (eq_survived if eq else survived).append(mu)
+            mark = "killed  " if dead else ("equiv.  " if eq else "SURVIVED")
+            print(f"[{n}/{len(ms)}] {mark} {mu.id}" + (f"  <- {why}" if dead else f"  ({eq})" if eq else ""),
+                  flush=True)
+            if out:
+                out.write(json.dumps({"id": mu.id, "killed": dead, "why": why, "equivalent": eq}) + "\n")
+                out.flush()
+    finally:
+        if out:
+            out.close()
+    order = {m.id: i for i, m in enumerate(ms)}
+    survived.sort(key=lambda m: order[m.id])
+    wall = time.perf_counter() - t0
+    considered = len(ms) - len(eq_survived)
+    score = 100.0 * len(killed) / considered if considered else 100.0
+    print()
+    for mu in survived:
+        print(f"SURVIVED {mu.id}")
+    for mu, why in eq_killed:
+        print(f"LISTED AS EQUIVALENT BUT KILLED ({why}): {mu.id}: remove it from {EQUIVALENTS.name}")
+    for s in stale:
+        print(f"LISTED AS EQUIVALENT BUT NO SUCH MUTANT: {s}: remove it from {EQUIVALENTS.name}")
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(by_stage.items()))
+    print(f"mutants: {len(ms)}; killed {len(killed) + len(eq_killed)} ({kinds}); equivalent (listed, survived) "
+          f"{len(eq_survived)}; survived {len(survived)}")
+    print(f"mutation score: {len(killed)}/{considered} = {score:.1f}% of the non-equivalent mutants killed "
+          f"(goal {args.goal:g}%; stages {','.join(stages)}{'; golden files ignored' if args.no_golden else ''}; "
+          f"{wall:.0f} s)")
+    return 0 if score >= args.goal and not eq_killed and not (stale and not (args.only or args.sample or args.ids)) else 1

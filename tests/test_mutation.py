@@ -1,0 +1,88 @@
+"""Mutation testing of the declarations (``riftsim mutate``, docs/testing.md): a sample runs here.
+
+Each mutant breaks one declared transition in memory (a guard, ``unless``, effect or hand-off dropped, a
+destination changed, two transitions with the same source and trigger swapped, an ``enter`` effect dropped)
+and must be noticed by the bundled scenarios, their golden traces or the fast unit tests. The full run
+(every mutant, then ``verify`` for the survivors) is ``nice -n 19 riftsim mutate``; its latest score is in
+docs/testing.md.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+import statecharts
+from simulator.verify import mutate
+
+ROOT = Path(__file__).resolve().parents[1]
+ALL = mutate.mutants(statecharts.MACHINES)
+BY_ID = {m.id: m for m in ALL}
+EQUIVALENT = mutate.load_equivalents()
+HOW = ("a rule can break without any test noticing: add a scenario expectation, a test or a verify invariant "
+       "that notices it (or, if it cannot change any behaviour, list it in tests/mutation-equivalents.txt "
+       "with the reason)")
+
+#: the mutants issue 18 found surviving, each with what now kills it
+ISSUE_MUTANTS = [
+    "chain: Finalize --finalize--> Execute  dest Resolve",                    # golden: a wrong 429 'keeps priority' line
+    "chain: Resolve --resolved[priority_kept & !chain_empty & !pending_remain]--> Execute  drop-effect new_round",
+    "battlefield.status: Showdown --end_showdown[control_settled]--> Calm  dest Contested",   # 190.3.b
+    "battlefield.status: Staged --unstage--> Contested  dest Calm",            # 323.11, 323.11.a
+    "phases: Main --game_over--> GameOver  dest Main",                         # 323.1: the phase after a win
+    "phases: Draw --advance--> Main  drop-effect main_start",                  # 316.1: the pool at Main start
+]
+
+
+def _killed(mid: str) -> tuple[bool, str]:
+    return mutate.run_mutant(BY_ID[mid], ("scenarios", "tests"))
+
+
+@pytest.mark.parametrize("mid", ISSUE_MUTANTS)
+def test_the_mutants_the_issue_found_are_killed(mid):
+    assert mid in BY_ID, f"mutant {mid!r} no longer exists (its declaration changed): update ISSUE_MUTANTS"
+    killed, why = _killed(mid)
+    assert killed, f"{mid}: {HOW}"
+
+
+SAMPLE = [m.id for m in mutate.sample(ALL, 7, skip=EQUIVALENT)]
+
+
+@pytest.mark.parametrize("mid", SAMPLE)
+def test_a_sample_of_mutants_is_killed(mid):
+    """One mutant per operator, chosen by a stable hash of its id (the same while the declarations stay)."""
+    killed, why = _killed(mid)
+    assert killed, f"{mid}: {HOW}"
+
+
+def test_the_unmutated_declarations_pass_every_stage_the_sample_uses():
+    assert mutate.run_mutant(None, ("scenarios",)) == (False, "")
+
+
+def test_every_listed_equivalent_mutant_exists_and_has_a_reason():
+    stale = sorted(set(EQUIVALENT) - set(BY_ID))
+    assert not stale, f"tests/mutation-equivalents.txt lists mutants that no longer exist: {stale}"
+    assert all(len(why) > 10 for why in EQUIVALENT.values())
+
+
+def test_every_operator_applies_to_the_declarations_and_ids_are_unique():
+    ops = {m.op for m in ALL}
+    assert ops == {"drop-guard", "drop-unless", "drop-effect", "drop-send", "drop-enter", "dest", "swap"}
+    assert len(BY_ID) == len(ALL)
+    for m in ALL:
+        new = mutate.apply(statecharts.MACHINES, m)
+        assert new != statecharts.MACHINES or m.op == "drop-enter", m.id   # enter is not compared: checked below
+        leaf = next(x for n in new for x in n.leaves() if x.name == m.leaf)
+        old = statecharts.LEAVES[m.leaf]
+        assert leaf.transitions != old.transitions or leaf.enter != old.enter, m.id
+
+
+def test_mutants_never_touch_the_files():
+    """Mutants live in memory (a forked child): the declarations on disk and in this process are unchanged."""
+    def digest():
+        return {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((ROOT / "statecharts").glob("*.py"))}
+    before, machines = digest(), statecharts.MACHINES
+    mutate.run_stage(BY_ID[SAMPLE[0]], "scenarios")
+    assert digest() == before
+    assert statecharts.MACHINES is machines and mutate.mutants(statecharts.MACHINES) == ALL
