@@ -12,7 +12,6 @@ import resource
 import stat
 import subprocess
 import sys
-import threading
 
 import pytest
 
@@ -443,18 +442,16 @@ def test_the_bounds_are_documented():
 
 def test_many_simultaneous_triggers_are_ordered_from_a_compact_list():
     """383.3.d: ten on-play triggers (10! = 3,628,800 orders took 97 s and 1.9 GB to list) give one
-    `order` entry per trigger that may be placed first; every full order is still legal."""
-    from simulator.game.actions import legal
+    `order` entry per trigger that may be placed next, each legal."""
     abilities = [{"name": f"t{i}", "trigger": "on-play", "effect": []} for i in range(10)]
     g = Game.from_setup({"players": ["A", "B"], "hands": {"A": ["x"]},
                          "cards": {"x": {"type": "unit", "might": 1, "abilities": abilities}}})
     g.apply(Action("play", "A", card="x", at="base"))
     assert g.legal_summary("A") == ["concede", *sorted(f"order x#1:t{i}" for i in range(10))]
     orders = [a for a in g.legal_actions("A") if a.kind == "order"]
-    assert len(orders) == 10 and all(len(a.triggers) == 10 for a in orders)
-    last_first = Action("order", "A", triggers=tuple(f"x#1:t{i}" for i in reversed(range(10))))
-    g.clone().apply(last_first)                                     # not listed, still legal
-    assert len(expand(orders[0])) == 362_880 and expand(orders[0])[0] == orders[0]
+    assert len(orders) == 10 and all(len(a.triggers) == 1 for a in orders)   # picks of the next one
+    for a in orders:
+        g.clone().apply(a)
 
 
 def test_older_files_listing_every_order_still_pass():

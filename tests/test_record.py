@@ -138,7 +138,9 @@ def test_both_backends_fire_the_same_transitions_silent_ones_included(path):
     """The transitions backend (real `transitions` machines) and the compiled table fire the same declared
     transitions in the same order, the silent bookkeeping ones too; the snapshots agree."""
     a, b = record(load(path)), record(load(path), backend="transitions")
-    key = lambda r: [(f.step, f.leaf, f.inst, f.t.trigger, f.t.source, f.t.dest, f.silent) for f in r.fired]
+    def key(r):
+        return [(f.step, f.leaf, f.inst, f.t.trigger, f.t.source, f.t.dest, f.silent) for f in r.fired]
+
     assert key(a) == key(b) and len(key(a)) > 20
     assert [s["state"] for s in a.steps] == [s["state"] for s in b.steps]
 

@@ -247,8 +247,11 @@ def test_stepping_seed002_shows_the_engine_state_at_every_step(driver, seed002_p
 def test_buttons_slider_and_keys_move_the_step(driver, seed002_page):
     from selenium.webdriver.common.keys import Keys
     open_page(driver, seed002_page)
-    find = lambda i: driver.find_element("id", i)
-    find("next").click(); find("next").click()
+    def find(i):
+        return driver.find_element("id", i)
+
+    find("next").click()
+    find("next").click()
     assert shown(driver)["step"] == 2
     find("prev").click()
     assert shown(driver)["step"] == 1

@@ -19,6 +19,7 @@ COMMANDS = {
     "verify": ("simulator.verify.command", "check the statecharts and explore the simulator's state space"),
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
     "rules": ("simulator.cli.rules", "a rule's title, the declarations that implement it, the scenarios that exercise it"),
+    "cards": ("simulator.cli.cards", "list the real Riftbound cards riftsim models, with their modelled effect"),
     "compare": ("simulator.cli.compare", "run a scenario under two readings (--ruling) and show where they part"),
     "schema": ("simulator.cli.schema", "print the JSON Schema of scenario files, for editors"),
     "approve": ("simulator.verify.approve", "approve the golden traces of the bundled scenarios (tests/golden/)"),

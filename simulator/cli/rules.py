@@ -63,8 +63,14 @@ def declarations() -> list[tuple[tuple[str, ...], str]]:
     for name, table in (("TURN_PLAYER_ONLY", timing.TURN_PLAYER_ONLY), ("NO_PASS", timing.NO_PASS)):
         for st, rules in table.items():
             out.append((rules, f"timing.{name}[{st}]"))
-    for (action, st), (reason, rules) in timing.REFUSED.items():
-        out.append((tuple(_ids(rules)), f"timing.REFUSED[{action}, {st}]: {reason}"))
+    for path, rules in timing.MOVE_PATHS.items():
+        out.append((rules, f"timing.MOVE_PATHS[{path}]: a standard move path"))
+    for kw, (speed, rules) in timing.KEYWORD_TIMING.items():
+        out.append((rules, f"timing.KEYWORD_TIMING[{kw}]: played this way, it has {speed} timing"))
+    for what, (how, rules) in timing.READINESS.items():
+        out.append((rules, f"timing.READINESS[{what}]: {how}"))
+    for (action, st), (reason, cited) in timing.REFUSED.items():
+        out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
     return out
 
 
@@ -120,6 +126,8 @@ def run(args) -> int:
               f"(`riftsim rules` lists them)", file=sys.stderr)
         return 1
     print(title(q) or q)
+    if q in RULINGS and "why" in RULINGS[q]:
+        print(f"  why: {RULINGS[q]['why']}")
     if q in RULINGS and "alternative" in RULINGS[q]:
         alt = RULINGS[q]["alternative"]
         print(f"  switch: --ruling {q}={alt[0]}  ({alt[1]})")
