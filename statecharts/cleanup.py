@@ -14,7 +14,7 @@ TASKS = (
     ("CombatCleanup", "combat_cleanup", ("466.1", "324")),
     ("EndingCleanup", "ending_cleanup", ("317.2", "324")),
     ("LossOfControl", "loss_of_control", ("323.6", "190.4.c")),
-    ("Corrective", "corrective", ("323.7",)),
+    ("Corrective", "corrective", ("323.7", "811")),
     ("StageShowdowns", "stage_showdowns", ("323.8",)),
     ("StageCombats", "stage_combats", ("323.9", "323.10")),
     ("ClearContested", "clear_contested", ("323.11",)),
@@ -38,6 +38,8 @@ def _chain() -> tuple[T, ...]:
         ts.append(T("next", a, b, _RULES[b]))
     ts.append(T("next", "OpenCombat", "WinCheck", ("322",), guards=("cleanup_changed",)))
     ts.append(T("next", "OpenCombat", "Idle", ("322",)))
+    # 3a: a unit with lethal damage triggers its own-death abilities before it reaches the trash
+    ts.append(T("lethal", "BoardState", "BoardState", ("323", "808.1.d", "383"), effects=("trigger_on_death",)))
     return tuple(ts)
 
 
@@ -54,7 +56,7 @@ CLEANUP = Machine(
         "CombatCleanup": "466.1 3c heal all, 3d recall attackers if defenders remain",
         "EndingCleanup": "317.2 3c heal all, 3d 'this turn' effects and stun end, 3e pools empty",
         "LossOfControl": "4: lose control where you have no units (Open, nothing ongoing there)",
-        "Corrective": "5: corrective recalls (nothing to do in this model)",
+        "Corrective": "5: facedown cards where their controller lacks control are trashed (323.7, 811)",
         "StageShowdowns": "6: stage a showdown where Contested was applied (323.8)",
         "StageCombats": "7: stage a combat where two opposing players have units (323.9-10)",
         "ClearContested": "8: clear stale Contested; 8a re-apply it (323.11)",

@@ -20,17 +20,17 @@ import shlex
 import pytest
 from hypothesis import settings
 
+from simulator.core.cards import CATALOGUE
+from simulator.core.errors import IllegalAction
+from simulator.game.actions import Action
+from simulator.game.engine import Game
+from simulator.game.setup import build, to_card
+from simulator.scenario.view import view
+
 # CI runs the property tests derandomized (the same examples every run); locally they explore.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
-
-from simulator.game.actions import Action
-from simulator.core.cards import CATALOGUE
-from simulator.game.engine import Game
-from simulator.core.errors import IllegalAction
-from simulator.game.setup import build, to_card
-from simulator.scenario.view import view
 
 DEFAULT = {"players": ["A", "B"], "battlefields": ["North", "South"]}
 

@@ -1,7 +1,6 @@
 """The `riftsim` command itself: help, and never a traceback."""
 import pytest
 
-from simulator.cli import main as cli
 from simulator.cli.main import main
 
 

@@ -138,6 +138,39 @@ def test_both_backends_fire_the_same_transitions_silent_ones_included(path):
     """The transitions backend (real `transitions` machines) and the compiled table fire the same declared
     transitions in the same order, the silent bookkeeping ones too; the snapshots agree."""
     a, b = record(load(path)), record(load(path), backend="transitions")
-    key = lambda r: [(f.step, f.leaf, f.inst, f.t.trigger, f.t.source, f.t.dest, f.silent) for f in r.fired]
+    def key(r):
+        return [(f.step, f.leaf, f.inst, f.t.trigger, f.t.source, f.t.dest, f.silent) for f in r.fired]
+
     assert key(a) == key(b) and len(key(a)) > 20
     assert [s["state"] for s in a.steps] == [s["state"] for s in b.steps]
+
+
+def _text_boxes(svg: str, cls: str) -> list[tuple]:
+    """Approximate boxes (x0, y0, x1, y1, text) of the texts inside SVG groups of class ``cls``
+    (Helvetica: about half an em per character)."""
+    out = []
+    for body in re.findall(rf'<g id="\w+" class="{cls}">(.*?)</g>', svg, re.S):
+        for anchor, x, y, size, text in re.findall(
+                r'<text [^>]*text-anchor="(\w+)" x="([-\d.]+)" y="([-\d.]+)"[^>]*font-size="([\d.]+)"[^>]*>([^<]*)</text>',
+                body):
+            x, y, size, text = float(x), float(y), float(size), html.unescape(text)
+            w = 0.5 * size * len(text)
+            x0 = {"middle": x - w / 2, "start": x}.get(anchor, x - w)
+            out.append((x0, y - 0.8 * size, x0 + w, y + 0.2 * size, text))
+    return out
+
+
+@pytest.mark.parametrize("path", [SEED001, SEED002, "scenarios/seed004-war-trigger-order-in-combat.yaml",
+                                  "scenarios/multiplayer-magma-chamber-team-wins-together.yaml"])
+def test_trace_diagram_labels_do_not_overlap(path):
+    """Looking at the rendered SVG: no edge label overlaps another edge label or a state's text."""
+    rec = record(load(path), snapshots=False)
+    try:
+        svg = render.to_svg(render.trace_graph(rec.fired, "t").source).decode()
+    except Exception as e:  # pragma: no cover - no renderer
+        pytest.skip(f"no SVG renderer: {e}")
+    edges, nodes = _text_boxes(svg, "edge"), _text_boxes(svg, "node")
+    assert len(edges) > 15
+    hit = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    clashes = [(a[4], b[4]) for i, a in enumerate(edges) for b in edges[i + 1:] + nodes if hit(a, b)]
+    assert clashes == []

@@ -1,37 +1,63 @@
-"""`riftsim rules`: the rule index is read from the declarations, never written by hand."""
-import statecharts
+"""``riftsim rules ID``: every rule id a bundled scenario's trace or a declaration cites resolves, with a title,
+its declarations and the scenarios that exercise it; an unknown id is a one-line error."""
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from statecharts.titles import title
+
+from simulator.cli import rules as rules_cmd
 from simulator.cli.main import main
-from simulator.cli.rules import cites, index
+from simulator.scenario import loader
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def test_every_declared_transition_is_indexed_under_each_rule_it_cites():
-    idx = index()
-    for m in statecharts.MACHINES:
-        for leaf in m.leaves():
-            for t in leaf.transitions:
-                for r in t.rules:
-                    assert (leaf.name, t) in idx[r]
+@pytest.fixture(scope="module")
+def traced() -> dict[str, set[str]]:
+    """rule id -> the bundled scenarios whose trace cites it."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "scenarios").glob("*.yaml")):
+        for e in loader.run(loader.load(str(path))).events:
+            for r in (e.rule or "").split(","):
+                if r.strip():
+                    out.setdefault(r.strip(), set()).add(path.stem)
+    return out
 
 
-def test_sub_rules_match_their_parent_but_not_lookalikes():
-    assert cites("340.2.a", "340.2") and cites("340.2", "340.2")
-    assert not cites("340.20", "340.2") and not cites("R10", "R1")
+def test_every_rule_id_a_trace_cites_resolves_with_a_title(traced):
+    assert len(traced) > 100
+    missing = sorted(r for r in traced if not rules_cmd.resolves(r) or not title(r))
+    assert missing == [], f"trace rule ids riftsim rules cannot resolve: {missing}"
 
 
-def test_focus_hand_off_rule_340_2_a_lists_both_chain_closed_transitions(capsys):
-    """340.2.a: the two ways a chain's end treats focus are both declared on the focus machine."""
-    assert main(["rules", "340.2.a"]) == 0
+def test_every_declared_rule_id_has_a_title():
+    missing = sorted({r for rules, _ in rules_cmd.declarations() for r in rules if not title(r)})
+    assert missing == []
+
+
+def test_rules_shows_title_declarations_and_scenarios(capsys, traced):
+    assert main(["rules", "340.2"]) == 0
     out = capsys.readouterr().out
-    assert "focus: Waiting --chain_closed [chain_by_trigger_or_add]--> Holding" in out
-    assert "focus: Waiting --chain_closed--> Holding" in out
+    assert out.splitlines()[0] == title("340.2")
+    assert "chain: Resolve --resolved [chain_empty]--> Empty   (340.2)" in out
+    assert "schedule step 4 after a resolution" in out
+    assert "seed001-reaction-resolves-before-the-spell" in out
+    for stem in traced["340.2"]:
+        assert stem in out
 
 
-def test_ruling_with_a_switch_names_it(capsys):
-    assert main(["rules", "R1"]) == 0
-    assert "--ruling R1=attacker" in capsys.readouterr().out
+def test_a_refusal_cites_a_timing_row(capsys):
+    """310.1.a is applied by the timing table: riftsim rules shows the row."""
+    assert main(["rules", "310.1.a", "--no-scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "timing.TURN_PLAYER_ONLY[neutral-open]" in out and "timing.PLAY[neutral-open]: normal" in out
 
 
-def test_unknown_rule_is_a_one_line_error(capsys):
-    assert main(["rules", "999.9"]) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["riftsim: no declaration cites 999.9"]
+@pytest.mark.parametrize("bad", ["999.1", "hello", "R99", "340..2"])
+def test_an_unknown_id_is_a_one_line_error(capsys, bad):
+    assert main(["rules", bad]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and repr(bad) in err

@@ -247,8 +247,11 @@ def test_stepping_seed002_shows_the_engine_state_at_every_step(driver, seed002_p
 def test_buttons_slider_and_keys_move_the_step(driver, seed002_page):
     from selenium.webdriver.common.keys import Keys
     open_page(driver, seed002_page)
-    find = lambda i: driver.find_element("id", i)
-    find("next").click(); find("next").click()
+    def find(i):
+        return driver.find_element("id", i)
+
+    find("next").click()
+    find("next").click()
     assert shown(driver)["step"] == 2
     find("prev").click()
     assert shown(driver)["step"] == 1
@@ -348,4 +351,52 @@ def test_compare_page_shows_both_readings_and_the_first_difference(driver, tmp_p
     # the diagrams follow the reading picked
     driver.find_element("id", "reading-1").click()
     assert driver.find_element("css selector", 'figure[data-machine="focus"]').get_attribute("data-current") == "Holding"
+    assert console_errors(driver) == []
+
+
+@pytest.mark.parametrize("ci", ["true", ""])
+def test_a_missing_browser_fails_in_ci_and_skips_elsewhere(tmp_path, ci):
+    """CI=true with no browser is a failure (the suite must not pass by skipping); elsewhere a skip."""
+    import subprocess
+    import sys
+    env = {**os.environ, "CI": ci, "RIFTSIM_CHROMIUM": str(tmp_path / "no-chromium")}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rfEs",
+                           "tests/test_viewer.py::test_buttons_slider_and_keys_move_the_step"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    missing = f"{tmp_path / 'no-chromium'} is missing (apt-get install chromium)"
+    if ci:
+        assert done.returncode == 1 and f"CI needs the browser: {missing}" in done.stdout, done.stdout[-2000:]
+    else:
+        assert done.returncode == 0 and "SKIPPED [1]" in done.stdout and missing in done.stdout, done.stdout[-2000:]
+
+
+def test_divergence_names_lines_positions_or_an_early_stop():
+    from types import SimpleNamespace as NS
+    from simulator.cli.compare import divergence
+    step = lambda n, text, focus: {"n": n, "line": n + 4, "label": f"step{n}", "failure": "",
+                                   "events": [{"step": n, "event": text, "rule": "1"}], "state": {"focus": focus}}
+    a = NS(steps=[step(0, "x", "A"), step(1, "y", "A"), step(2, "z", "A")])
+    assert divergence(a, a) is None
+    b = NS(steps=[step(0, "x", "A"), step(1, "y", "B")])
+    assert divergence(a, b) == {"index": 1, "n": 1, "line": 5, "label": "step1", "event": 1, "what": "position"}
+    c = NS(steps=[step(0, "x", "A"), step(1, "w", "A")])
+    assert divergence(a, c)["what"] == "lines" and divergence(a, c)["event"] == 0
+    d = NS(steps=a.steps[:2])
+    assert divergence(a, d) == {"index": 2, "n": 2, "line": 6, "label": "step2", "event": 0, "what": "stopped"}
+
+
+def test_scenario_text_cannot_break_out_of_the_page(tmp_path, driver):
+    """A scenario name with markup stays text: the data block is not closed early, nothing runs."""
+    p = tmp_path / "evil.yaml"
+    name = "</script><script>document.title='pwned'</script><!-- <b>x</b>"
+    p.write_text(f"name: {json.dumps(name)}\nplayers: [A, B]\nbattlefields: [North]\n"
+                 "units: [{id: a1, owner: A, at: base, might: 2}]\n"
+                 "steps:\n  - {do: move, player: A, units: [a1], to: North}\n")
+    out = tmp_path / "evil.html"
+    assert main(["simulate", "-q", str(p), "--html", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count("<script") == 2 and page_data(out)["scenarios"][0]["name"] == name
+    open_page(driver, out)
+    assert driver.title == "riftsim trace viewer"
+    assert driver.find_element("css selector", "#scenario-info b").text == name
     assert console_errors(driver) == []

@@ -49,12 +49,13 @@ def divergence(a: Recorded, b: Recorded) -> dict | None:
     for i in range(max(len(a.steps), len(b.steps))):
         if i >= len(a.steps) or i >= len(b.steps):
             s = (a.steps if i < len(a.steps) else b.steps)[i]
-            return {"index": i, "n": s["n"], "line": s["line"], "label": s["label"], "event": 0}
+            return {"index": i, "n": s["n"], "line": s["line"], "label": s["label"], "event": 0, "what": "stopped"}
         sa, sb = a.steps[i], b.steps[i]
         la, lb = _lines(sa), _lines(sb)
         if la != lb or sa["state"] != sb["state"]:
             k = next((j for j, (x, y) in enumerate(zip(la, lb)) if x != y), min(len(la), len(lb)))
-            return {"index": i, "n": sa["n"], "line": sa["line"], "label": sa["label"], "event": k}
+            what = "lines" if la != lb else "position"
+            return {"index": i, "n": sa["n"], "line": sa["line"], "label": sa["label"], "event": k, "what": what}
     return None
 
 
@@ -91,8 +92,10 @@ def run(args: argparse.Namespace) -> int:
         print("-- the two readings give the same trace and the same positions", file=out)
     else:
         where = f"{sc.file}:{d['line']}: " if d["line"] else ""
-        print(f"-- first difference: {where}step {d['n']} ({d['label']}), "
-              f"trace line {d['event'] + 1} of that step", file=out)
+        how = {"lines": f"trace line {d['event'] + 1} of that step",
+               "position": "the same trace lines, but the positions after it differ",
+               "stopped": "one reading stopped before it"}[d["what"]]
+        print(f"-- first difference: {where}step {d['n']} ({d['label']}), {how}", file=out)
         for name, rec in (("A", a), ("B", b)):
             print(f"-- reading {name} from there:", file=out)
             lines = [ln for s in rec.steps[d["index"]:] for ln in _lines(s)]

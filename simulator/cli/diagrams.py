@@ -320,10 +320,39 @@ def example_pages(svg_dir: Path | None = None, scenarios: Path | None = None) ->
     return out
 
 
+def timing_graph() -> graphviz.Digraph:
+    """The timing tables of ``statecharts/timing.py``, one box per turn state: what may be played there
+    (PLAY, and the keyword rows KEYWORD_TIMING that give Reaction timing: Ambush, Hidden), the other
+    discretionary actions (ALLOWED: the standard move, hiding, ending the turn, inviting), then the
+    movement and readiness rows (MOVE_PATHS with Ganking, READINESS), each with its rule ids."""
+    from statecharts import timing
+
+    def box(title: str, rows: list[str]) -> str:
+        return "\\n".join([title, ""]) + "".join(r.replace("\\", "\\\\") + "\\l" for r in rows)
+
+    g = _new("timing", "Timing permissions per turn state (statecharts/timing.py)", "LR")
+    for st in timing.NEEDS:
+        need, rule = timing.NEEDS[st]
+        rows = [f"acts: the {need} holder ({rule})"]
+        rows += [f"play {kw} ({', '.join(r)})" for kw, r in timing.PLAY[st].items()]
+        if "reaction" in timing.PLAY[st]:
+            rows += [f"play by {kw}, as a {speed} ({', '.join(r)})" for kw, (speed, r) in timing.KEYWORD_TIMING.items()]
+        rows += [f"{act} ({', '.join(sts[st])})" for act, sts in timing.ALLOWED.items() if st in sts]
+        if st in timing.TURN_PLAYER_ONLY:
+            rows.append(f"turn player only ({', '.join(timing.TURN_PLAYER_ONLY[st])})")
+        g.node(st, box(st, rows), fillcolor=INIT_FILL if st == "neutral-open" else "white")
+    rows = [f"{path} ({', '.join(r)})" for path, r in timing.MOVE_PATHS.items()]
+    g.node("moves", box("standard move paths", rows))
+    rows = [f"{what}: {how} ({', '.join(r)})" for what, (how, r) in timing.READINESS.items()]
+    g.node("readiness", box("readiness (every game)", rows))
+    return g
+
+
 def all_graphs(scenarios: Path | None = None) -> dict[str, graphviz.Digraph]:
-    """File stem -> graph: every declared machine, the overview, and the example traces."""
+    """File stem -> graph: every declared machine, the overview, the timing tables and the example traces."""
     out = {m.name: machine_graph(m) for m in statecharts.MACHINES}
     out["overview"] = overview_graph()
+    out["timing"] = timing_graph()
     out["schedule"] = schedule_graph()
     out.update(example_traces(scenarios))
     return out

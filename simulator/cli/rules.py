@@ -1,18 +1,28 @@
-"""Which declared transitions implement a rule (or apply a ruling), straight from the statecharts.
+"""``riftsim rules``: where a rule is decided, straight from the declarations, and where it is exercised.
 
 examples:
-  riftsim rules 340.2        every transition citing 340.2 or a sub-rule (340.2.a, ...)
-  riftsim rules R1           the ruling, its switch, and where it applies
-  riftsim rules              every cited rule id with the number of transitions citing it
+  riftsim rules 340.2        its title; every declaration citing 340.2 or a sub-rule (transitions, schedule
+                             steps, timing-table rows); the bundled scenarios whose trace cites it
+  riftsim rules R1           the ruling, its switch, and the same
+  riftsim rules              every known rule id with its title and how many declarations cite it
+
+A rule id is known when it has a title (``statecharts/titles.py``), a declaration cites it, or it is a
+ruling; anything else is a one-line error (exit 1).
 """
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from pathlib import Path
 
 import statecharts
 from statecharts import timing
 from statecharts.rulings import RULINGS
+from statecharts.schedule import SCHEDULE
+from statecharts.titles import TITLES, title
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def cites(rule: str, query: str) -> bool:
@@ -24,19 +34,78 @@ def cites(rule: str, query: str) -> bool:
     return rule == query or rule.startswith(query + ".")
 
 
-def index() -> dict[str, list[tuple[str, object]]]:
-    """rule id -> [(leaf machine name, transition)], over every declared machine."""
-    out: dict[str, list] = {}
+def _ids(text: str) -> list[str]:
+    return [r.strip() for r in text.split(",") if r.strip()]
+
+
+def declarations() -> list[tuple[tuple[str, ...], str]]:
+    """Every declaration that cites rules, as (rule ids, one line saying where): machine transitions, the
+    schedule's steps and the timing tables' rows."""
+    out: list[tuple[tuple[str, ...], str]] = []
     for m in statecharts.MACHINES:
         for leaf in m.leaves():
             for t in leaf.transitions:
-                for r in t.rules:
-                    out.setdefault(r, []).append((leaf.name, t))
+                g = [*t.guards, *("!" + u for u in t.unless)]
+                guard = f" [{' & '.join(g)}]" if g else ""
+                out.append((t.rules, f"{leaf.name}: {t.source} --{t.trigger}{guard}--> {t.dest}"))
+    for i, s in enumerate(SCHEDULE, 1):
+        when = " and ".join(s.when) or "otherwise"
+        out.append((s.rules, f"schedule step {i} {s.name}: when {when}" + (f" / {s.do}" if s.do else "")
+                    + (f"; stop: {s.decides}" if s.stop else "")))
+    for st, (what, rule) in timing.NEEDS.items():
+        out.append(((rule,), f"timing.NEEDS[{st}]: {what}"))
+    for st, row in timing.PLAY.items():
+        for kw, rules in row.items():
+            out.append((rules, f"timing.PLAY[{st}]: {kw} timing is playable"))
+    for action, row in timing.ALLOWED.items():
+        for st, rules in row.items():
+            out.append((rules, f"timing.ALLOWED[{action}]: {st}"))
+    for name, table in (("TURN_PLAYER_ONLY", timing.TURN_PLAYER_ONLY), ("NO_PASS", timing.NO_PASS)):
+        for st, rules in table.items():
+            out.append((rules, f"timing.{name}[{st}]"))
+    for path, rules in timing.MOVE_PATHS.items():
+        out.append((rules, f"timing.MOVE_PATHS[{path}]: a standard move path"))
+    for kw, (speed, rules) in timing.KEYWORD_TIMING.items():
+        out.append((rules, f"timing.KEYWORD_TIMING[{kw}]: played this way, it has {speed} timing"))
+    for what, (how, rules) in timing.READINESS.items():
+        out.append((rules, f"timing.READINESS[{what}]: {how}"))
+    for (action, st), (reason, cited) in timing.REFUSED.items():
+        out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
+    return out
+
+
+def known() -> set[str]:
+    """Every rule id ``riftsim rules`` resolves without a prefix: titled, declared, or a ruling."""
+    out = set(TITLES) | set(RULINGS)
+    for rules, _ in declarations():
+        out.update(rules)
+    return out
+
+
+def resolves(rule: str) -> bool:
+    """A rule id resolves when it or one of its prefixes is known (``340.2.a`` through ``340.2``)."""
+    return bool(title(rule)) or rule in known()
+
+
+def exercised(query: str, scenarios: Path = SCENARIOS) -> dict[str, int]:
+    """Bundled scenario -> how many of its trace events cite ``query`` or a sub-rule (runs each scenario)."""
+    from simulator.scenario import loader
+
+    out: dict[str, int] = {}
+    for path in sorted(scenarios.glob("*.yaml")):
+        try:
+            res = loader.run(loader.load(str(path)))
+        except Exception:                   # a scenario that does not load is reported by `simulate`, not here
+            continue
+        n = sum(1 for e in res.events if any(cites(r, query) for r in _ids(e.rule or "")))
+        if n:
+            out[path.stem] = n
     return out
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("rule", nargs="?", help="a Core Rules number (e.g. 340.2) or a ruling id (e.g. R1)")
+    p.add_argument("--no-scenarios", action="store_true", help="do not run the bundled scenarios")
 
 
 def _sort_key(rule: str):
@@ -45,33 +114,36 @@ def _sort_key(rule: str):
 
 
 def run(args) -> int:
-    idx = index()
+    decl = declarations()
     if not args.rule:
-        for rule in sorted(idx, key=_sort_key):
-            print(f"{rule:12} {len(idx[rule])} transition(s)")
+        for rule in sorted(known(), key=_sort_key):
+            n = sum(1 for rules, _ in decl if rule in rules)
+            print(f"{rule:12} {n:3} declaration(s)  {title(rule)}")
         return 0
     q = args.rule.strip()
-    found = False
-    if q in RULINGS:
-        r = RULINGS[q]
-        found = True
-        print(f"{q} {r['name']}: {r['default']}")
-        if "alternative" in r:
-            print(f"  switch: --ruling {q}={r['alternative'][0]}  ({r['alternative'][1]})")
-    for rule in sorted(idx, key=_sort_key):
-        if cites(rule, q):
-            for leaf, t in idx[rule]:
-                found = True
-                guard = " [" + " & ".join([*t.guards, *("!" + u for u in t.unless)]) + "]" if t.guards or t.unless else ""
-                print(f"{rule:10} {leaf}: {t.source} --{t.trigger}{guard}--> {t.dest}")
-    for table, rows in (("timing.PLAY", timing.PLAY), ("timing.NEEDS", timing.NEEDS)):
-        for state, entry in rows.items():
-            pairs = entry.items() if isinstance(entry, dict) else [(entry[0], entry[1:])]
-            for what, rules in pairs:
-                if any(cites(r, q) for r in rules):
-                    found = True
-                    print(f"{q:10} {table}: {state}: {what}")
-    if not found:
-        print(f"riftsim: no declaration cites {q}", file=sys.stderr)
+    if not re.fullmatch(r"R\d+|\d{3}(\.[0-9a-z]+)*", q) or not resolves(q):
+        print(f"riftsim rules: {q!r} is not a rule id any declaration, title or ruling knows "
+              f"(`riftsim rules` lists them)", file=sys.stderr)
         return 1
+    print(title(q) or q)
+    if q in RULINGS and "why" in RULINGS[q]:
+        print(f"  why: {RULINGS[q]['why']}")
+    if q in RULINGS and "alternative" in RULINGS[q]:
+        alt = RULINGS[q]["alternative"]
+        print(f"  switch: --ruling {q}={alt[0]}  ({alt[1]})")
+    subs = sorted({r for rules, _ in decl for r in rules if cites(r, q) and r != q}, key=_sort_key)
+    if subs:
+        print("  sub-rules cited: " + ", ".join(subs))
+    lines = [f"  {where}   ({', '.join(rules)})" for rules, where in decl if any(cites(r, q) for r in rules)]
+    print("declarations:" if lines else "declarations: none (the rule is applied by an effect's trace line only)")
+    for line in lines:
+        print(line)
+    if not getattr(args, "no_scenarios", False):
+        if not SCENARIOS.is_dir():
+            print("scenarios: scenarios/ is not here (run in a checkout)")
+        else:
+            seen = exercised(q)
+            print("scenarios:" if seen else "scenarios: none of the bundled scenarios' traces cite it")
+            for stem, n in seen.items():
+                print(f"  {stem}  ({n} trace event(s))")
     return 0

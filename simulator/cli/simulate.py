@@ -21,7 +21,8 @@ import pathlib
 import sys
 
 from simulator.core.errors import ScenarioError
-from simulator.scenario.loader import Result, check_ruling, load, trace_line
+from simulator.game.validate import check_ruling
+from simulator.scenario.loader import Result, load, trace_line
 from simulator.scenario.loader import run as run_scenario
 from simulator.game.setup import RULINGS
 from simulator.scenario.record import record

@@ -107,7 +107,7 @@ def page(scenarios: list[dict], svgs: dict[str, str], title: str | None = None) 
     """The whole HTML page for ``scenarios`` (see :func:`page_data`); ``svgs``: machine name -> inline SVG
     of its diagram (``simulator.cli.diagrams.inline_svgs``)."""
     data = json.dumps(page_data(scenarios), ensure_ascii=False, separators=(",", ":"))
-    data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
+    data = data.replace("<", "\\u003c")       # no markup at all inside the data block (JSON reads it back)
     svgs = "\n".join(f'<template id="svg-{html.escape(name)}">{svg}</template>'
                      for name, svg in svgs.items())
     return (PAGE.replace("%TITLE%", html.escape(title or CHROME["title"]))

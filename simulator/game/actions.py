@@ -3,16 +3,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, permutations, product
+from itertools import combinations, product
 
 from statecharts import timing
 
-from simulator.rules.triggers import orderer, unordered_labels
+from simulator.rules.targets import check_targets, pool, target_fields, target_options, target_pool
+from simulator.rules.triggers import deciding, orderer, unordered_labels
+from simulator.rules import damage, hidden as facedown
+from simulator.rules.resources import available, cost_of
+from simulator.core.cards import keyword
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
 
-KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order")
+KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order", "target", "assign",
+         "hide")
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,10 @@ class Action:
     battlefield: str | None = None
     teammate: str | None = None
     triggers: tuple[str, ...] = ()   # order: the player's pending triggers, first placed first (383.3.d)
+    option: str | None = None        # choose: yes | no, for a may (383.3.a)
+    damage: tuple[tuple[str, int], ...] = ()   # assign: (unit, amount) pairs (465.2.c)
+    accelerate: bool = False         # play: pay Accelerate's extra cost to enter ready (805)
+    hidden: bool = False             # play: from a facedown card at a battlefield (811.1.d), not the hand
 
     def summary(self) -> str:
         """The action as the scenario format's ``legal`` lists it (one entry per card or unit set)."""
@@ -36,11 +45,13 @@ class Action:
         if k == "move":
             return f"move {' '.join(self.units)} {self.to}"
         if k == "play":
-            return f"play {self.card}"
+            return f"play {self.card}" + (" from hidden" if self.hidden else "")
+        if k == "hide":
+            return f"hide {self.card} {self.at}"
         if k == "activate":
             return f"activate {self.source} {self.ability}"
         if k == "choose":
-            return f"choose {self.battlefield}"
+            return f"choose {self.option}" if self.option is not None else f"choose {self.battlefield}"
         if k == "invite":
             return f"invite {self.teammate}"
         if k == "order":
@@ -51,6 +62,12 @@ class Action:
         s = f"{self.player} {self.summary()}"
         if self.targets:
             s += " (" + ", ".join(f"{k}: {v}" for k, v in self.targets) + ")"
+        if self.damage:
+            s += " (" + ", ".join(f"{k}: {v}" for k, v in self.damage) + ")"
+        if self.kind == "hide":
+            return s
+        if self.accelerate:
+            s += " paying Accelerate"
         if self.at:
             s += f" at {self.at}"
         return s
@@ -90,13 +107,26 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         if a.battlefield not in g.choosing:
             raise IllegalAction(f"{a.battlefield} is not among the candidates ({', '.join(g.choosing)})", "323.12")
         return
-    if a.kind == "choose":
+    if a.kind == "choose" and a.option is None:
         raise IllegalAction("there is no choice of battlefield to make", "323.12")
     who = orderer(g)
     if who is not None:
         return _check_order(g, a, who)
     if a.kind == "order":
         raise IllegalAction("there are no simultaneous triggers to order", "383.3.d")
+    if g.ms[("chain", None)] == "Decide" and deciding(g) is not None:
+        return _check_decision(g, a)
+    if a.kind == "choose":
+        raise IllegalAction("there is no optional ability to decide", "383.3.a")
+    if a.kind == "target":
+        raise IllegalAction("there is no triggered ability waiting for its targets", "383.3.a")
+    who = damage.assigner(g)
+    if who is not None:
+        return _check_assign(g, a, who)
+    if a.kind == "assign":
+        raise IllegalAction("there is no combat damage to assign now", "465.2.c")
+    if a.kind == "hide":
+        return _check_hide(g, a, st)
     if a.kind == "pass":
         if g.priority != p:
             raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
@@ -140,15 +170,70 @@ def _check_order(g: State, a: Action, who: str) -> None:
         raise IllegalAction(f"only {who} orders now: players order their triggers in placement order",
                             "383.3.d, 464.2.e")
     mine = unordered_labels(g, who)
+    if not a.triggers:
+        raise IllegalAction("an order names at least the next trigger to place", "383.3.d")
+    left = list(mine)
     for lab in a.triggers:
-        if lab not in mine:
+        if lab not in left:
             other = next((it.controller for it in g.chain if it.unordered and it.label == lab), None)
-            if other is not None:
+            if other is not None and other != who:
                 raise IllegalAction(f"{lab} is {other}'s trigger: each player orders only their own", "383.3.d")
+            if lab in mine:
+                raise IllegalAction(f"{lab} is listed more times than {who} has it pending", "383.3.d")
             raise IllegalAction(f"{lab} is not one of {who}'s pending triggers ({', '.join(mine)})", "383.3.d")
-    if sorted(a.triggers) != sorted(mine):
-        raise IllegalAction(f"the order must list each of {who}'s pending triggers exactly once "
-                            f"({', '.join(mine)})", "383.3.d")
+        left.remove(lab)
+
+
+def _check_decision(g: State, a: Action) -> None:
+    """383.3.a, 402.1: the controller of the triggered ability being finalized decides its may, then its
+    targets; nothing else happens meanwhile (nobody has priority)."""
+    it = deciding(g)
+    if it is None:
+        raise IllegalAction("nobody is deciding a triggered ability now", "383.3.a")
+    need = it.ask[0]
+    if a.kind not in ("choose", "target") or (a.kind == "choose") != (need == "may"):
+        what = "choose yes or no" if need == "may" else "choose its targets"
+        raise IllegalAction(f"{it.controller} must first {what} for {it.source}'s {it.name}; nobody has priority",
+                            "383.3.a")
+    if a.player != it.controller:
+        raise IllegalAction(f"only {it.controller}, who controls {it.source}'s {it.name}, decides", "383.3.a")
+    if a.kind == "choose":
+        if a.option not in ("yes", "no"):
+            raise IllegalAction("a may is decided with option yes or no", "383.3.a")
+        return
+    check_targets(g, a.player, a.targets, target_fields(it.effect), f"{it.source}'s {it.name}")
+
+
+def _check_assign(g: State, a: Action, who: str) -> None:
+    """465.2.c: while ``who`` assigns combat damage, that is the only decision (nobody has priority)."""
+    if a.kind != "assign":
+        raise IllegalAction(f"{who} must first assign their combat damage; nobody has priority", "465.2.c")
+    if a.player != who:
+        raise IllegalAction(f"{who} assigns now: the attacker assigns first, then the defender", "465.2.c")
+    why = damage.problem(g, who, a.damage)
+    if why:
+        raise IllegalAction(*why)
+
+
+def _check_hide(g: State, a: Action, st: str) -> None:
+    """811.1.b: a card with Hidden, from the hand, at a battlefield its controller controls with no facedown
+    card of theirs, on their own turn in Neutral Open while holding priority (no chain)."""
+    p = a.player
+    card = _card(g, a)
+    if card is None or a.card not in g.hands.get(p, []):
+        raise IllegalAction(f"{a.card} is not in {p}'s hand", "811.1.b")
+    if keyword(card.keywords, "hidden") is None:
+        raise IllegalAction(f"{a.card} has no Hidden: it can't be hidden", "811")
+    if st not in timing.ALLOWED["hide"] or p != g.turn or g.priority != p:
+        raise IllegalAction("a card is hidden only on its controller's own turn, in Neutral Open, holding priority",
+                            ", ".join(timing.ALLOWED["hide"][timing.NEUTRAL_OPEN]))
+    if a.at not in g.bfs:
+        raise IllegalAction(f"{a.at} is not a battlefield", "811.1.b")
+    if g.bfs[a.at].controller != p:
+        raise IllegalAction(f"{p} does not control {a.at}: cards are hidden only where their controller has control",
+                            "811.1.b")
+    if any(e[0] == a.at and e[1] == p for e in g.hidden):
+        raise IllegalAction(f"{p} already has a facedown card at {a.at}", "811.1.b")
 
 
 def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
@@ -190,8 +275,8 @@ def _check_move(g: State, a: Action, st: str) -> None:
             raise IllegalAction(f"{uid} is exhausted", "144")
         if u.at == a.to:
             raise IllegalAction(f"{uid} is already at {a.to}", "144")
-        if u.at != "base" and a.to != "base":
-            raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144")
+        if u.at != "base" and a.to != "base" and keyword(u.keywords, "ganking") is None:
+            raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144, 810")
         problem = destination_problem(g, u, a.to)
         if problem:
             raise IllegalAction(problem[0], problem[1])
@@ -201,57 +286,72 @@ def _card(g: State, a: Action):
     return g.cfg.cards.get(a.card)
 
 
+#: the timing keywords from the least to the most permissive
+_SPEED = {"normal": 0, "action": 1, "reaction": 2}
+
+
 def _check_play(g: State, a: Action, st: str) -> None:
     p = a.player
     card = _card(g, a)
-    if card is None or a.card not in g.hands.get(p, []):
+    kw = card.timing if card is not None else "normal"
+    where_hidden = None
+    if a.hidden:
+        e = facedown.entry(g, p, a.card, a.at)
+        if e is None and card is not None and card.type == "unit":
+            e = facedown.entry(g, p, a.card, None)           # a unit's at: is where it enters (checked below)
+        if card is None or e is None:
+            raise IllegalAction(f"{p} has no facedown {a.card}" + (f" at {a.at}" if a.at else ""), "811.1.d")
+        if e[3]:
+            raise IllegalAction(f"{a.card} was hidden this turn: it can be played from the next turn", "811.1.d")
+        where_hidden = e[0]
+        kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.get)
+    elif card is None or a.card not in g.hands.get(p, []):
         raise IllegalAction(f"{a.card} is not in {p}'s hand", "353")
-    _timing(g, p, card.timing, st, a.card)
+    if card.type == "unit" and not a.hidden and keyword(card.keywords, "ambush") is not None \
+            and a.at in g.bfs and g.has_units(a.at, p):
+        kw = max(kw, timing.KEYWORD_TIMING["ambush"][0], key=_SPEED.get)     # 822.1.b
+    _timing(g, p, kw, st, a.card)
     if card.type == "unit":
-        where = a.at or "base"
-        if where != "base":
+        where = a.at or (where_hidden or "base")
+        if where_hidden is not None and where != where_hidden:
+            raise IllegalAction(f"a unit played from facedown enters where it was hidden ({where_hidden})", "811.1.d.1")
+        if where != "base" and where_hidden is None:
             if where not in g.bfs:
                 raise IllegalAction(f"{where} is not a battlefield", "359.2")
-            if g.bfs[where].controller != p:
+            ambush = keyword(card.keywords, "ambush") is not None and g.has_units(where, p)
+            if g.bfs[where].controller != p and not ambush:
                 raise IllegalAction(f"a unit is played to its base or a battlefield its controller controls; "
-                                    f"{p} does not control {where}", "359.2, 806")
+                                    f"{p} does not control {where}", "359.2, 806"
+                                    + (", 822.1.b" if keyword(card.keywords, "ambush") is not None else ""))
             if combat_outsider(g, p, where):
                 raise IllegalAction(f"{where} has a staged or ongoing combat between two other players: "
                                     f"{p} may not play a unit there", "462, 447.2.a")
+    if a.accelerate and keyword(card.keywords, "accelerate") is None:
+        raise IllegalAction(f"{a.card} has no Accelerate", "805")
     _check_targets(g, a, card)
+    if where_hidden is not None:
+        _check_hidden_choices(g, a, card, where_hidden)
+    if g.cfg.resources is not None:
+        need = cost_of(card, accelerate=a.accelerate, hidden=a.hidden)
+        if need > available(g, p):
+            raise IllegalAction(f"{a.card} costs {need} energy; {p} has {g.energy.get(p, 0)} in the pool and "
+                                f"{g.runes.get(p, 0)} ready runes", "354")
+
+
+def _check_hidden_choices(g: State, a: Action, card, bf: str) -> None:
+    """811.1.d.2: a card played from facedown makes its choices only at its battlefield."""
+    for f, v in a.targets:
+        if f == "unit":
+            u = g.units.get(v)
+            if u is not None and u.at != bf:
+                raise IllegalAction(f"{card.id} was played from facedown at {bf}: {v} is not there", "811.1.d.2")
+        elif f in ("to", "at") and v != bf:
+            raise IllegalAction(f"{card.id} was played from facedown at {bf}: its choices are limited to {bf}",
+                                "811.1.d.2")
 
 
 def _check_targets(g: State, a: Action, card) -> None:
-    given = dict(a.targets)
-    for f in card.target_fields():
-        if f not in given:
-            raise IllegalAction(f"{a.card} needs a target for {f!r}", "356")
-    if "unit" in given and "unit" in card.target_fields():
-        u = g.units.get(given["unit"])
-        if u is None or u.zone != "board" or u.kind != "unit":
-            raise IllegalAction(f"{given['unit']} is not a unit on the board", "356")
-        if card.friendly and u.controller != a.player and not g.teammates(a.player, u.controller):
-            raise IllegalAction(f"{a.card} targets a friendly unit; {u.id} is not", "356")
-    if "to" in given and "to" in card.target_fields():
-        dest = given["to"]
-        if dest != "base" and dest not in g.bfs:
-            raise IllegalAction(f"{dest} is not a battlefield or base", "356")
-        u = g.units.get(given.get("unit"))
-        if u is not None:
-            if u.at == dest:
-                raise IllegalAction(f"{u.id} is already at {dest}", "356")
-            problem = destination_problem(g, u, dest)
-            if problem:
-                raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
-    if "at" in given and "at" in card.target_fields():
-        if given["at"] != "base" and given["at"] not in g.bfs:
-            raise IllegalAction(f"{given['at']} is not a battlefield or base", "356")
-    if "item" in given and "item" in card.target_fields():
-        if not any(it.name == given["item"] for it in g.chain):
-            raise IllegalAction(f"{a.card} targets a chain item; {given['item']} is not on the chain", "356")
-    if "player" in given and "player" in card.target_fields():
-        if given["player"] not in g.in_game():
-            raise IllegalAction(f"{given['player']} is not a player in the game", "356")
+    check_targets(g, a.player, a.targets, card.target_fields(), a.card, card.friendly)
 
 
 def _check_activate(g: State, a: Action, st: str) -> None:
@@ -264,9 +364,12 @@ def _check_activate(g: State, a: Action, st: str) -> None:
     ab = next((x for x in src.abilities if x.name == a.ability and x.activated), None)
     if ab is None:
         raise IllegalAction(f"{a.source} has no activated ability {a.ability!r}", "381")
-    if src.exhausted:
-        raise IllegalAction(f"{a.source} is exhausted", "381")
-    _timing(g, p, "reaction" if ab.adds else "normal", st, f"{a.source}'s {a.ability}")
+    if ab.exhaust and src.exhausted:
+        raise IllegalAction(f"{a.source} is exhausted: exhausting it is {a.ability}'s cost", "381, 377")
+    if ab.once and (src.id, ab.name) in g.once:
+        raise IllegalAction(f"{a.source}'s {a.ability} is used once per turn and was used this turn", "381")
+    _timing(g, p, "reaction" if ab.adds else ab.speed, st, f"{a.source}'s {a.ability}")
+    check_targets(g, p, a.targets, target_fields(ab.effect), f"{a.source}'s {a.ability}")
 
 
 # -- enumeration ---------------------------------------------------------------------------------
@@ -281,9 +384,17 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
-    if orderer(g) == p:
-        orders = dict.fromkeys(permutations(unordered_labels(g, p)))      # distinct orders only
-        return out + [_action("order", p, triggers=t) for t in orders]
+    if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
+        return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
+    if g.ms[("chain", None)] == "Decide":
+        it = deciding(g)
+        if it is None or it.controller != p:
+            return out
+        if it.ask[0] == "may":
+            return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]
+        return out + [_action("target", p, targets=t) for t in target_options(g, it)]
+    if damage.assigner(g) == p:                                           # one per distinct outcome (465.2.c)
+        return out + [_action("assign", p, damage=d) for d in damage.choices(g, p)]
     if g.priority != p:
         return out
     out += [_action("pass", p), _action("end-turn", p)]
@@ -292,7 +403,8 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     mine = [u for u in g.units.values() if u.zone == "board" and u.kind == "unit" and u.controller == p
             and not u.exhausted]
     for dest in ("base", *g.bfs):
-        movers = [u.id for u in mine if u.at != dest and (u.at == "base" or dest == "base")]
+        movers = [u.id for u in mine if u.at != dest and (u.at == "base" or dest == "base"
+                                                          or keyword(u.keywords, "ganking") is not None)]
         sizes = range(1, len(movers) + 1) if multi_move else (1,)
         for k in sizes:
             for group in combinations(movers, k):
@@ -303,34 +415,42 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
         if card is None:
             continue
         fields = card.target_fields()
-        pools = [_target_pool(g, f, board) for f in fields]
+        pools = [target_pool(g, f, board) for f in fields]
+        acc = (False, True) if keyword(card.keywords, "accelerate") is not None and g.cfg.resources is not None \
+            else (False,)
         if card.type == "unit":
             for where in ("base", *g.bfs):
-                out.append(_action("play", p, card=cid, at=where))
+                for x in acc:
+                    out.append(_action("play", p, card=cid, at=where, accelerate=x))
         else:
             for combo in product(*pools):
                 out.append(_action("play", p, card=cid, targets=tuple(zip(fields, combo))))
+        if keyword(card.keywords, "hidden") is not None:
+            for bf in g.bfs:
+                out.append(_action("hide", p, card=cid, at=bf))
+    for bf, owner, cid, fresh in g.hidden:
+        card = g.cfg.cards.get(cid)
+        if owner != p or fresh or card is None:
+            continue
+        fields = card.target_fields()
+        pools = [board if f == "unit" else [bf] if f in ("to", "at") else [] for f in fields]
+        if card.type == "unit":
+            out.append(_action("play", p, card=cid, at=bf, hidden=True))
+        else:
+            for combo in product(*pools):
+                out.append(_action("play", p, card=cid, targets=tuple(zip(fields, combo)), at=bf, hidden=True))
     for u in g.units.values():
         if u.zone == "board" and u.controller == p:
             for ab in u.abilities:
                 if ab.activated:
-                    out.append(_action("activate", p, source=u.id, ability=ab.name))
+                    fields = target_fields(ab.effect)
+                    for combo in product(*[pool(g, f) for f in fields]):
+                        out.append(_action("activate", p, source=u.id, ability=ab.name,
+                                           targets=tuple(zip(fields, combo))))
     return out
 
 
-def _target_pool(g: State, field: str, board: list[str]) -> list:
-    """What a player may name for a ``target`` field (356): a unit on the board, a place, a chain item (by its
-    name: the newest of that name), a player in the game. Every kind the effect vocabulary lets a card
-    target has a pool, so ``legal`` lists a card whenever some choice of targets is legal."""
-    if field == "unit":
-        return board
-    if field in ("to", "at"):
-        return ["base", *g.bfs]
-    if field == "item":
-        return list(dict.fromkeys(it.name for it in g.chain))
-    if field == "player":
-        return list(g.in_game())
-    raise ValueError(f"{field!r} is not a target field")   # the validator refuses it (TARGET_FIELDS)
+
 
 
 def legal(g: State, p: str, *, multi_move: bool = True) -> list[Action]:

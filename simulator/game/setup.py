@@ -4,7 +4,7 @@ from __future__ import annotations
 import statecharts
 from statecharts.rulings import SWITCHES
 
-from simulator.core.cards import CATALOGUE, Card
+from simulator.core.cards import CATALOGUE, Card, to_keywords
 from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
 from simulator.core.model import Ability, Battlefield, Config, State, Unit
@@ -30,7 +30,10 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
             raise ScenarioError(where("players"), f"magma-chamber turn order alternates teams (489): "
                                                   f"{', '.join(players)} seats two teammates in a row")
     merged = {**(setup.get("rulings") or {}), **(rulings or {})}
-    cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged)
+    res = setup.get("resources")
+    cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged,
+                 resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
+                 manual=setup.get("assign") == "manual")
     install()                                        # the rules' named guards and effects
     cfg.rt = Runtime(backend)
     g = State(cfg)
@@ -57,7 +60,9 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
     for p in players:
         g.score[p] = 0
         g.hands[p] = list((setup.get("hands") or {}).get(p, []))
-        g.energy[p] = 0
+        g.energy[p] = int(((res or {}).get(p) or {}).get("energy", 0))
+        if cfg.resources is not None:
+            g.runes[p] = cfg.resources[p]
     for p, n in (setup.get("score") or {}).items():
         team = teams[[i for i, t in enumerate(teams) if p in t][0]]
         g.score[team[0]] = n
@@ -72,28 +77,68 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
 def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
     card = cards.get(entry.get("card")) if entry.get("card") else None
     might = entry.get("might", card.might if card else 0)
-    abilities = tuple(to_ability(a) for a in entry.get("abilities", [])) or (card.abilities if card else ())
+    abilities = tuple(to_ability(a) for a in entry.get("abilities", []) or []) or (card.abilities if card else ())
+    abilities += keyword_abilities(entry.get("keywords"))
+    keywords = to_keywords(entry["keywords"]) if entry.get("keywords") else (card.keywords if card else ())
     u = Unit(entry["id"], entry["owner"], entry.get("at", "base"), might, entry.get("controller"), abilities,
-             entry.get("card"), kind)
+             entry.get("card"), kind, keywords)
+    u.exhausted = bool(entry.get("exhausted", False))
     if kind == "gear":
         u.at = "base"
+    if entry.get("exhausted"):
+        u.exhausted = True
     return u
 
 
+def keyword_abilities(keywords) -> tuple:
+    """808: ``{deathknell: [effects]}`` is an on-death ability named deathknell."""
+    out = []
+    for k in keywords or []:
+        if isinstance(k, dict) and "deathknell" in k:
+            out.append(Ability("deathknell", "on-death", effect=to_effect(k["deathknell"])))
+    return tuple(out)
+
+
+def to_condition(v) -> tuple:
+    """``if:``: a name, a one-key mapping ``{might-at-least: 5}``, or a list of them (all must hold)."""
+    if v is None:
+        return ()
+    items = v if isinstance(v, list) else [v]
+    out = []
+    for c in items:
+        if isinstance(c, dict):
+            (name, arg), = c.items()
+            out.append((name, arg))
+        else:
+            out.append((c, None))
+    return tuple(out)
+
+
 def to_effect(steps) -> tuple:
+    """``[{verb: {field: value}, if: ..., may: true}, ...]`` -> ``((verb, ((field, value), ...)), ...)``; an
+    entry's ``if`` and ``may`` become its fields ``("if", condition)`` and ``("may", True)``."""
     out = []
     for s in steps or []:
-        (verb, fields), = s.items()
-        out.append((verb, tuple((fields or {}).items())))
+        verb = next(k for k in s if k not in ("if", "may"))
+        fields = tuple((s[verb] or {}).items())
+        if "if" in s:
+            fields += (("if", to_condition(s["if"])),)
+        if s.get("may"):
+            fields += (("may", True),)
+        out.append((verb, fields))
     return tuple(out)
 
 
 def to_ability(a: dict) -> Ability:
     static = (a.get("static") or {}).get("might", 0)
-    return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static)
+    return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static,
+                   condition=to_condition(a.get("if")), once=bool(a.get("once-per-turn")),
+                   speed=a.get("speed", "normal"), exhaust=bool(a.get("exhaust")), by=a.get("by", "any"),
+                   cost=int(a.get("cost", 0)))
 
 
 def to_card(cid: str, d: dict) -> Card:
+    abilities = tuple(to_ability(a) for a in d.get("abilities", []) or []) + keyword_abilities(d.get("keywords"))
     return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
-                int(d.get("might", 0)), tuple(to_ability(a) for a in d.get("abilities", []) or []), d.get("text", ""),
-                bool(d.get("friendly", False)))
+                int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)),
+                cost=int(d.get("cost", 0)), keywords=to_keywords(d.get("keywords")))

@@ -6,7 +6,7 @@ from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, guard
 from simulator.rules.scoring import establish_control
-from simulator.rules.triggers import put_trigger, simultaneous, triggered
+from simulator.rules.triggers import pend, simultaneous
 
 
 @guard("both_sides_present")
@@ -55,6 +55,7 @@ def _combat_chain(g: State, inst, ctx) -> None:
 
 def _place_combat_triggers(g: State) -> None:
     bf = g.active
+    b = g.bfs[bf]
     others = [p for p in g.from_turn_player(g.in_game()) if p not in (g.attacker, g.defender)]
     for p in [g.attacker, *others, g.defender]:
         for u in list(g.units.values()):
@@ -65,34 +66,54 @@ def _place_combat_triggers(g: State) -> None:
                          or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
                          or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
                 if fires:
-                    put_trigger(g, triggered(g, ab, p, u.id))
+                    pend(g, u.id, ab, p, there=bf, why="464.2.e")
+        # a battlefield's "when a player attacks / defends here": controlled by that player
+        role = "on-attack" if p == g.attacker else "on-defend" if p == g.defender else None
+        for ab in b.abilities:
+            if role and ab.trigger == role:
+                pend(g, bf, ab, p, there=bf, why="464.2.e")
 
 
-def _assign(g: State, total: int, victims: list) -> list[tuple]:
-    """465.2: lethal damage to one unit before the next gets any; the excess to the last one."""
-    out = []
-    for i, v in enumerate(victims):
-        if total <= 0:
-            break
-        need = max(g.might(v) - v.damage, 1)
-        give = total if i == len(victims) - 1 else min(total, need)
-        out.append((v, give))
-        total -= give
-    return out
+@guard("manual_assignment")
+def _manual(g: State, inst, ctx) -> bool:
+    """``assign: manual``: the assigning players decide their combat damage (465.2.c)."""
+    return g.cfg.manual
+
+
+@guard("assignments_done")
+def _assignments_done(g: State, inst, ctx) -> bool:
+    """Every player who must assign has assigned (a player with no might or no enemy left skips it)."""
+    from simulator.rules.damage import assigner
+    return assigner(g) is None
+
+
+def record_assignment(g: State, p: str, damage: tuple) -> None:
+    """A player's manual assignment (checked by the action layer), kept until the damage is dealt."""
+    g.assigned = g.assigned + ((p, tuple(damage)),)
+    fire(g, "combat", "assign", player=p, bf=g.active)
 
 
 @effect("deal_combat_damage")
 def _deal(g: State, inst, ctx) -> None:
-    """465: each side totals its might (stunned units add 0, 423.1.b); all damage is dealt at once."""
+    """465: each side totals its might (stunned units add 0, 423.1.b), assigns lethal first with Tank first
+    and Backline last (815.1.b, 826.3), by hand with assign: manual; all damage is dealt at once."""
+    from simulator.rules.damage import automatic, sides, total
     bf = g.active
+    chosen = dict(g.assigned)
+    g.assigned = ()
+    hits = []
+    totals = {}
+    for p, (mine, theirs) in sides(g).items():
+        totals[p] = total(g, mine)
+        if p in chosen:
+            hits += [(g.units[u], n) for u, n in chosen[p] if n]
+        else:
+            hits += automatic(g, totals[p], theirs)
     att = g.units_at(bf, g.attacker)
     dfn = g.units_at(bf, g.defender)
-    a_total = sum(0 if u.stunned else max(g.might(u), 0) for u in att)
-    d_total = sum(0 if u.stunned else max(g.might(u), 0) for u in dfn)
     stunned = [u.id for u in att + dfn if u.stunned]
-    log(g, f"combat damage at {bf}: {g.attacker} deals {a_total}, {g.defender} deals {d_total}"
+    log(g, f"combat damage at {bf}: {g.attacker} deals {totals[g.attacker]}, {g.defender} deals {totals[g.defender]}"
            + (f" (stunned, adding nothing: {', '.join(stunned)})" if stunned else ""), "465.2, 423.1.b")
-    hits = _assign(g, a_total, dfn) + _assign(g, d_total, att)
     for u, n in hits:
         u.damage += n
         log(g, f"{u.id} takes {n} combat damage", "465.2, 465.3", u.controller)
@@ -116,10 +137,14 @@ def _resolve(g: State, inst, ctx) -> None:
     if not (a and d):
         if a or d:
             establish_control(g, bf, g.attacker if a else g.defender)
+            if g.hidden:
+                from simulator.rules.hidden import trash_uncontrolled
+                trash_uncontrolled(g, "466.5.c, 811", only=bf)
         elif g.bfs[bf].controller is not None:
             g.bfs[bf].controller = None
             fire(g, "battlefield.control", "lose", bf)
-        g.bfs[bf].contested_by = None
+        g.bfs[bf].contested_by = None               # 466.5.a: before the chain window of 466.6
+        fire(g, "battlefield.status", "settle", bf)
     g.recalled = False
 
 
@@ -153,6 +178,12 @@ def _clear_active(g: State, inst, ctx) -> None:
 
 
 # -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
+
+@effect("assignments_made")
+def _assignments_made(g: State, inst, ctx) -> None:
+    """465.2.c: every player who assigns has assigned (or none needs to): the damage is dealt."""
+    fire(g, "combat", "assign", bf=g.active)
+
 
 @effect("combat_damage")
 def _combat_damage(g: State, inst, ctx) -> None:

@@ -28,12 +28,15 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
 
 @effect("banish_all")
 def _banish(g: State, inst, ctx) -> None:
-    """652.1: banish every permanent the player owns or controls."""
+    """652.1: banish every permanent and facedown card the player owns or controls."""
     for u in g.units.values():
         if u.zone == "board" and (u.owner == inst or u.controller == inst):
             u.zone = "banished"
             u.designation = None
             log(g, f"{u.id} is banished", "652.1", inst)
+    if g.hidden:
+        from simulator.rules.hidden import banish_player
+        banish_player(g, inst)
     g.dirty = True
 
 
@@ -93,7 +96,7 @@ def _continue(g: State, inst, ctx) -> None:
     if g.winner is not None or len({g.team(p) for p in g.in_game()}) <= 1:
         return
     st = g.ms[("chain", None)]
-    if st == "Order":                                   # 652.4, 383.3.d: nobody waits on their order
+    if st in ("Order", "Decide"):                       # 652.4, 383.3.d, 383.3.a: nobody waits on them
         fire(g, "chain", "withdraw", player=inst)
     if st == "Execute":
         if ctx.get("held_priority"):

@@ -47,11 +47,15 @@ def _next_turn(g: State, inst, ctx) -> None:
         g.turn = g.normal = g.next_player(g.normal)
     g.scored = {}
     g.blocked = ()
+    g.once = ()                             # once-per-turn abilities may be used again
     g.priority = None
     g.invited = None
     for u in g.units.values():
         if u.zone == "board" and u.controller == g.turn:
             u.exhausted = False
+    from simulator.rules import hidden, resources
+    resources.ready_runes(g, g.turn)                 # 315.1: runes too
+    hidden.next_turn(g)                              # 811.1.d: facedown cards may be played from now on
     ctx["player"] = g.turn
 
 

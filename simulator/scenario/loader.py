@@ -14,7 +14,6 @@ expectations.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -27,29 +26,32 @@ from simulator.game.actions import Action
 from simulator.core.cards import Card
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
 from simulator.game.setup import build
-from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind,
-                                     check_ruling)
+from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind)
 
 TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
 ACTION_FIELDS = {
     "move": ("units", "to"),
-    "play": ("card", "targets", "at"),
-    "activate": ("source", "ability"),
+    "play": ("card", "targets", "at", "accelerate", "from"),
+    "activate": ("source", "ability", "targets"),
     "pass": (),
-    "choose": ("battlefield",),
+    "choose": ("battlefield", "option"),
     "concede": (),
     "end-turn": (),
     "invite": ("teammate",),
     "order": ("triggers",),
+    "target": ("targets",),
+    "assign": ("damage",),
+    "hide": ("card", "at"),
 }
 REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
-                   "choose": ("battlefield",), "invite": ("teammate",), "order": ("triggers",)}
+                   "invite": ("teammate",), "order": ("triggers",), "target": ("targets",),
+                   "assign": ("damage",), "hide": ("card", "at")}
 STATES = TURN_STATES
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None)}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
-               "score", "units", "legal", "players", "winner", "phase")
+               "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
 PHASES = ("Awaken", "Beginning", "Channel", "Draw", "Main", "Ending", "GameOver")
 
 
@@ -303,23 +305,66 @@ class Validator(SetupValidator):
                     self.text(v, tp, f"target {f}")
             at = s.get("at")
             if at is not None:
-                if card.type != "unit":
-                    self.fail(path + ("at",), f"{cid} is a {card.type}: at: is for units")
+                if card.type != "unit" and s.get("from") != "hidden":
+                    self.fail(path + ("at",), f"{cid} is a {card.type}: at: is for units (or from: hidden)")
                 self.place(at, path + ("at",), f"{tag}'s at")
             ordered = tuple((f, targets[f]) for f in fields if f in targets)
-            a = Action("play", p, card=cid, targets=ordered, at=at)
+            acc = self.boolean(s["accelerate"], path + ("accelerate",), "accelerate") if "accelerate" in s else False
+            src = self.choice(s.get("from", "hand"), path + ("from",), "from", ("hand", "hidden"))
+            if src == "hidden" and at is not None and at not in self.bfs:
+                self.fail(path + ("at",), f"a hidden card is played from a battlefield, not {_fmt(at)}")
+            a = Action("play", p, card=cid, targets=ordered, at=at, accelerate=acc, hidden=src == "hidden")
         elif kind == "activate":
             src = self.unit_id(s["source"], path + ("source",), f"{tag}'s source", gear=True)
-            a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"))
+            a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"),
+                       targets=self.targets(s.get("targets"), path + ("targets",), tag))
+        elif kind == "target":
+            a = Action("target", p, targets=self.targets(s["targets"], path + ("targets",), tag))
         elif kind == "choose":
-            a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
+            if ("battlefield" in s) == ("option" in s):
+                self.fail(path, "a choose step names either battlefield: (323.12) or option: yes | no (383.3.a)")
+            if "option" in s:
+                opt = s["option"]
+                opt = {True: "yes", False: "no"}.get(opt, opt) if isinstance(opt, bool) else opt
+                a = Action("choose", p, option=self.choice(opt, path + ("option",), "option", ("yes", "no")))
+            else:
+                a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
         elif kind == "invite":
             a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
         elif kind == "order":
             a = Action("order", p, triggers=self.trigger_labels(s["triggers"], path + ("triggers",), tag))
+        elif kind == "assign":
+            dmg = self.mapping(s["damage"], path + ("damage",), f"{tag}'s damage")
+            if len(dmg) > 64:
+                self.fail(path + ("damage",), "an assignment names at most 64 units")
+            for uid, n in dmg.items():
+                self.unit_id(uid, path + ("damage", uid), f"{tag}'s damage")
+                self.integer(n, path + ("damage", uid), f"damage to {uid}", 0)
+            a = Action("assign", p, damage=tuple(dmg.items()))
+        elif kind == "hide":
+            a = Action("hide", p, card=self.card_id(s["card"], path + ("card",), tag),
+                       at=self.battlefield(s["at"], path + ("at",), f"{tag}'s at"))
         else:
             a = Action(kind, p)
         return Step(i + 1, line, action=a, illegal=illegal)
+
+    def targets(self, v, path: Path, tag: str) -> tuple:
+        """An ability's ``targets:`` (checked against the ability when the step runs)."""
+        targets = self.mapping(v or {}, path, "targets")
+        for f, x in targets.items():
+            tp = path + (f,)
+            if f in PLACE_FIELDS:
+                self.place(x, tp, f"{tag}'s targets")
+            elif f == "unit":
+                self.unit_id(x, tp, f"{tag}'s targets")
+            elif f == "player":
+                self.player(x, tp, f"{tag}'s targets")
+            elif f in NUMBER_FIELDS:
+                self.integer(x, tp, f"target {f}")
+            else:
+                self.text(x, tp, f"target {f}")
+        return tuple(sorted(targets.items(), key=lambda kv: ("unit", "to", "at").index(kv[0])
+                            if kv[0] in ("unit", "to", "at") else 9))
 
     def trigger_labels(self, v, path: Path, tag: str) -> tuple[str, ...]:
         """An order step's triggers: SOURCE:ABILITY labels, each once (383.3.d)."""
@@ -393,6 +438,20 @@ class Validator(SetupValidator):
             elif k == "players":
                 for j, x in enumerate(self.seq(v, p, "players")):
                     self.player(x, p + (j,), "players")
+            elif k in ("energy", "runes"):
+                for who, n in self.mapping(v, p, k).items():
+                    self.player(who, p + (who,), k)
+                    self.integer(n, p + (who,), f"{who}'s {k}", 0)
+            elif k == "hidden":
+                for bf, cards in self.mapping(v, p, "hidden").items():
+                    self.battlefield(bf, p + (bf,), "hidden")
+                    for j, c in enumerate(self.seq(cards or [], p + (bf,), "hidden cards")):
+                        self.card_id(c, p + (bf, j), "hidden")
+            elif k == "gear":
+                for gid, fields in self.mapping(v, p, "gear").items():
+                    self.unit_id(gid, p + (gid,), "gear", gear=True)
+                    for f, x in self.mapping(fields, p + (gid,), f"gear {gid}", ("exhausted",)).items():
+                        self.boolean(x, p + (gid, f), f)
             elif k == "winner":
                 if isinstance(v, list):
                     for j, x in enumerate(v):
@@ -492,7 +551,7 @@ def _do(game, sc: Scenario, st: Step) -> str:
 
 def _check(game, sc: Scenario, st: Step) -> str:
     from simulator.scenario.view import view
-    v = view(game.state, with_legal="legal" in st.expect)
+    v = view(game.state, with_legal="legal" in st.expect, every=True)
     problems = [p for k, want in st.expect.items() for p in compare(k, want, v)]
     return "; ".join(problems)
 
@@ -519,6 +578,20 @@ def compare(key: str, want, v: dict) -> list[str]:
             extra = sorted(set(have) - set(acts))
             if missing or extra or len(acts) != len(set(acts)):
                 out.append(f"expected legal for {p} {_fmt(sorted(acts))}, got {_fmt(have)}")
+        return out
+    if key == "hidden":
+        norm = {b: sorted(c or []) for b, c in want.items() if c}
+        return [] if norm == got else [f"expected hidden {_fmt(want)}, got {_fmt(got)}"]
+    if key in ("energy", "runes"):
+        return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
+    if key == "gear":
+        out = []
+        for gid, fields in want.items():
+            u = got.get(gid)
+            if u is None:
+                out.append(f"expected gear {gid}, but no such gear exists")
+                continue
+            out += [f"expected gear {gid} {f} {_fmt(x)}, got {_fmt(u[f])}" for f, x in fields.items() if u[f] != x]
         return out
     if key == "staged":
         norm = {b: sorted(k) for b, k in want.items()}

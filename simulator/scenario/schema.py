@@ -59,6 +59,7 @@ UNIT_ENTRY = {
     "might": WHOLE,
     "card": {**WORD, "description": "a unit or gear card (built-in or custom) it is made from"},
     "abilities": _list(REF("ability")),
+    "keywords": _list(REF("keyword")),
     "exhausted": {"type": "boolean"},
 }
 
@@ -74,16 +75,30 @@ def defs() -> dict:
                 props[f] = WORD
         verbs[verb] = _obj(props, description=f"{verb}: {', '.join(fields) or 'no fields'}")
         verbs[verb] = {"anyOf": [verbs[verb], {"type": "null"}]}
-    effect = {"type": "object", "minProperties": 1, "maxProperties": 1, "properties": verbs,
+    effect = {"type": "object", "minProperties": 1, "maxProperties": 3,
+              "properties": {**verbs, "if": REF("condition"),
+                             "may": {"type": "boolean", "description": "optional: decided at finalization (383.3.a)"}},
               "additionalProperties": False,
-              "description": "one effect: {VERB: {FIELD: VALUE}}; a value is a literal, target, self or here"}
+              "description": "one effect: {VERB: {FIELD: VALUE}} with optional if: and may:; a value is a literal, "
+                             "target, self, here or there"}
+    one = {"anyOf": [{"enum": [c for c, n in cardlib.CONDITIONS.items() if not n]},
+                     _obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n}, description="{might-at-least: N}")]}
+    condition = {"anyOf": [one, _list(one, minItems=1)],
+                 "description": "a condition, or a list of them that must all hold (383.2)"}
     ability = _obj({
         "name": TEXT,
         "trigger": REF("trigger"),
         "activated": {"const": True},
         "static": _obj({"might": {"type": "integer"}}, ("might",)),
         "effect": _list(REF("effect")),
+        "if": REF("condition"),
+        "once-per-turn": {"type": "boolean"},
+        "speed": {"enum": list(cardlib.SPEEDS), "default": "normal"},
+        "exhaust": {"type": "boolean", "description": "exhausting the source is its cost (377)"},
+        "cost": WHOLE,
+        "by": {"enum": ["enemy", "friendly", "any"], "description": "on-chosen: who chooses it"},
     }, ("name",), "a triggered (trigger:), activated (activated: true) or static (battlefields) ability")
+    keyword = _obj({"deathknell": _list(REF("effect"))}, ("deathknell",), "deathknell: an on-death ability (808)")
     ability["oneOf"] = [{"required": [k]} for k in ("trigger", "activated", "static")]
     battlefield = {"anyOf": [WORD, _obj({"name": WORD, "provider": WORD, "abilities": _list(REF("ability"))},
                                         ("name",))]}
@@ -93,19 +108,32 @@ def defs() -> dict:
         "effect": _list(REF("effect")),
         "might": WHOLE,
         "abilities": _list(REF("ability")),
+        "keywords": _list(REF("keyword")),
         "text": TEXT,
         "friendly": {"type": "boolean", "description": "its unit: target must be friendly (356)"},
+        "cost": WHOLE,
     }, description="a custom card")
     cards = {"type": "object", "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
                                                   "not": {"enum": sorted(cardlib.CATALOGUE)}},
              "additionalProperties": {"anyOf": [card, {"type": "null"}]}}
     rulings = _obj({rid: {"enum": list(values)} for rid, values in RULINGS.items()})
     players = _list(WORD, minItems=2, maxItems=max(n for n, _ in MODES.values()), uniqueItems=True)
+    plain = [k for k, (numbered, _, _) in cardlib.KEYWORDS.items() if not numbered]
+    numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
+    deathknell = keyword
+    keyword = {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, deathknell,
+                         {"type": "object", "minProperties": 1, "maxProperties": 1,
+                          "properties": {k: {"type": "integer", "minimum": 0, "maximum": 1000} for k in numbered},
+                          "additionalProperties": False}],
+               "description": f"a keyword ({', '.join(plain)}), a numbered one as {{NAME: N}} "
+                              f"({', '.join(numbered)}), or {{deathknell: [effects]}} (808)"}
     return {
         "word": WORD,
         "trigger": {"enum": list(cardlib.TRIGGERS)},
         "effect": effect,
+        "condition": condition,
         "ability": ability,
+        "keyword": keyword,
         "battlefield": battlefield,
         "unit": _obj(UNIT_ENTRY, ("id", "owner")),
         "gear": _obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might")}, ("id", "owner")),
@@ -134,6 +162,12 @@ def setup_props() -> dict:
                   "additionalProperties": {"anyOf": [_list(REF("card_id")), {"type": "null"}]}},
         "cards": REF("cards"),
         "rulings": REF("rulings"),
+        "resources": {"type": "object", "additionalProperties": {"anyOf": [
+            _obj({"runes": {"type": "integer", "minimum": 0, "maximum": 1000},
+                  "energy": {"type": "integer", "minimum": 0, "maximum": 1000}}), {"type": "null"}]},
+                      "description": "per player: ready runes and the energy pool (costs are paid only with it)"},
+        "assign": {"enum": ["manual", "auto"], "default": "auto",
+                   "description": "manual: players assign their combat damage with assign steps (465.2.c)"},
     }
     return {"name": TEXT, **{k: shapes.get(k, {}) for k in SETUP_KEYS}}
 
@@ -142,7 +176,10 @@ def _action(kind: str) -> dict:
     shapes = {"units": _list(WORD, minItems=1), "to": WORD, "card": REF("card_id"),
               "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"]}},
               "at": WORD, "source": WORD, "ability": TEXT, "battlefield": WORD, "teammate": WORD,
-              "triggers": _list({"type": "string", "pattern": "^[^:]+:.+$"}, minItems=1, uniqueItems=True)}
+              "option": {"enum": ["yes", "no", True, False], "description": "a may's decision (383.3.a)"},
+              "triggers": _list({"type": "string", "pattern": "^[^:]+:.+$"}, minItems=1, uniqueItems=True),
+              "accelerate": {"type": "boolean"}, "from": {"enum": ["hand", "hidden"], "default": "hand"},
+              "damage": {"type": "object", "additionalProperties": WHOLE, "maxProperties": 64}}
     props = {"do": {"const": kind}, "player": WORD,
              "illegal": {"type": ["boolean", "string"],
                          "description": "the action must be rejected (and the reason contain this text)"}}
@@ -180,6 +217,10 @@ def _expectation() -> dict:
         "legal": {"type": "object", "additionalProperties": _list(TEXT)},
         "players": _list(WORD),
         "winner": {"anyOf": [{"type": "null"}, WORD, _list(WORD)]},
+        "energy": {"type": "object", "additionalProperties": WHOLE},
+        "runes": {"type": "object", "additionalProperties": WHOLE},
+        "hidden": {"type": "object", "additionalProperties": {"anyOf": [_list(REF("card_id")), {"type": "null"}]}},
+        "gear": {"type": "object", "additionalProperties": _obj({"exhausted": {"type": "boolean"}})},
     }
     return {"type": "object", "minProperties": 1, "additionalProperties": False,
             "properties": {k: shapes.get(k, {}) for k in loader.EXPECT_KEYS}}

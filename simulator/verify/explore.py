@@ -29,14 +29,15 @@ from dataclasses import dataclass, field
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 
 from simulator.game import engine
+from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
-from simulator.rules.triggers import orderer
+from simulator.rules.triggers import deciding, orderer
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
 
-ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
+ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled")
 
 
 MASK = (1 << 56) - 1
@@ -66,13 +67,13 @@ def _one_active(g: State, actors) -> str | None:
         return f"{active[0]} is active but the turn is {g.turn_state()} with active={g.active}"
     if not active and showdown:
         return "the turn is in a Showdown state but no battlefield has an active showdown or combat"
-    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] == "Combat"):
+    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] in ("Combat", "Settled")):
         return f"combat step {g.ms[('combat', None)]} with no active combat"
     return None
 
 
 def _focus_priority(g: State, actors) -> str | None:
-    if g.winner is None and not g.choosing and g.turn_state() == SHOWDOWN_OPEN and \
+    if g.winner is None and not g.choosing and g.turn_state() == SHOWDOWN_OPEN and assigner(g) is None and \
             (g.focus is None or g.priority != g.focus):
         return f"Showdown Open: focus is {g.focus} but priority is {g.priority}"
     return None
@@ -96,7 +97,7 @@ def _chain_closed(g: State, actors) -> str | None:
 def _no_standard_move(g: State, actors) -> str | None:
     st = g.turn_state()
     if st != NEUTRAL_OPEN:
-        for p, acts in actors.items():
+        for acts in actors.values():
             for a in acts:
                 if a.kind == "move":
                     return f"{a.describe()} is legal in a {st} state"
@@ -111,9 +112,12 @@ def _one_actor(g: State, actors) -> str | None:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
         orders = orderer(g)
-        expected = g.turn if g.choosing else orders or g.priority
+        decides = deciding(g) if g.ms[("chain", None)] == "Decide" else None
+        assigns = assigner(g)
+        expected = g.turn if g.choosing else orders or (decides.controller if decides else assigns or g.priority)
         if who[0] != expected:
-            role = "the chooser" if g.choosing else "the orderer" if orders else "priority"
+            role = "the chooser" if g.choosing else "the orderer" if orders else \
+                "the decider (383.3.a)" if decides else "the assigner" if assigns else "priority"
             return f"{who[0]} can act but {role} is {expected}"
     return None
 
@@ -425,7 +429,7 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
             gc.enable()
     res.bounded += len(queue)                            # left unexpanded by a stop: at the bound too
     if graph:
-        for g, idx, depth, turns in queue:
+        for g, idx, depth, _turns in queue:
             nodes.setdefault(fps[idx], {"depth": depth, "terminal": g.winner is not None, "bounded": True,
                                         "state": g.turn_state(), "turn": g.turn})
     res.seconds = time.perf_counter() - t0

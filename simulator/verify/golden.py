@@ -99,7 +99,7 @@ def render_doc(doc: dict) -> str:
         comma = "," if i < len(keys) - 1 else ""
         v = doc[k]
         if k == "events":
-            out.append(f'"events": [')
+            out.append('"events": [')
             out += [_j(e) + ("," if j < len(v) - 1 else "") for j, e in enumerate(v)]
             out.append("]" + comma)
         elif k == "final":

@@ -223,7 +223,7 @@ def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
         games: list = []
         try:
             sc = loader.load(str(path))
-            res = loader.run(sc, observe=lambda step, game, failure: games.append(game) if not games else None)
+            res = loader.run(sc, observe=lambda step, game, failure, games=games: games.append(game) if not games else None)
         except Exception as e:  # noqa: BLE001 - any crash kills the mutant
             return True, f"crash: {path.stem}: {type(e).__name__}: {e}"[:300]
         if res.status == "fail" or (sc.pending is None and res.status != "pass"):
