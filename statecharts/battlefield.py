@@ -18,7 +18,8 @@ CONTROL = Machine(
 
 STATUS = Machine(
     "battlefield.status", "Contested, staged, active (190.3, 323)",
-    ("Calm", "Contested", "Staged", "StagedCombat", "Showdown", "ShowdownCombatStaged", "Combat"), "Calm",
+    ("Calm", "Contested", "Staged", "StagedCombat", "Showdown", "ShowdownCombatStaged", "Combat", "Settled"),
+    "Calm",
     (
         T("contest", "Calm", "Contested", ("190.3.a.1", "450"), say="{bf} becomes Contested ({player} applied it)"),
         T("stage_showdown", "Contested", "Staged", ("323.8",), say="showdown staged at {bf}"),
@@ -41,9 +42,15 @@ STATUS = Machine(
         T("end_showdown", "Showdown", "Calm", ("348.2.a", "190.3.b", "R6"), guards=("control_settled",),
           say="{bf} is no longer Contested: control is settled"),
         T("end_showdown", "Showdown", "Contested", ("348.2", "R6"), say="nobody's units remain at {bf}"),
+        T("settle", "Combat", "Settled", ("466.5", "466.5.a", "190.3.b"),
+          say="{bf} is no longer Contested: control is settled"),
+        T("contest", "Settled", "Combat", ("190.3.a.1", "450", "R19"),
+          say="{bf} becomes Contested again ({player} applied it) while its combat is still ongoing"),
+        T("end_combat", "Settled", "Calm", ("466.7",)),
         T("end_combat", "Combat", "StagedCombat", ("466.3.d.1", "R8"), guards=("both_sides_remain",),
           say="no result at {bf}: a showdown and a combat are staged there again"),
-        T("end_combat", "Combat", "Calm", ("466.5", "466.7", "190.3.b"), say="{bf} is no longer Contested"),
+        T("end_combat", "Combat", "Contested", ("466.7", "190.3.a.1", "R19"),
+          say="the combat at {bf} is over; {bf} stays Contested: it was contested again after control was settled"),
         T("reset", "Staged", "Calm", ("652.2", "R9"), say="the token battlefield {bf} is uncontested (R9=reset)"),
         T("reset", "StagedCombat", "Calm", ("652.2", "R9"), say="the token battlefield {bf} is uncontested (R9=reset)"),
     ),
@@ -56,6 +63,7 @@ STATUS = Machine(
         "Showdown": "an active non-combat showdown (344.2)",
         "ShowdownCombatStaged": "an active non-combat showdown that the next cleanup converts (323.14)",
         "Combat": "an active combat (460)",
+        "Settled": "an active combat whose control is settled: no longer Contested (466.5.a) until it ends (466.7)",
     },
 )
 

@@ -38,6 +38,8 @@ def _chain() -> tuple[T, ...]:
         ts.append(T("next", a, b, _RULES[b]))
     ts.append(T("next", "OpenCombat", "WinCheck", ("322",), guards=("cleanup_changed",)))
     ts.append(T("next", "OpenCombat", "Idle", ("322",)))
+    # 3a: a unit with lethal damage triggers its own-death abilities before it reaches the trash
+    ts.append(T("lethal", "BoardState", "BoardState", ("323", "808.1.d", "383"), effects=("trigger_on_death",)))
     return tuple(ts)
 
 

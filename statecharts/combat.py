@@ -12,7 +12,7 @@ COMBAT = Machine(
           effects=("resolve_combat",), say="no combat damage at {bf}: one side is gone"),
         T("damage_dealt", "DamageStep", "ResolutionStep", ("465.3", "466"), effects=("resolve_combat",),
           say="combat resolution step at {bf}"),
-        T("finish", "ResolutionStep", "Idle", ("466.7",), effects=("end_combat",),
+        T("finish", "ResolutionStep", "Idle", ("466.7",), effects=("trigger_on_combat_end", "end_combat"),
           sends=("battlefield.status:end_combat", "turn.mode:end_showdown"), say="the combat at {bf} ends"),
     ),
     rules=("459", "460", "461", "462", "464", "465", "466"),

@@ -37,6 +37,22 @@ RULINGS: dict[str, dict] = {
             "being conquered included"},
     "R17": {"name": "chain-first-priority", "default": "the controller of the newest item once all pending "
             "items are finalized"},
+    "R18": {"name": "replaced-final-point", "default": "a Conquer whose final point becomes a card draw (471.1.b) "
+            "still scores the battlefield: it counts as scored this turn (470), its on-conquer triggers fire, "
+            "and a later Conquer that turn may then be the final point",
+            "why": "471.1.b replaces the point, not the score: Conquer effects trigger only when a battlefield "
+            "actually scores (471.2) and they still trigger here (383.4.c.2.c), so the battlefield has scored; "
+            "470 allows one score per battlefield per turn, with or without the point"},
+    "R19": {"name": "contest-after-settle", "default": "a unit arriving at a battlefield whose combat has settled "
+            "control (466.5.a) but not yet ended (466.7) applies Contested again; when the combat ends the "
+            "battlefield stays Contested (or a showdown and combat are staged again when both sides remain)",
+            "why": "190.3.a.1 applies Contested to any battlefield that is not Contested, and 466.5.a cleared it; "
+            "no rule makes the 466.6 chain window an exception"},
+    "R20": {"name": "move-to-own-place", "default": "an instruction that moves a unit to the place where it already "
+            "is does nothing: no move (no on-arrive, no Contested), and no recall",
+            "why": "a move's destination is a place other than the unit's own (355.4.a), so there is no move to "
+            "carry out; an impossible instruction is ignored (055); 447.2.c recalls only a unit that may not be "
+            "present at its destination, and it is already present there"},
 }
 
 #: the rulings that are switches: id -> allowed values ("default" first)

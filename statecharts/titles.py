@@ -15,6 +15,17 @@ from __future__ import annotations
 from .rulings import RULINGS
 
 TITLES: dict[str, str] = {
+    '124': 'a card that changes zones becomes a new object',
+    '383.2.a.1': "a trigger's condition is part of it, evaluated once right after the event",
+    '383.2.b': 'a condition inside the effect is checked when that part executes',
+    '383.2.c': 'trigger conditions are checked right after the event',
+    '383.3.a': "an opening 'you may' is decided at finalization; declining removes the trigger",
+    '383.4.b.2': "'when chosen': pending once the choosing item is finalized",
+    '402.1': 'choices of a triggered ability are made as it is finalized',
+    '402.4': 'a triggered ability with no legal choice is removed, not countered',
+    '419.4.a': 'a spell is played once it finishes resolving (a countered one never is)',
+    '454': 'a recall is no move: it triggers no move abilities',
+    '808.1.d': 'Deathknell: pending before the unit reaches the trash, its location recorded',
     '055': 'do as much as you can; an impossible instruction is ignored',
     '103': 'players and teams',
     '142.4': "lethal damage: damage at least the unit's Might",
@@ -138,6 +149,7 @@ TITLES: dict[str, str] = {
     '383.3.d': 'a player orders their own simultaneous triggers',
     '383.4': 'attack and defend triggers',
     '383.4.a.2': 'play triggers: pending once the unit or gear has entered',
+    '383.4.c.2.c': 'a conquer whose point is replaced by a card still triggers',
     '383.4.e': 'attack triggers: the first time a unit gains the attacker designation',
     '383.4.f': 'defend triggers: the first time a unit gains the defender designation',
     '400.2': 'Add abilities resolve at once and pass no priority',
@@ -177,6 +189,7 @@ TITLES: dict[str, str] = {
     '466.3.d': 'no result: something was recalled, or both or neither side remain',
     '466.3.d.1': 'no result with both sides there: a showdown and a combat are staged again',
     '466.5': 'the winner establishes control; Contested is cleared',
+    '466.5.a': 'Contested is cleared as control is settled, before the last chain windows',
     '466.7': 'the combat ends: designations removed',
     '467': 'scoring',
     '469.1': 'conquer: gaining control of a battlefield not yet scored',

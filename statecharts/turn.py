@@ -14,7 +14,7 @@ MODE = Machine(
     "turn.mode", "Neutral / Showdown (308)", ("Neutral", "Showdown"), "Neutral",
     (
         T("begin_showdown", "Neutral", "Showdown", ("308", "344", "323.12", "323.13"),
-          say="the turn is now in a Showdown state"),
+          effects=("trigger_on_showdown_start",), say="the turn is now in a Showdown state"),
         T("end_showdown", "Showdown", "Neutral", ("308", "348", "466.7"), effects=("clear_active",),
           say="the turn is Neutral again"),
     ),

@@ -128,7 +128,7 @@ def test_imposed_move_to_the_units_own_place_is_no_move_and_fires_no_arrival(bac
              control={"North": "A"}, hands={"A": ["stand-fast"]}, cards=STAY, backend=backend)
     do(g, "A play stand-fast", "A pass", "B pass")
     expect(g, state="neutral-open", chain=[], units={"a1": {"at": "North", "might": 2}})
-    assert rules_of(g, "the move does nothing") == "355.4.a, 055"
+    assert rules_of(g, "the move does nothing") == "355.4.a, 055, R20"
 
 
 def test_imposed_move_to_the_units_own_place_is_no_recall_even_where_a_teammate_has_units(backend):
@@ -318,3 +318,77 @@ def test_a_move_naming_a_unit_twice_is_rejected_with_the_rule_and_changes_nothin
     illegal(g, "A move a1 a2 a1 North", "a1 is named twice", "144")
     do(g, "A move a1 a2 North")
     expect(g, state="showdown-open", units={"a1": {"at": "North"}, "a2": {"at": "North"}})
+
+
+# -- 466.5.a: combat resolution clears Contested before the 466.6 chain window --------------------------------
+
+SPOILS = [{"name": "North", "abilities": [trig("spoils", "on-conquer", {"draw": {"count": 1}})]}, "South"]
+RUSH = {"rush": {"type": "spell", "timing": "reaction", "effect": [{"move": {"unit": "target", "to": "target"}}]}}
+
+
+def _won_combat(backend, **keys):
+    g = game(battlefields=SPOILS, control={"North": "B"}, backend=backend,
+             units=[unit("a1", "A", "base", 3), unit("b1", "B", "North", 1), unit("b2", "B", "base", 1)], **keys)
+    do(g, "A move a1 North", "A pass", "B pass")
+    return g
+
+
+def test_combat_clears_contested_when_control_is_settled_before_the_conquer_trigger_resolves(backend):
+    """466.5, 466.5.a: A wins and establishes control; Contested is cleared then, while the combat is still
+    ongoing (466.6: the conquer trigger's chain window); the combat ends afterwards (466.7)."""
+    g = _won_combat(backend)
+    expect(g, state="showdown-closed", chain=["spoils"], contested=[], controller={"North": "A"}, score={"A": 1},
+           active={"kind": "combat", "at": "North", "attacker": "A", "defender": "B"})
+    assert g.state.ms[("battlefield.status", "North")] == "Settled"
+    ev = lines(g)
+    assert ev.index("North is no longer Contested: control is settled") < ev.index("spoils is finalized")
+    assert rules_of(g, "control is settled") == "466.5, 466.5.a, 190.3.b"
+    do(g, "A pass", "B pass")
+    expect(g, state="neutral-open", active=None, contested=[], chain=[])
+    assert g.state.ms[("battlefield.status", "North")] == "Calm"
+
+
+def test_the_settled_combat_is_still_ongoing_and_barred_to_outsiders(backend):
+    """447.2.a, 462, 466.7: after 466.5.a the combat is still ongoing until it ends: in a skirmish the outsider
+    C may not move a unit into it during the conquer trigger's chain window."""
+    from mp_helpers import skirmish
+    g = skirmish(battlefields=SPOILS + ["East"], control={"North": "B"}, hands={"C": ["rush"]}, cards=RUSH,
+                 units=[unit("a1", "A", "base", 3), unit("b1", "B", "North", 1), unit("c1", "C", "base", 1)],
+                 backend=backend)
+    do(g, "A move a1 North", "A pass", "B pass", "C pass")
+    expect(g, state="showdown-closed", chain=["spoils"], contested=[],
+           active={"kind": "combat", "at": "North", "attacker": "A", "defender": "B"})
+    do(g, "A pass", "B pass")
+    illegal(g, "C play rush unit=c1 to=North", "combat", rule="447.2.a")
+
+
+def test_a_unit_arriving_after_control_is_settled_contests_again_and_the_combat_is_restaged(backend):
+    """R19 (190.3.a.1): B's Reaction brings b2 to North in the 466.6 window: North is Contested again
+    (applied by B); when the combat ends both sides remain, so a showdown and a combat are staged there again
+    (466.3.d.1) and the new combat opens with B, who applied Contested, attacking (464.2.b)."""
+    g = _won_combat(backend, hands={"B": ["rush"]}, cards=RUSH)
+    do(g, "A pass", "B play rush unit=b2 to=North", "B pass", "A pass")
+    expect(g, chain=["spoils"], contested=["North"], units={"b2": {"at": "North"}})
+    assert rules_of(g, "becomes Contested again") == "190.3.a.1, 450, R19"
+    do(g, "A pass", "B pass")
+    expect(g, state="showdown-open", active={"kind": "combat", "at": "North", "attacker": "B", "defender": "A"},
+           focus="B", contested=["North"])
+
+
+# -- 471.1.b, 470, 383.4.c.2.c (R18): a Conquer whose final point became a draw still scores ---------------------
+
+def test_a_conquer_whose_final_point_became_a_draw_scores_the_battlefield_fires_its_trigger_and_a_later_conquer_wins(backend):
+    """471.1.b: A (7 of 8) conquers North without having scored South: a card instead of the point. North is
+    scored this turn (470, R18) and its on-conquer trigger fires (383.4.c.2.c); conquering South then gives
+    the final point (R16: every battlefield scored) and A wins at the next cleanup (323.1)."""
+    g = game(battlefields=SPOILS, score={"A": 7}, units=[unit("a1", "A", "base", 2), unit("a2", "A", "base", 2)],
+             backend=backend)
+    do(g, "A move a1 North", "A pass", "B pass")
+    expect(g, controller={"North": "A"}, score={"A": 7}, chain=["spoils"])
+    assert g.state.scored == {"North": "A"} and g.state.drawn["A"] == 1
+    assert "R18" in rules_of(g, "draws a card instead of the point")
+    do(g, "A pass", "B pass")
+    assert g.state.drawn["A"] == 2                      # the trigger's draw
+    illegal(g, "A move a1 South", "exhausted")
+    do(g, "A move a2 South", "A pass", "B pass")
+    expect(g, score={"A": 8}, winner="A")

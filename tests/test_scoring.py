@@ -129,7 +129,7 @@ def test_hold_triggers_go_on_the_chain_in_the_beginning_phase():
     expect(g, turn="B", chain=[], phase="Main")                   # B holds nothing: no trigger
     do(g, "B end-turn")
     expect(g, turn="A", phase="Beginning", state="neutral-closed", score={"A": 1}, chain=["tithe", "shrine"],
-           priority=None, legal={"A": ["concede", "order North:shrine a1:tithe", "order a1:tithe North:shrine"],
+           priority=None, legal={"A": ["concede", "order North:shrine", "order a1:tithe"],
                                  "B": ["concede"]})                # 383.3.d: both A's, held together: A orders
     do(g, "A order a1:tithe North:shrine")
     expect(g, chain=["tithe", "shrine"], priority="A", legal={"A": ["concede", "pass"], "B": ["concede"]})

@@ -47,10 +47,10 @@ def test_combat_chain_attacker_orders_then_defender_defenders_last_resolves_firs
     do(g, "A move a1 North")
     expect(g, state="showdown-closed", focus="A", priority=None, active=COMBAT_N,
            chain=["charge", "cry", "brace", "guard"],
-           legal={"A": ["concede", "order a1:charge a1:cry", "order a1:cry a1:charge"], "B": ["concede"]})
+           legal={"A": ["concede", "order a1:charge", "order a1:cry"], "B": ["concede"]})
     do(g, "A order a1:cry a1:charge")
     expect(g, state="showdown-closed", priority=None, chain=["cry", "charge", "brace", "guard"],
-           legal={"A": ["concede"], "B": ["concede", "order b1:brace b1:guard", "order b1:guard b1:brace"]})
+           legal={"A": ["concede"], "B": ["concede", "order b1:brace", "order b1:guard"]})
     do(g, "B order b1:guard b1:brace")
     expect(g, state="showdown-closed", focus="A", priority="B", chain=["cry", "charge", "guard", "brace"],
            legal={"A": ["concede"], "B": ["concede", "pass"]})
@@ -101,7 +101,7 @@ def test_two_on_conquer_triggers_their_controller_orders_them():
     do(g, "A move a1 a2 North", "A pass", "B pass")
     expect(g, state="neutral-closed", priority=None, chain=["loot", "rally"], score={"A": 1},
            controller={"North": "A"},
-           legal={"A": ["concede", "order a1:loot a2:rally", "order a2:rally a1:loot"], "B": ["concede"]})
+           legal={"A": ["concede", "order a1:loot", "order a2:rally"], "B": ["concede"]})
     do(g, "A order a2:rally a1:loot")
     expect(g, chain=["rally", "loot"], priority="A", legal={"A": ["concede", "pass"], "B": ["concede"]})
     do(g, "A pass", "B pass")
@@ -118,8 +118,7 @@ def test_illegal_orders_are_rejected_with_the_rule_and_change_nothing():
     illegal(g, "A order a1:charge a1:cry", "no simultaneous triggers to order", "383.3.d")
     do(g, "A move a1 North")
     illegal(g, "B order b1:brace b1:guard", "only A orders now", "383.3.d")
-    illegal(g, "A order a1:cry", "exactly once", "383.3.d")
-    illegal(g, "A order a1:cry a1:cry", "exactly once", "383.3.d")
+    illegal(g, "A order a1:cry a1:cry", "listed more times than A has it pending", "383.3.d")
     illegal(g, "A order a1:cry a1:charge b1:brace", "b1:brace is B's trigger", "383.3.d")
     illegal(g, "A order a1:cry a1:nope", "not one of A's pending triggers", "383.3.d")
     illegal(g, "A pass", "must first order", "383.3.d")
@@ -149,11 +148,11 @@ def test_attacker_concedes_while_ordering_the_defender_orders_next():
     g = skirmish(c=[trig("watch", "on-any-attack")])
     do(g, "A move a1 North")
     expect(g, priority=None, chain=["charge", "cry", "watch", "brace", "guard"],
-           legal={"A": ["concede", "order a1:charge a1:cry", "order a1:cry a1:charge"], "B": ["concede"],
+           legal={"A": ["concede", "order a1:charge", "order a1:cry"], "B": ["concede"],
                   "C": ["concede"]})
     do(g, "A concede")
     expect(g, players=["B", "C"], priority=None, chain=["watch", "brace", "guard"],
-           legal={"B": ["concede", "order b1:brace b1:guard", "order b1:guard b1:brace"], "C": ["concede"]})
+           legal={"B": ["concede", "order b1:brace", "order b1:guard"], "C": ["concede"]})
     assert "charge is countered: its controller left" in lines(g)
     do(g, "B order b1:brace b1:guard")
     expect(g, priority="B", chain=["watch", "brace", "guard"], legal={"B": ["concede", "pass"]})
@@ -235,7 +234,7 @@ def test_a_units_two_on_play_abilities_are_ordered_by_its_controller():
     g = game(hands={"A": ["twin"]}, cards=cards)
     do(g, "A play twin at=base")
     expect(g, state="neutral-closed", priority=None, chain=["rally", "scout"], units={"twin#1": {"might": 2}},
-           legal={"A": ["concede", "order twin#1:rally twin#1:scout", "order twin#1:scout twin#1:rally"],
+           legal={"A": ["concede", "order twin#1:rally", "order twin#1:scout"],
                   "B": ["concede"]})
     do(g, "A order twin#1:scout twin#1:rally")
     expect(g, chain=["scout", "rally"], priority="A", legal={"A": ["concede", "pass"], "B": ["concede"]})

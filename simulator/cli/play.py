@@ -38,7 +38,7 @@ def parse_action(text: str) -> Action:
     """``"A play rune-prison unit=b1"`` -> Action.
 
     >>> parse_action("A move a1 a2 North")
-    Action(kind='move', player='A', units=('a1', 'a2'), to='North', card=None, targets=(), at=None, source=None, ability=None, battlefield=None, teammate=None, triggers=())
+    Action(kind='move', player='A', units=('a1', 'a2'), to='North', card=None, targets=(), at=None, source=None, ability=None, battlefield=None, teammate=None, triggers=(), option=None)
     >>> parse_action("A order a1:brace a2:guard").triggers
     ('a1:brace', 'a2:guard')
     """

@@ -120,6 +120,8 @@ def run(args) -> int:
               f"(`riftsim rules` lists them)", file=sys.stderr)
         return 1
     print(title(q) or q)
+    if q in RULINGS and "why" in RULINGS[q]:
+        print(f"  why: {RULINGS[q]['why']}")
     if q in RULINGS and "alternative" in RULINGS[q]:
         alt = RULINGS[q]["alternative"]
         print(f"  switch: --ruling {q}={alt[0]}  ({alt[1]})")

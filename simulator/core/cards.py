@@ -23,10 +23,28 @@ VERBS: dict[str, tuple[str, ...]] = {
     "counter": ("item",),
     "draw": ("count",),
     "extra-turn": ("player",),
+    "play": ("card", "at"),
+    "banish": ("unit",),
+    "replay": ("unit", "at"),
+    "ready": ("unit",),
+    "exhaust": ("unit",),
+    "give-keyword": ("unit", "keyword"),
 }
+#: fields of an effect entry that are not the verb's: its own condition and whether it is optional
+ENTRY_KEYS = ("if", "may")
+TRIGGERS = ("on-play", "on-arrive", "on-attack", "on-defend", "on-any-attack", "on-conquer", "on-hold",
+            "on-move", "on-death", "on-showdown-start", "on-combat-end", "on-turn-start", "on-turn-end",
+            "on-spell", "on-spell-mine", "on-chosen")
+#: triggers a battlefield's abilities may have
+BATTLEFIELD_TRIGGERS = ("on-conquer", "on-hold", "on-attack", "on-defend", "on-showdown-start", "on-combat-end",
+                        "on-turn-start", "on-turn-end", "on-spell", "on-spell-mine")
+#: condition name -> whether it takes a number (`{might-at-least: 5}`)
+CONDITIONS = {"alone-here": False, "enemy-alone-here": False, "at-battlefield": False, "controls-here": False,
+              "your-turn": False, "not-your-turn": False, "in-combat": False, "not-damaged-this-turn": False,
+              "might-at-least": True}
+SPEEDS = ("normal", "action", "reaction")
 #: the fields a card may leave to the player as ``target`` (356): units, places, chain items, players
 TARGET_FIELDS = ("unit", "to", "at", "item", "player")
-TRIGGERS = ("on-play", "on-arrive", "on-attack", "on-defend", "on-any-attack", "on-conquer", "on-hold")
 TIMINGS = ("normal", "action", "reaction")
 TYPES = ("spell", "unit", "gear")
 
@@ -69,7 +87,8 @@ def _catalogue() -> dict[str, Card]:
         "move-spell": Card("move-spell", "spell", "action", effect(("move", {"unit": "target", "to": "target"})),
                            text="Action: move a unit, any player's, to a battlefield (or to its base)."),
         "add-gear": Card("add-gear", "gear", "normal",
-                         abilities=(Ability("add", activated=True, effect=effect(("add", {"energy": 1}))),),
+                         abilities=(Ability("add", activated=True, effect=effect(("add", {"energy": 1})), speed="reaction",
+                                            exhaust=True),),
                          text="Gear. Exhaust: add 1 energy (Reaction; resolves at once)."),
     }
     for n in range(1, 10):

@@ -154,13 +154,14 @@ class Runtime:
         """What ``fire`` derives from a declared transition, once per transition: the transition (the cache
         is keyed by ``id(t)`` and checked with ``is``, so a reused id never matches), its coverage record,
         its rules as trace text, the destination's enter effect, its hand-offs as (machine, trigger, per
-        battlefield). Effects and guards are still looked up by name when they run."""
+        battlefield). Effects and guards are still looked up by name when they run. A transition back to its own
+        source is internal: it does not run the state's enter effect again (cleanup ``lethal`` in task 3a)."""
         sends = []
         for s in t.sends:
             target, trig = s.split(":")
             sends.append((target, trig, self.per[target] == "battlefield"))
-        return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules),
-                self.enter[leaf].get(t.dest) or None, tuple(sends))
+        enter = None if t.source == t.dest else self.enter[leaf].get(t.dest)   # a self-transition is internal
+        return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules), enter or None, tuple(sends))
 
     def run(self, g: State, leaf: str, start: str, step: str, until: str, inst: str | None = None) -> None:
         """Fire ``start``, then ``step`` until the machine is back in ``until`` (the cleanup's loop).
@@ -171,7 +172,7 @@ class Runtime:
         """
         silent = self.silent.get(leaf)
         if silent is None:
-            silent = self.silent[leaf] = isinstance(self.backend, Compiled) and _silent(leaf)
+            silent = self.silent[leaf] = isinstance(self.backend, Compiled) and _silent(leaf, (start, step))
         if not silent:
             self.fire(g, leaf, start, inst)
             while g.ms[(leaf, inst)] != until:
@@ -186,8 +187,10 @@ class Runtime:
 _LOOPS: dict = {}
 
 
-def _silent(leaf: str) -> bool:
-    return all(not (t.effects or t.sends or t.say) for t in statecharts.LEAVES[leaf].transitions)
+def _silent(leaf: str, triggers: tuple[str, ...]) -> bool:
+    """The loop's transitions (those on ``triggers``) have no effects, hand-offs or trace text."""
+    return all(not (t.effects or t.sends or t.say) for t in statecharts.LEAVES[leaf].transitions
+               if t.trigger in triggers)
 
 
 def compile_loop(leaf: Machine, start: str, step: str, until: str):

@@ -27,10 +27,21 @@ class Ability:
     """A unit's, gear's or battlefield's ability (scenario vocabulary)."""
 
     name: str
-    trigger: str | None = None      # on-play, on-arrive, on-attack, on-defend, on-any-attack, on-conquer, on-hold
+    trigger: str | None = None      # a trigger kind (simulator.core.cards.TRIGGERS)
     activated: bool = False
-    effect: tuple = ()              # tuple of (verb, ((field, value), ...))
+    effect: tuple = ()              # tuple of (verb, ((field, value), ...)); an entry's own `if`/`may` are fields
     static_might: int = 0
+    condition: tuple = ()           # `if:` of a triggered ability: ((name, arg), ...), all must hold (383.2.a.1)
+    once: bool = False              # once-per-turn
+    speed: str = "normal"           # activated: normal | action | reaction
+    exhaust: bool = False           # activated: exhausting the source is its cost
+    by: str = "any"                 # on-chosen: chosen by an enemy | friendly | any item
+    cost: int = 0                   # energy (paid only where resources are modelled)
+
+    @property
+    def optional(self) -> bool:
+        """Its first effect is a `may`: decided at finalization (383.3.a)."""
+        return bool(self.effect) and ("may", True) in self.effect[0][1]
 
     @property
     def adds(self) -> bool:
@@ -40,7 +51,7 @@ class Ability:
 
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
-                 "exhausted", "abilities", "zone", "designation", "card", "kind", "fought")
+                 "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "given", "hurt")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
                  abilities: tuple = (), card: str | None = None, kind: str = "unit") -> None:
@@ -59,13 +70,15 @@ class Unit:
         self.card = card
         self.kind = kind              # unit or gear
         self.fought = False           # gained a designation in the current combat (383.4.e-f: triggers once)
+        self.given: tuple = ()        # keywords given this turn (give-keyword)
+        self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
 
     def clone(self) -> "Unit":
         return _copy_unit(self, Unit)
 
     def key(self) -> tuple:
         return (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
-                self.exhausted, self.zone, self.designation, self.fought)
+                self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt)
 
 
 class Battlefield:
@@ -109,6 +122,10 @@ class Item:
     might: int = 0            # for units being played
     at: str | None = None     # for units being played
     unordered: bool = False   # a simultaneous trigger its controller has not ordered yet (383.3.d)
+    ask: tuple = ()           # decisions due at finalization: "may", "target" (383.3.a, 402)
+    there: str | None = None  # the battlefield named by the triggering event (359.3.f.3)
+    here: str | None = None   # the source's location recorded when it triggered from leaving the board (808.1.d.3)
+    ability: tuple = ()       # (source, ability name) of a triggered or activated ability (once-per-turn)
 
     def but(self, **changes) -> "Item":
         """A copy with ``changes`` (``dataclasses.replace`` without its per-call field inspection)."""
@@ -123,7 +140,8 @@ class Item:
         return f"{self.source}:{self.name}"
 
     def key(self) -> tuple:
-        return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source, self.unordered)
+        return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source, self.unordered,
+                self.ask, self.there)
 
 
 @dataclass(slots=True)
@@ -174,7 +192,7 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals", "normal", "left", "batch", "blocked")
+                 "arrivals", "normal", "left", "batch", "blocked", "once")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -217,6 +235,7 @@ class State:
         self.left: tuple[str, ...] | None = None  # cache of in_game(), reset when a player machine moves
         self.batch: list | None = None            # uids of triggers becoming pending together (383.3.d)
         self.normal = cfg.order[0]                # whose normal turn was last: extra turns don't move it (735)
+        self.once: tuple = ()                     # (source, ability) used this turn (once-per-turn)
 
     # -- copying and identity ------------------------------------------------
     def clone(self) -> "State":
@@ -245,7 +264,7 @@ class State:
             tuple([b.key() for b in self.bfs.values()]),
             tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()]),
             tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())), self.blocked,
-            tuple(self.extra), self.invited, self.winner, self.handoff, self.normal,
+            tuple(self.extra), self.invited, self.winner, self.handoff, self.normal, self.once,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -321,6 +340,13 @@ class State:
         ms = self.ms
         return _TURN_STATES[ms[("turn.mode", None)] == "Showdown"][ms[("turn.window", None)] == "Closed"]
 
+    def spell_watchers(self) -> bool:
+        """Whether any unit, gear or battlefield has an ability that a spell finishing resolving triggers."""
+        kinds = ("on-spell", "on-spell-mine")
+        if any(ab.trigger in kinds for u in self.units.values() if u.zone == "board" for ab in u.abilities):
+            return True
+        return any(ab.trigger in kinds for b in self.bfs.values() for ab in b.abilities)
+
     def next_uid(self) -> int:
         self.uid += 1
         return self.uid
@@ -333,7 +359,7 @@ _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
-           "blocked")
+           "blocked", "once")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
            "trace")                    # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"

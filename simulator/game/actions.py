@@ -3,16 +3,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, permutations, product
+from itertools import combinations, product
 
 from statecharts import timing
 
-from simulator.rules.triggers import orderer, unordered_labels
+from simulator.rules.targets import check_targets, pool, target_fields, target_options, target_pool
+from simulator.rules.triggers import deciding, orderer, unordered_labels
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
 
-KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order")
+KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order", "target")
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Action:
     battlefield: str | None = None
     teammate: str | None = None
     triggers: tuple[str, ...] = ()   # order: the player's pending triggers, first placed first (383.3.d)
+    option: str | None = None        # choose: yes | no, for a may (383.3.a)
 
     def summary(self) -> str:
         """The action as the scenario format's ``legal`` lists it (one entry per card or unit set)."""
@@ -40,7 +42,7 @@ class Action:
         if k == "activate":
             return f"activate {self.source} {self.ability}"
         if k == "choose":
-            return f"choose {self.battlefield}"
+            return f"choose {self.option}" if self.option is not None else f"choose {self.battlefield}"
         if k == "invite":
             return f"invite {self.teammate}"
         if k == "order":
@@ -90,13 +92,19 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         if a.battlefield not in g.choosing:
             raise IllegalAction(f"{a.battlefield} is not among the candidates ({', '.join(g.choosing)})", "323.12")
         return
-    if a.kind == "choose":
+    if a.kind == "choose" and a.option is None:
         raise IllegalAction("there is no choice of battlefield to make", "323.12")
     who = orderer(g)
     if who is not None:
         return _check_order(g, a, who)
     if a.kind == "order":
         raise IllegalAction("there are no simultaneous triggers to order", "383.3.d")
+    if g.ms[("chain", None)] == "Decide" and deciding(g) is not None:
+        return _check_decision(g, a)
+    if a.kind == "choose":
+        raise IllegalAction("there is no optional ability to decide", "383.3.a")
+    if a.kind == "target":
+        raise IllegalAction("there is no triggered ability waiting for its targets", "383.3.a")
     if a.kind == "pass":
         if g.priority != p:
             raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
@@ -140,15 +148,38 @@ def _check_order(g: State, a: Action, who: str) -> None:
         raise IllegalAction(f"only {who} orders now: players order their triggers in placement order",
                             "383.3.d, 464.2.e")
     mine = unordered_labels(g, who)
+    if not a.triggers:
+        raise IllegalAction("an order names at least the next trigger to place", "383.3.d")
+    left = list(mine)
     for lab in a.triggers:
-        if lab not in mine:
+        if lab not in left:
             other = next((it.controller for it in g.chain if it.unordered and it.label == lab), None)
-            if other is not None:
+            if other is not None and other != who:
                 raise IllegalAction(f"{lab} is {other}'s trigger: each player orders only their own", "383.3.d")
+            if lab in mine:
+                raise IllegalAction(f"{lab} is listed more times than {who} has it pending", "383.3.d")
             raise IllegalAction(f"{lab} is not one of {who}'s pending triggers ({', '.join(mine)})", "383.3.d")
-    if sorted(a.triggers) != sorted(mine):
-        raise IllegalAction(f"the order must list each of {who}'s pending triggers exactly once "
-                            f"({', '.join(mine)})", "383.3.d")
+        left.remove(lab)
+
+
+def _check_decision(g: State, a: Action) -> None:
+    """383.3.a, 402.1: the controller of the triggered ability being finalized decides its may, then its
+    targets; nothing else happens meanwhile (nobody has priority)."""
+    it = deciding(g)
+    if it is None:
+        raise IllegalAction("nobody is deciding a triggered ability now", "383.3.a")
+    need = it.ask[0]
+    if a.kind not in ("choose", "target") or (a.kind == "choose") != (need == "may"):
+        what = "choose yes or no" if need == "may" else "choose its targets"
+        raise IllegalAction(f"{it.controller} must first {what} for {it.source}'s {it.name}; nobody has priority",
+                            "383.3.a")
+    if a.player != it.controller:
+        raise IllegalAction(f"only {it.controller}, who controls {it.source}'s {it.name}, decides", "383.3.a")
+    if a.kind == "choose":
+        if a.option not in ("yes", "no"):
+            raise IllegalAction("a may is decided with option yes or no", "383.3.a")
+        return
+    check_targets(g, a.player, a.targets, target_fields(it.effect), f"{it.source}'s {it.name}")
 
 
 def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
@@ -222,36 +253,7 @@ def _check_play(g: State, a: Action, st: str) -> None:
 
 
 def _check_targets(g: State, a: Action, card) -> None:
-    given = dict(a.targets)
-    for f in card.target_fields():
-        if f not in given:
-            raise IllegalAction(f"{a.card} needs a target for {f!r}", "356")
-    if "unit" in given and "unit" in card.target_fields():
-        u = g.units.get(given["unit"])
-        if u is None or u.zone != "board" or u.kind != "unit":
-            raise IllegalAction(f"{given['unit']} is not a unit on the board", "356")
-        if card.friendly and u.controller != a.player and not g.teammates(a.player, u.controller):
-            raise IllegalAction(f"{a.card} targets a friendly unit; {u.id} is not", "356")
-    if "to" in given and "to" in card.target_fields():
-        dest = given["to"]
-        if dest != "base" and dest not in g.bfs:
-            raise IllegalAction(f"{dest} is not a battlefield or base", "356")
-        u = g.units.get(given.get("unit"))
-        if u is not None:
-            if u.at == dest:
-                raise IllegalAction(f"{u.id} is already at {dest}", "356")
-            problem = destination_problem(g, u, dest)
-            if problem:
-                raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
-    if "at" in given and "at" in card.target_fields():
-        if given["at"] != "base" and given["at"] not in g.bfs:
-            raise IllegalAction(f"{given['at']} is not a battlefield or base", "356")
-    if "item" in given and "item" in card.target_fields():
-        if not any(it.name == given["item"] for it in g.chain):
-            raise IllegalAction(f"{a.card} targets a chain item; {given['item']} is not on the chain", "356")
-    if "player" in given and "player" in card.target_fields():
-        if given["player"] not in g.in_game():
-            raise IllegalAction(f"{given['player']} is not a player in the game", "356")
+    check_targets(g, a.player, a.targets, card.target_fields(), a.card, card.friendly)
 
 
 def _check_activate(g: State, a: Action, st: str) -> None:
@@ -264,9 +266,12 @@ def _check_activate(g: State, a: Action, st: str) -> None:
     ab = next((x for x in src.abilities if x.name == a.ability and x.activated), None)
     if ab is None:
         raise IllegalAction(f"{a.source} has no activated ability {a.ability!r}", "381")
-    if src.exhausted:
-        raise IllegalAction(f"{a.source} is exhausted", "381")
-    _timing(g, p, "reaction" if ab.adds else "normal", st, f"{a.source}'s {a.ability}")
+    if ab.exhaust and src.exhausted:
+        raise IllegalAction(f"{a.source} is exhausted: exhausting it is {a.ability}'s cost", "381, 377")
+    if ab.once and (src.id, ab.name) in g.once:
+        raise IllegalAction(f"{a.source}'s {a.ability} is used once per turn and was used this turn", "381")
+    _timing(g, p, "reaction" if ab.adds else ab.speed, st, f"{a.source}'s {a.ability}")
+    check_targets(g, p, a.targets, target_fields(ab.effect), f"{a.source}'s {a.ability}")
 
 
 # -- enumeration ---------------------------------------------------------------------------------
@@ -281,9 +286,15 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
-    if orderer(g) == p:
-        orders = dict.fromkeys(permutations(unordered_labels(g, p)))      # distinct orders only
-        return out + [_action("order", p, triggers=t) for t in orders]
+    if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
+        return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
+    if g.ms[("chain", None)] == "Decide":
+        it = deciding(g)
+        if it is None or it.controller != p:
+            return out
+        if it.ask[0] == "may":
+            return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]
+        return out + [_action("target", p, targets=t) for t in target_options(g, it)]
     if g.priority != p:
         return out
     out += [_action("pass", p), _action("end-turn", p)]
@@ -303,7 +314,7 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
         if card is None:
             continue
         fields = card.target_fields()
-        pools = [_target_pool(g, f, board) for f in fields]
+        pools = [target_pool(g, f, board) for f in fields]
         if card.type == "unit":
             for where in ("base", *g.bfs):
                 out.append(_action("play", p, card=cid, at=where))
@@ -314,23 +325,14 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
         if u.zone == "board" and u.controller == p:
             for ab in u.abilities:
                 if ab.activated:
-                    out.append(_action("activate", p, source=u.id, ability=ab.name))
+                    fields = target_fields(ab.effect)
+                    for combo in product(*[pool(g, f) for f in fields]):
+                        out.append(_action("activate", p, source=u.id, ability=ab.name,
+                                           targets=tuple(zip(fields, combo))))
     return out
 
 
-def _target_pool(g: State, field: str, board: list[str]) -> list:
-    """What a player may name for a ``target`` field (356): a unit on the board, a place, a chain item (by its
-    name: the newest of that name), a player in the game. Every kind the effect vocabulary lets a card
-    target has a pool, so ``legal`` lists a card whenever some choice of targets is legal."""
-    if field == "unit":
-        return board
-    if field in ("to", "at"):
-        return ["base", *g.bfs]
-    if field == "item":
-        return list(dict.fromkeys(it.name for it in g.chain))
-    if field == "player":
-        return list(g.in_game())
-    raise ValueError(f"{field!r} is not a target field")   # the validator refuses it (TARGET_FIELDS)
+
 
 
 def legal(g: State, p: str, *, multi_move: bool = True) -> list[Action]:

@@ -14,7 +14,8 @@ from simulator.game.actions import Action, check, legal
 from simulator.game.setup import build
 from simulator.game.validate import SetupValidator
 from simulator.rules.chain import pass_priority, put_on_chain
-from simulator.rules.triggers import order_triggers
+from simulator.rules.triggers import deciding, drop_item, order_triggers, replace_item, unordered_labels
+from simulator.rules.targets import target_fields
 from simulator.rules.cleanup import open_at
 from simulator.core.log import fire, log
 from simulator.core.errors import IllegalAction, RulesBug
@@ -41,12 +42,35 @@ def perform(g: State, a: Action) -> None:
     k = a.kind
     if k == "concede":
         concede.concede(g, p)
+    elif k == "choose" and a.option is not None:
+        it = deciding(g)
+        if a.option == "yes":
+            log(g, f"{p} chooses to use {it.source}'s {it.name}", "383.3.a", p)
+            replace_item(g, it, it.but(ask=it.ask[1:]))
+            fire(g, "chain", "decide", item=it.name, player=p)
+        else:
+            drop_item(g, it, f"{p} declines {it.source}'s {it.name}: it is removed as if it never triggered",
+                      "383.3.a", "decide")
+    elif k == "target":
+        it = deciding(g)
+        log(g, f"{p} chooses targets for {it.source}'s {it.name}: "
+            + ", ".join(f"{f}: {v}" for f, v in a.targets), "383.3.a, 356", p)
+        given = dict(a.targets)
+        replace_item(g, it, it.but(ask=it.ask[1:], targets=tuple((f, given[f]) for f in target_fields(it.effect))))
+        fire(g, "chain", "decide", item=it.name, player=p)
     elif k == "choose":
         log(g, f"{p} chooses {a.battlefield}", "323.12, 323.13", p)
         open_at(g, a.battlefield)
     elif k == "order":
-        log(g, f"{p} orders their simultaneous triggers: {', '.join(a.triggers)} (the last resolves first)",
-            "383.3.d", p)
+        rest = unordered_labels(g, p)
+        for lab in a.triggers:
+            rest.remove(lab)
+        if len(rest) <= 1:                                   # the order is complete (a last one has no choice)
+            log(g, f"{p} orders their simultaneous triggers: {', '.join([*a.triggers, *rest])} "
+                   f"(the last resolves first)", "383.3.d", p)
+        else:
+            log(g, f"{p} places {', '.join(a.triggers)} next among their simultaneous triggers; "
+                   f"{len(rest)} remain to be ordered", "383.3.d", p)
         order_triggers(g, p, a.triggers)
     elif k == "pass":
         if g.invited == p and g.turn_state() in timing.NO_PASS:
@@ -81,10 +105,16 @@ def perform(g: State, a: Action) -> None:
     elif k == "activate":
         src = g.units[a.source]
         ab = next(x for x in src.abilities if x.name == a.ability and x.activated)
-        src.exhausted = True
+        if ab.exhaust:
+            src.exhausted = True                            # its cost (377)
+        if ab.once:
+            g.once = g.once + ((src.id, ab.name),)
         g.invited = None
-        log(g, f"{p} activates {a.source}'s {a.ability}", "377", p)
-        item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds)
+        log(g, f"{p} activates {a.source}'s {a.ability}"
+            + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "377", p)
+        given = dict(a.targets)
+        item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds,
+                    targets=tuple((f, given[f]) for f in target_fields(ab.effect)), ability=(src.id, ab.name), there=src.at if src.at in g.bfs else None)
         put_on_chain(g, item, "add" if ab.adds else "card")
     else:  # pragma: no cover - check() refuses unknown kinds
         raise IllegalAction(f"unknown action {k!r}", "410")

@@ -72,28 +72,65 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
 def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
     card = cards.get(entry.get("card")) if entry.get("card") else None
     might = entry.get("might", card.might if card else 0)
-    abilities = tuple(to_ability(a) for a in entry.get("abilities", [])) or (card.abilities if card else ())
+    abilities = tuple(to_ability(a) for a in entry.get("abilities", []) or []) or (card.abilities if card else ())
+    abilities += keyword_abilities(entry.get("keywords"))
     u = Unit(entry["id"], entry["owner"], entry.get("at", "base"), might, entry.get("controller"), abilities,
              entry.get("card"), kind)
     if kind == "gear":
         u.at = "base"
+    if entry.get("exhausted"):
+        u.exhausted = True
     return u
 
 
+def keyword_abilities(keywords) -> tuple:
+    """808: ``{deathknell: [effects]}`` is an on-death ability named deathknell."""
+    out = []
+    for k in keywords or []:
+        if isinstance(k, dict) and "deathknell" in k:
+            out.append(Ability("deathknell", "on-death", effect=to_effect(k["deathknell"])))
+    return tuple(out)
+
+
+def to_condition(v) -> tuple:
+    """``if:``: a name, a one-key mapping ``{might-at-least: 5}``, or a list of them (all must hold)."""
+    if v is None:
+        return ()
+    items = v if isinstance(v, list) else [v]
+    out = []
+    for c in items:
+        if isinstance(c, dict):
+            (name, arg), = c.items()
+            out.append((name, arg))
+        else:
+            out.append((c, None))
+    return tuple(out)
+
+
 def to_effect(steps) -> tuple:
+    """``[{verb: {field: value}, if: ..., may: true}, ...]`` -> ``((verb, ((field, value), ...)), ...)``; an
+    entry's ``if`` and ``may`` become its fields ``("if", condition)`` and ``("may", True)``."""
     out = []
     for s in steps or []:
-        (verb, fields), = s.items()
-        out.append((verb, tuple((fields or {}).items())))
+        verb = next(k for k in s if k not in ("if", "may"))
+        fields = tuple((s[verb] or {}).items())
+        if "if" in s:
+            fields += (("if", to_condition(s["if"])),)
+        if s.get("may"):
+            fields += (("may", True),)
+        out.append((verb, fields))
     return tuple(out)
 
 
 def to_ability(a: dict) -> Ability:
     static = (a.get("static") or {}).get("might", 0)
-    return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static)
+    return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static,
+                   condition=to_condition(a.get("if")), once=bool(a.get("once-per-turn")),
+                   speed=a.get("speed", "normal"), exhaust=bool(a.get("exhaust")), by=a.get("by", "any"),
+                   cost=int(a.get("cost", 0)))
 
 
 def to_card(cid: str, d: dict) -> Card:
+    abilities = tuple(to_ability(a) for a in d.get("abilities", []) or []) + keyword_abilities(d.get("keywords"))
     return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
-                int(d.get("might", 0)), tuple(to_ability(a) for a in d.get("abilities", []) or []), d.get("text", ""),
-                bool(d.get("friendly", False)))
+                int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)))

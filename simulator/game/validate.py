@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.core.cards import CATALOGUE, TARGET_FIELDS, TIMINGS, TRIGGERS, TYPES, VERBS, Card
+from simulator.core.cards import (BATTLEFIELD_TRIGGERS, CATALOGUE, CONDITIONS, ENTRY_KEYS, SPEEDS, TARGET_FIELDS,
+                                  TIMINGS, TRIGGERS, TYPES, VERBS, Card)
 from simulator.core.errors import ScenarioError
 from simulator.game.setup import MODES, RULINGS, to_card
 
@@ -28,6 +29,9 @@ SETUP_KEYS = ("mode", "players", "teams", "battlefields", "control", "score", "u
 #: effect fields that hold a number, a place, a unit, an item, a player
 NUMBER_FIELDS = ("might", "amount", "energy", "count")
 PLACE_FIELDS = ("to", "at")
+#: values an effect field may take besides a literal id (and ``target``): the source, the event's place
+UNIT_VALUES = ("self",)
+PLACE_VALUES = ("here", "there")
 #: number fields that can't be negative (a buff's might may be)
 NON_NEGATIVE = {("play-unit", "might"), ("damage", "amount"), ("add", "energy"), ("draw", "count")}
 
@@ -58,11 +62,12 @@ class SetupValidator:
         self.lines = lines if lines is not None else {(): 1}
         self.root = tuple(root)            # where the position sits in the file (a positions file's entry)
         self.players: tuple[str, ...] = ()
+        self.later_cards: list = []         # (card id, path, what): card ids named by effects, checked last
         self.bfs: tuple[str, ...] = ()
         self.units: set[str] = set()
         self.gear: set[str] = set()
         self.cards: dict[str, Card] = dict(CATALOGUE)
-        self.later: list = []              # (ability effect, path): ids checked once all are declared
+        self.later: list = []              # (ability effect, path, triggered): ids checked once all are declared
 
     # -- helpers ---------------------------------------------------------------------------
     def where(self, *path) -> str:
@@ -177,8 +182,10 @@ class SetupValidator:
         self.battlefields(doc)
         self.board(doc)
         self.custom_cards(doc)
-        for effect, path in self.later:  # a literal id may name any unit, gear or battlefield of the file
-            self.effect(effect, path)
+        for effect, path, triggered in self.later:  # a literal id may name any unit, gear or battlefield
+            self.effect(effect, path, triggered=triggered)
+        for cid, path, what in self.later_cards:     # a play/replay card may be a custom card
+            self.card_id(cid, path, what, ("unit", "gear"))
         # cards are known now: check the units that name one, and the hands
         for key, types in (("units", ("unit",)), ("gear", ("gear",))):
             for i, e in enumerate(self.opt(doc, key, [])):
@@ -258,8 +265,8 @@ class SetupValidator:
     def board(self, doc) -> None:
         ids: set[str] = set()
         for key in ("units", "gear"):
-            fields = ("id", "owner", "controller", "at", "might", "card", "abilities") if key == "units" \
-                else ("id", "owner", "controller", "card", "abilities")
+            fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted") \
+                if key == "units" else ("id", "owner", "controller", "card", "abilities", "exhausted")
             for i, e in enumerate(self.seq(self.opt(doc, key, []), (key,), key)):
                 path = (key, i)
                 self.mapping(e, path, f"a {key} entry", fields, required=("id", "owner"))
@@ -281,18 +288,24 @@ class SetupValidator:
                 if key == "gear" and "card" not in e and "abilities" not in e:
                     self.fail(path, f"gear {uid} needs card or abilities")
                 self.abilities(e.get("abilities"), path + ("abilities",))
+                self.keywords(e.get("keywords"), path + ("keywords",))
+                if "exhausted" in e:
+                    self.boolean(e["exhausted"], path + ("exhausted",), "exhausted")
                 (self.units if key == "units" else self.gear).add(uid)
 
     def abilities(self, v, path: Path, battlefield: bool = False) -> None:
+        keys = ("name", "trigger", "activated", "effect", "static", "if", "once-per-turn", "speed", "exhaust",
+                "cost", "by")
         for i, a in enumerate(self.seq([] if v is None else v, path, "abilities")):
             p = path + (i,)
-            self.mapping(a, p, "an ability", ("name", "trigger", "activated", "effect", "static"), required=("name",))
+            self.mapping(a, p, "an ability", keys, required=("name",))
             self.text(a["name"], p + ("name",), "an ability name")
             kinds = [k for k in ("trigger", "activated", "static") if k in a]
             if len(kinds) != 1:
                 self.fail(p, f"ability {a['name']} needs exactly one of trigger, activated or static")
             if "trigger" in a:
-                self.choice(a["trigger"], p + ("trigger",), "trigger", TRIGGERS)
+                self.choice(a["trigger"], p + ("trigger",), "trigger",
+                            BATTLEFIELD_TRIGGERS if battlefield else TRIGGERS)
             if "activated" in a and a["activated"] is not True:
                 self.fail(p + ("activated",), "activated must be true")
             if "static" in a:
@@ -300,29 +313,87 @@ class SetupValidator:
                     self.fail(p + ("static",), "static abilities are for battlefields")
                 s = self.mapping(a["static"], p + ("static",), "static", ("might",), required=("might",))
                 self.integer(s["might"], p + ("static", "might"), "static might")
+            for k, only in (("speed", "activated"), ("exhaust", "activated"), ("by", "trigger"), ("if", "trigger")):
+                if k in a and only not in a:
+                    self.fail(p + (k,), f"{k} is for {'activated' if only == 'activated' else 'triggered'} abilities")
+            if "by" in a:
+                if a.get("trigger") != "on-chosen":
+                    self.fail(p + ("by",), "by is for on-chosen abilities")
+                self.choice(a["by"], p + ("by",), "by", ("enemy", "friendly", "any"))
+            if "speed" in a:
+                self.choice(a["speed"], p + ("speed",), "speed", SPEEDS)
+            for k in ("exhaust", "once-per-turn"):
+                if k in a:
+                    self.boolean(a[k], p + (k,), k)
+            if "cost" in a:
+                self.integer(a["cost"], p + ("cost",), "cost", 0)
+            if "if" in a:
+                self.condition(a["if"], p + ("if",))
             if "activated" in a:
                 eff = self.seq(self.opt(a, "effect", []), p + ("effect",), "effect")
-                if not eff or any(not isinstance(x, dict) or list(x) != ["add"] for x in eff):
-                    self.fail(p + ("effect",), "an activated ability's effect is a list of add: effects")
+                if not eff:
+                    self.fail(p + ("effect",), "an activated ability needs an effect")
             self.effect(a.get("effect"), p + ("effect",), shape_only=True)
-            self.later.append((a.get("effect"), p + ("effect",)))
+            self.later.append((a.get("effect"), p + ("effect",), "trigger" in a))
 
-    def effect(self, v, path: Path, shape_only: bool = False) -> None:
-        """An effect list: entries of one verb each, ``{verb: {field: value}}``, their values checked
-        (with ``shape_only``, only the shape: what :func:`~simulator.game.setup.to_effect` needs)."""
+    def keywords(self, v, path: Path) -> None:
+        """``keywords: [{deathknell: [effects]}]`` (808)."""
+        for i, k in enumerate(self.seq([] if v is None else v, path, "keywords")):
+            p = path + (i,)
+            if isinstance(k, dict) and list(k) == ["deathknell"]:
+                self.effect(k["deathknell"], p + ("deathknell",), shape_only=True)
+                self.later.append((k["deathknell"], p + ("deathknell",), True))
+                continue
+            name = next(iter(k)) if isinstance(k, dict) and k else k
+            self.fail(p, f"unknown keyword {_fmt(name)} (keywords: {{deathknell: [effects]}})")
+
+    def condition(self, v, path: Path) -> None:
+        """``if:``: a condition name, a one-key mapping ``{might-at-least: 5}``, or a list of them (383.2)."""
+        items = v if isinstance(v, list) else [v]
+        if isinstance(v, list) and not v:
+            self.fail(path, "if: names at least one condition")
+        for j, c in enumerate(items):
+            cp = path + (j,) if isinstance(v, list) else path
+            if isinstance(c, dict):
+                if len(c) != 1:
+                    self.fail(cp, "a condition with a value is one key: {might-at-least: 5}")
+                (name, arg), = c.items()
+            else:
+                name, arg = c, None
+            if not isinstance(name, str) or name not in CONDITIONS:
+                self.fail(cp, f"unknown condition {_fmt(name)} (conditions: {', '.join(CONDITIONS)})")
+            if CONDITIONS[name]:
+                if arg is None:
+                    self.fail(cp, f"{name} takes a number: {{{name}: 5}}")
+                self.integer(arg, cp + ((name,) if isinstance(c, dict) else ()), name, 0)
+            elif isinstance(c, dict):
+                self.fail(cp, f"{name} takes no value: write it as a plain name")
+
+    def effect(self, v, path: Path, shape_only: bool = False, triggered: bool = False) -> None:
+        """An effect list: entries of one verb each, ``{verb: {field: value}}`` with optional ``if:`` and
+        ``may:``, their values checked (with ``shape_only``, only the shape: what
+        :func:`~simulator.game.setup.to_effect` needs)."""
         for i, e in enumerate(self.seq([] if v is None else v, path, "effect")):
             p = path + (i,)
             if not isinstance(e, dict):
                 self.fail(p, f"an effect entry is a mapping {{verb: {{field: value}}}}, not {_kind(e)}")
-            if len(e) != 1:
-                self.fail(p, f"an effect entry is one verb: {{verb: {{field: value}}}}, not {len(e)} "
-                             f"({', '.join(_fmt(k) for k in e)}): write one entry per verb")
-            (verb, fields), = e.items()
+            verbs = [k for k in e if k not in ENTRY_KEYS]
+            if len(verbs) != 1:
+                self.fail(p, f"an effect entry is one verb: {{verb: {{field: value}}}} (with optional if: and "
+                             f"may:), not {len(verbs)} ({', '.join(_fmt(k) for k in verbs)}): write one entry per verb")
+            verb = verbs[0]
             if verb not in VERBS:
                 self.fail(p, f"unknown effect verb {_fmt(verb)} (verbs: {', '.join(VERBS)})")
-            fields = self.mapping({} if fields is None else fields, p + (verb,), f"{verb}'s fields", VERBS[verb])
+            fields = self.mapping({} if e[verb] is None else e[verb], p + (verb,), f"{verb}'s fields", VERBS[verb])
+            if "if" in e:
+                self.condition(e["if"], p + ("if",))
+            if "may" in e:
+                self.boolean(e["may"], p + ("may",), "may")
             if shape_only:
                 continue
+            if e.get("may") and not (triggered and i == 0):
+                self.fail(p + ("may",), "may: true is modelled on the first effect of a triggered ability only "
+                                        "(decided at finalization, 383.3.a)")
             for f, val in fields.items():
                 fp = p + (verb, f)
                 if val == "target":
@@ -333,12 +404,16 @@ class SetupValidator:
                 if f in NUMBER_FIELDS:
                     self.integer(val, fp, f"{verb} {f}", 0 if (verb, f) in NON_NEGATIVE else None)
                 elif f in PLACE_FIELDS:
-                    self.place(val, fp, f"{verb} {f}", ("here",))
+                    self.place(val, fp, f"{verb} {f}", PLACE_VALUES)
                 elif f == "unit":
-                    if val != "self":
-                        self.unit_id(val, fp, f"{verb} unit")
+                    if val not in UNIT_VALUES:
+                        self.unit_id(val, fp, f"{verb} unit", gear=verb in ("ready", "exhaust"))
                 elif f == "player":
                     self.player(val, fp, f"{verb} player")
+                elif f == "card":
+                    self.later_cards.append((val, fp, f"{verb} card"))    # custom cards are read after the board
+                elif f == "keyword":
+                    self.text(val, fp, f"{verb} {f}")
                 else:
                     self.text(val, fp, f"{verb} {f}")
             for f in VERBS[verb]:
@@ -353,8 +428,8 @@ class SetupValidator:
                 self.fail(p, f"card id {_fmt(cid)} must be a word (letters, digits, - _ .)")
             if cid in CATALOGUE:
                 self.fail(p, f"card {cid} is already in the built-in catalogue: pick another id")
-            d = self.mapping({} if d is None else d, p, f"card {cid}",
-                             ("type", "timing", "effect", "might", "abilities", "text", "friendly"))
+            d = self.mapping({} if d is None else d, p, f"card {cid}", ("type", "timing", "effect", "might", "abilities",
+                                                                  "text", "keywords", "friendly"))
             kind = self.choice(d.get("type", "spell"), p + ("type",), "type", TYPES)
             self.choice(d.get("timing", "normal"), p + ("timing",), "timing", TIMINGS)
             if "might" in d:
@@ -369,6 +444,7 @@ class SetupValidator:
             if kind != "spell" and d.get("effect"):
                 self.fail(p + ("effect",), f"a {kind} has abilities, not an effect")
             self.abilities(d.get("abilities"), p + ("abilities",))
+            self.keywords(d.get("keywords"), p + ("keywords",))
             self.effect(d.get("effect"), p + ("effect",), shape_only=True)
             self.cards[cid] = to_card(cid, d)
         # effects may name CARD#N units: check them once every card id is known

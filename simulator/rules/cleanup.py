@@ -10,7 +10,7 @@ from simulator.rules.moves import contest
 from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
 
-ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
+ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled")
 
 
 def run_cleanup(g: State) -> None:
@@ -91,12 +91,18 @@ def _designations(g: State, inst, ctx) -> None:
 @effect("board_state")
 def _board_state(g: State, inst, ctx) -> None:
     """323 task 3 (142.4): a unit with non-zero damage at least its might is killed."""
-    for u in g.units.values():            # (no unit is added or removed here)
-        if u.damage > 0 and u.zone == "board" and u.kind == "unit" and u.damage >= g.might(u):
-            u.zone = "trash"
-            u.designation = None
-            log(g, f"{u.id} dies (lethal damage)", "323, 142.4", u.controller)
-            _changed(g)
+    dying = [u for u in g.units.values()            # (no unit is added or removed here)
+             if u.damage > 0 and u.zone == "board" and u.kind == "unit" and u.damage >= g.might(u)]
+    if not dying:
+        return
+    for u in dying:
+        log(g, f"{u.id} dies (lethal damage)", "323, 142.4", u.controller)
+    if any(ab.trigger == "on-death" for u in dying for ab in u.abilities):
+        fire(g, "cleanup", "lethal", units=[u.id for u in dying])   # 3a: before they reach the trash (808.1.d)
+    for u in dying:
+        u.zone = "trash"
+        u.designation = None
+        _changed(g)
 
 
 @effect("combat_cleanup")
@@ -121,9 +127,11 @@ def _ending_special(g: State, inst, ctx) -> None:
     """317.2: 3c heal all units; 3d 'this turn' effects end and Stun clears (423.1.a.2); 3e pools empty."""
     g.special = None
     for u in g.units.values():
-        if u.damage or u.buff or u.stunned:
+        if u.damage or u.buff or u.stunned or u.given or u.hurt:
             u.damage = u.buff = 0
             u.stunned = False
+            u.given = ()                            # give-keyword lasts this turn
+            u.hurt = False
     for p in g.energy:
         g.energy[p] = 0
 

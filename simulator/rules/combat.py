@@ -6,7 +6,7 @@ from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, guard
 from simulator.rules.scoring import establish_control
-from simulator.rules.triggers import put_trigger, simultaneous, triggered
+from simulator.rules.triggers import pend, simultaneous
 
 
 @guard("both_sides_present")
@@ -55,6 +55,7 @@ def _combat_chain(g: State, inst, ctx) -> None:
 
 def _place_combat_triggers(g: State) -> None:
     bf = g.active
+    b = g.bfs[bf]
     others = [p for p in g.from_turn_player(g.in_game()) if p not in (g.attacker, g.defender)]
     for p in [g.attacker, *others, g.defender]:
         for u in list(g.units.values()):
@@ -65,7 +66,12 @@ def _place_combat_triggers(g: State) -> None:
                          or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
                          or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
                 if fires:
-                    put_trigger(g, triggered(g, ab, p, u.id))
+                    pend(g, u.id, ab, p, there=bf, why="464.2.e")
+        # a battlefield's "when a player attacks / defends here": controlled by that player
+        role = "on-attack" if p == g.attacker else "on-defend" if p == g.defender else None
+        for ab in b.abilities:
+            if role and ab.trigger == role:
+                pend(g, bf, ab, p, there=bf, why="464.2.e")
 
 
 def _assign(g: State, total: int, victims: list) -> list[tuple]:
@@ -119,7 +125,8 @@ def _resolve(g: State, inst, ctx) -> None:
         elif g.bfs[bf].controller is not None:
             g.bfs[bf].controller = None
             fire(g, "battlefield.control", "lose", bf)
-        g.bfs[bf].contested_by = None
+        g.bfs[bf].contested_by = None               # 466.5.a: before the chain window of 466.6
+        fire(g, "battlefield.status", "settle", bf)
     g.recalled = False
 
 

@@ -93,7 +93,7 @@ def _continue(g: State, inst, ctx) -> None:
     if g.winner is not None or len({g.team(p) for p in g.in_game()}) <= 1:
         return
     st = g.ms[("chain", None)]
-    if st == "Order":                                   # 652.4, 383.3.d: nobody waits on their order
+    if st in ("Order", "Decide"):                       # 652.4, 383.3.d, 383.3.a: nobody waits on them
         fire(g, "chain", "withdraw", player=inst)
     if st == "Execute":
         if ctx.get("held_priority"):

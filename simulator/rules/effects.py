@@ -1,9 +1,10 @@
 """What items do when they resolve (340, 337.2): the effect vocabulary, units and gear entering play."""
 from __future__ import annotations
 
-from simulator.core.log import log
+from simulator.core.log import fire, log
 from simulator.core.model import Item, State, Unit
 from simulator.core.registry import effect
+from simulator.rules.triggers import describe, holds
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 from simulator.rules.triggers import trigger_abilities
 
@@ -42,6 +43,8 @@ def resolve(g: State, item: Item) -> None:
     settle_arrivals(g, arrivals)
     for u in entering:                              # 354.3: their play resumes once the item has resolved
         enter_token(g, u, item)
+    if item.kind == "spell" and g.spell_watchers():
+        fire(g, "chain", "spell_resolved", item=item.name, player=item.controller)   # 419.4.a
 
 
 def _next_id(g: State, card: str) -> str:
@@ -71,6 +74,8 @@ def enter_token(g: State, u: Unit, by: Item) -> None:
         "354.3, 359.2", u.controller)
     if u.at in g.bfs:
         arrive(g, u, u.at, moved=False)
+    if u.card is not None:                          # a card played by an instruction: its play triggers
+        trigger_abilities(g, u, "on-play")
 
 
 UNAVAILABLE = object()                              # location information that is unavailable (359.3.f.2)
@@ -93,7 +98,11 @@ def _value(g: State, item: Item, field: str, value):
         return dict(item.targets).get(field)
     if value == "self":
         return item.source
+    if value == "there":
+        return item.there
     if value == "here":
+        if item.here is not None:                   # recorded as it left the board (808.1.d.3)
+            return item.here
         return source_location(g, item)
     return value
 
@@ -103,7 +112,19 @@ def run_effects(g: State, item: Item, entering: list | None = None) -> None:
     here_override: str | None = None
     entering = [] if entering is None else entering
     for verb, fields in item.effect:
+        meta = dict(f for f in fields if f[0] in ("if", "may"))
+        if meta:
+            fields = tuple(f for f in fields if f[0] not in ("if", "may"))
+        if "if" in meta:                            # 383.2.b: an entry's own condition, checked as it executes
+            src = item.source or ""
+            if not holds(g, meta["if"], src, item.controller, item.here):
+                log(g, f"{verb}: {describe(meta['if'])} is false; this part does nothing", "383.2.b", item.controller)
+                continue
         args = {f: _value(g, item, f, v) for f, v in fields}
+        if any(v is None for f, v in args.items() if dict(fields).get(f) == "there"):
+            log(g, f"{verb}: no battlefield was named by the triggering event; nothing happens", "359.3.f.3",
+                item.controller)
+            continue
         if here_override is not None:
             args = {f: (here_override if dict(fields).get(f) == "here" else v) for f, v in args.items()}
         if any(v is UNAVAILABLE for v in args.values()):
@@ -127,7 +148,7 @@ def run_effects(g: State, item: Item, entering: list | None = None) -> None:
             log(g, f"{u.id} is stunned: it deals no combat damage this turn", "423.1", item.controller)
         elif verb == "buff":
             u.buff += int(args["might"])
-            log(g, f"{u.id} gets +{args['might']} might this turn (now {g.might(u)})", "340", item.controller)
+            log(g, f"{u.id} gets {int(args['might']):+d} might this turn (now {g.might(u)})", "340", item.controller)
         elif verb == "en-garde":
             u.buff += 1
             alone = [v for v in g.units_at(u.at, item.controller)] == [u]
@@ -137,13 +158,33 @@ def run_effects(g: State, item: Item, entering: list | None = None) -> None:
                    + (": it is the only unit its controller has there" if alone else ""), "340", item.controller)
         elif verb == "damage":
             u.damage += int(args["amount"])
+            u.hurt = True
             g.dirty = True
             log(g, f"{u.id} takes {args['amount']} damage", "340", item.controller)
         elif verb == "kill":
+            log(g, f"{u.id} is killed", "340", item.controller)
+            if any(ab.trigger == "on-death" for ab in u.abilities):
+                fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
             u.zone = "trash"
             u.designation = None
             g.dirty = True
-            log(g, f"{u.id} is killed", "340", item.controller)
+        elif verb == "banish":
+            u.zone = "banished"
+            u.designation = None
+            g.dirty = True
+            log(g, f"{u.id} is banished", "340", item.controller)
+        elif verb == "replay":
+            _replay(g, item, u, args.get("at") or "base", entering)
+        elif verb == "play":
+            _forced_play(g, item, args["card"], args.get("at") or "base", entering)
+        elif verb in ("ready", "exhaust"):
+            u.exhausted = verb == "exhaust"
+            g.dirty = True
+            log(g, f"{u.id} is {'exhausted' if u.exhausted else 'readied'}", "340", item.controller)
+        elif verb == "give-keyword":
+            if args["keyword"] not in u.given:
+                u.given = u.given + (args["keyword"],)
+            log(g, f"{u.id} gains {args['keyword']} this turn", "340", item.controller)
         elif verb == "play-unit":
             where = args.get("at") or "base"
             if where in g.bfs and combat_outsider(g, item.controller, where):
@@ -174,6 +215,39 @@ def run_effects(g: State, item: Item, entering: list | None = None) -> None:
             else:
                 g.extra.insert(0, who)
             log(g, f"{who} will take an extra turn after this one", "735, R11", item.controller)
+
+
+def _forced_play(g: State, item: Item, card: str, where: str, entering: list, owner: str | None = None) -> str:
+    """A forced play of ``card``: a unit gets the id ``CARD#N`` and its card's abilities, and enters once the
+    playing item has finished resolving (354.3), exhausted (359.2), its play triggers after it (383.4.a.2);
+    gear enters its base at once."""
+    who = owner or item.controller
+    c = g.cfg.cards[card]
+    if c.type == "gear":
+        resolve(g, Item(g.next_uid(), card, who, "gear", card=card))
+        return f"{card}#{g.counters[card]}"
+    if where in g.bfs and (g.bfs[where].controller != who or combat_outsider(g, who, where)):
+        log(g, f"{card} may not be played to {where}: it is played to base instead", "359.2, 462", who)
+        where = "base"
+    n = _next_id(g, card)
+    u = Unit(n, who, where, c.might, abilities=c.abilities, card=card)
+    u.exhausted = True
+    entering.append(u)
+    log(g, f"{who} plays {n} at {where}: it enters once {item.name} has finished resolving", "354.3", who)
+    return n
+
+
+def _replay(g: State, item: Item, u: Unit, where: str, entering: list) -> None:
+    """Banish ``u``, then its owner plays it ignoring its cost: a new object with a new id (124)."""
+    u.zone = "banished"
+    u.designation = None
+    g.dirty = True
+    log(g, f"{u.id} is banished", "340", item.controller)
+    if u.card is None or u.card not in g.cfg.cards:
+        log(g, f"{u.id} was not made from a card: nothing is played", "124", item.controller)
+        return
+    n = _forced_play(g, item, u.card, where, entering, u.owner)
+    log(g, f"{u.id} is played again as {n}: a new object", "124", u.owner)
 
 
 def _counter(g: State, item: Item, name) -> None:

@@ -3,7 +3,14 @@ from __future__ import annotations
 
 from simulator.core.log import fire, log
 from simulator.core.model import State, Unit
-from simulator.rules.triggers import trigger_abilities
+
+#: the trigger kinds a move fires (the chain's ``moved`` transition is fired only for a unit that has one)
+MOVE_TRIGGERS = ("on-move", "on-arrive")
+
+
+#: statuses in which a battlefield is not Contested (190.3.a.1: an arrival may apply it): Calm, and an
+#: ongoing combat whose control is already settled (466.5.a)
+UNCONTESTED = ("Calm", "Settled")
 
 
 def contest(g: State, bf: str, player: str) -> None:
@@ -17,7 +24,7 @@ def combat_outsider(g: State, player: str, bf: str) -> bool:
     """462, 447.2.a: a staged or ongoing combat between two others, and ``player`` has no units there (an
     attacker or defender of the ongoing combat is no outsider, even with no units left there)."""
     st = g.ms[("battlefield.status", bf)]
-    if st not in ("StagedCombat", "ShowdownCombatStaged", "Combat"):
+    if st not in ("StagedCombat", "ShowdownCombatStaged", "Combat", "Settled"):
         return False
     if g.units_at(bf, player):
         return False
@@ -41,26 +48,28 @@ def destination_problem(g: State, u: Unit, dest: str) -> tuple[str, str] | None:
 
 
 def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> None:
-    """Put ``u`` at ``dest``; arriving at a battlefield may apply Contested (190.3.a.1, 450)."""
-    u.at = dest
+    """Put ``u`` at ``dest``; arriving at a battlefield may apply Contested (190.3.a.1, 450); its move
+    abilities trigger (446, 383)."""
+    src, u.at = u.at, dest
     g.dirty = True                                  # 453: a move completes -> cleanup
     log(g, f"{u.id} {verb} to {dest}", rule, u.controller)
     if dest in g.bfs:
         arrive(g, u, dest)
+    if any(ab.trigger in MOVE_TRIGGERS for ab in u.abilities):
+        fire(g, "chain", "moved", moves=[(u.id, src, dest)], player=u.controller)   # 446, 383
 
 
 def arrive(g: State, u: Unit, bf: str, moved: bool = True) -> None:
     """190.3.a.1: arriving where your controller lacks control applies Contested, if not already Contested.
     During one effect, arrivals are collected and settled together by :func:`settle_arrivals` (R7). Only a
-    move fires ``on-arrive``: a unit played to a battlefield arrives there without moving (446, 383.4)."""
+    move fires ``on-arrive`` (the chain's ``moved`` transition, :func:`relocate` and :func:`standard_move`): a
+    unit played to a battlefield arrives there without moving (446, 383.4); ``moved`` says which it is."""
     if g.arrivals is not None:
         g.arrivals.append((bf, u.controller))
     else:
         b = g.bfs[bf]
-        if b.controller != u.controller and g.ms[("battlefield.status", bf)] == "Calm":
+        if b.controller != u.controller and g.ms[("battlefield.status", bf)] in UNCONTESTED:
             contest(g, bf, u.controller)
-    if moved:
-        trigger_abilities(g, u, "on-arrive")
 
 
 def recall(g: State, u: Unit, rule: str) -> None:
@@ -76,7 +85,7 @@ def forced_move(g: State, u: Unit, dest: str) -> None:
     the unit already is cannot happen and is ignored (355.4.a: a move's location is one other than the
     unit's own; 055: impossible instructions are ignored): no move, no recall, no arrival."""
     if u.at == dest:
-        log(g, f"{u.id} is already at {dest}: the move does nothing (no move, no recall)", "355.4.a, 055",
+        log(g, f"{u.id} is already at {dest}: the move does nothing (no move, no recall)", "355.4.a, 055, R20",
             u.controller)
         return
     problem = destination_problem(g, u, dest)
@@ -96,6 +105,7 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     names = " ".join(u.id for u in units)
     log(g, f"{player} moves {names} to {dest}", "144", player)
     g.events_on, was = False, g.events_on
+    moves = [(u.id, u.at, dest) for u in units]
     try:
         for u in units:
             u.at = dest
@@ -105,6 +115,8 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     if dest in g.bfs:
         for u in units:
             arrive(g, u, dest)
+    if any(ab.trigger in MOVE_TRIGGERS for u in units for ab in u.abilities):
+        fire(g, "chain", "moved", moves=moves, player=player)  # 144, 383: one move, its triggers simultaneous
 
 
 def settle_arrivals(g: State, arrivals: list) -> None:
@@ -113,7 +125,7 @@ def settle_arrivals(g: State, arrivals: list) -> None:
     for bf in dict.fromkeys(bf for bf, _ in arrivals):
         b = g.bfs[bf]
         who = [p for p in g.from_turn_player({p for x, p in arrivals if x == bf}) if p != b.controller]
-        if who and g.ms[("battlefield.status", bf)] == "Calm":
+        if who and g.ms[("battlefield.status", bf)] in UNCONTESTED:
             if len(who) > 1:
                 log(g, f"units of {', '.join(who)} arrive at {bf} together: {who[0]} applies Contested",
                     "303.2.a, R7", who[0])

@@ -47,6 +47,7 @@ def _next_turn(g: State, inst, ctx) -> None:
         g.turn = g.normal = g.next_player(g.normal)
     g.scored = {}
     g.blocked = ()
+    g.once = ()                             # once-per-turn abilities may be used again
     g.priority = None
     g.invited = None
     for u in g.units.values():

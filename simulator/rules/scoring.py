@@ -47,21 +47,25 @@ def conquer(g: State, bf: str, player: str) -> None:
             "469.1.a, 489.8.b", player)
         return
     short = g.cfg.victory - points(g, player)
+    point = True
     if short <= 1:
         # 489.8.g.1: battlefields blocked for the team at the scoring step (an ally's) are not counted
         others = [n for n in g.bfs if n != bf and not (n in g.scored and g.teammates(player, g.scored[n]))
                   and not (n in g.blocked and not g.opponents(player, g.turn))]
-        if not all(g.scored.get(n) == player for n in others):
-            g.drawn[player] = g.drawn.get(player, 0) + 1
-            log(g, f"{player} conquers {bf} one point short of victory without having scored every "
-                   f"battlefield this turn: draws a card instead", "471.1.b, R16", player)
-            return
-    g.scored[bf] = player
-    add_points(g, player)
-    log(g, f"{player} conquers {bf} and scores 1 (now {points(g, player)})", "469.1, 470", player)
+        point = all(g.scored.get(n) == player for n in others)
+    g.scored[bf] = player                           # 470, R18: scored this turn, with a point or a card
+    if point:
+        add_points(g, player)
+        log(g, f"{player} conquers {bf} and scores 1 (now {points(g, player)})", "469.1, 470", player)
+    else:
+        g.drawn[player] = g.drawn.get(player, 0) + 1
+        g.dirty = True
+        log(g, f"{player} conquers {bf} one point short of victory without having scored every battlefield this "
+               f"turn: draws a card instead of the point; {bf} counts as scored this turn",
+            "471.1.b, 470, 383.4.c.2.c, R16, R18", player)
     with simultaneous(g):                           # one event: its controller orders them (383.3.d)
         for u in g.units_at(bf, player):
-            trigger_abilities(g, u, "on-conquer")
+            trigger_abilities(g, u, "on-conquer", there=bf)
         battlefield_triggers(g, bf, "on-conquer")
 
 
@@ -79,5 +83,5 @@ def hold_all(g: State) -> None:
     with simultaneous(g):                           # held together (R12): the turn player orders them (383.3.d)
         for name in held:
             for u in g.units_at(name, p):
-                trigger_abilities(g, u, "on-hold")
+                trigger_abilities(g, u, "on-hold", there=name)
             battlefield_triggers(g, name, "on-hold")

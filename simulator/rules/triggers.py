@@ -1,19 +1,30 @@
-"""Triggered abilities (383): what triggers, who controls the pending item, simultaneous triggers ordered
-by their controllers (383.3.d).
+"""Triggered abilities (383): what triggers and when, its condition, who controls the pending item,
+simultaneous triggers ordered by their controllers (383.3.d), decisions due at finalization (383.3.a, 402).
 
 The chain (:mod:`simulator.rules.chain`) holds the items; this module decides which abilities trigger
 and how they are placed. :mod:`simulator.rules.effects` (what items do) and :mod:`simulator.rules.moves`
 (arrivals) both use it, so neither has to import the other.
+
+Each ``trigger_<kind>`` effect is named on the declared transition that is its event
+(``statecharts/triggers.py`` lists every kind with its rules): a unit moving (chain ``moved``), dying
+(cleanup ``lethal`` in task 3a, chain ``dies`` for a kill), a showdown beginning (turn.mode
+``begin_showdown``), a combat ending (combat ``finish``), a turn starting or ending (phases), a spell
+finishing resolving (chain ``spell_resolved``), a unit being chosen (chain ``finalize``).
+
+:func:`pend` is the one place a triggered ability becomes pending: its ``if:`` is evaluated once, right
+after the event (383.2.a.1, 383.2.c), once-per-turn is honoured, ``there`` is fixed (359.3.f.3), and the
+decisions due at finalization (``may``, targets) are recorded on the item (383.3.a, 402).
 """
 from __future__ import annotations
 
 from contextlib import contextmanager
 from typing import Iterator
 
-from simulator.core.log import fire
+from simulator.core.log import fire, log
 from simulator.core.model import Ability, Item, State, Unit
 from simulator.core.registry import effect, guard
 from simulator.rules.chain import put_on_chain
+from simulator.rules.targets import target_fields, target_options
 
 
 def triggered(g: State, ab: Ability, controller: str, source: str) -> Item:
@@ -50,26 +61,280 @@ def simultaneous(g: State) -> Iterator[None]:
             g.chain[i] = it.but(unordered=True)
 
 
-def trigger_abilities(g: State, source: Unit, trigger: str) -> None:
-    """383: each ability of ``source`` with that trigger becomes a pending item, controlled by its controller;
-    together, so their controller orders them (383.3.d)."""
-    abilities = [ab for ab in source.abilities if ab.trigger == trigger]
+# -- conditions ------------------------------------------------------------------------------------------
+
+def source_place(g: State, source: str, recorded: str | None = None) -> str | None:
+    """Where an ability's source is: a unit's or gear's location, a battlefield itself."""
+    if recorded is not None:
+        return recorded
+    u = g.units.get(source)
+    if u is not None:
+        return u.at
+    return source if source in g.bfs else None
+
+
+def holds(g: State, cond: tuple, source: str, controller: str, recorded: str | None = None) -> bool:
+    """Every condition of ``cond`` (``((name, arg), ...)``) holds for that source and controller (383.2)."""
+    for name, arg in cond:
+        if not _holds(g, name, arg, source, controller, recorded):
+            return False
+    return True
+
+
+def _holds(g: State, name: str, arg, source: str, controller: str, recorded: str | None) -> bool:
+    here = source_place(g, source, recorded) or ""
+    at_bf = here in g.bfs
+    if name == "your-turn":
+        return g.turn == controller
+    if name == "not-your-turn":
+        return g.turn != controller
+    if name == "at-battlefield":
+        return at_bf
+    if name == "controls-here":
+        return at_bf and g.bfs[here].controller == controller
+    if name == "alone-here":
+        return at_bf and not any(u.id != source for u in g.units_at(here, controller))
+    if name == "enemy-alone-here":
+        if not at_bf:
+            return False
+        enemies = [u for u in g.units_at(here) if g.opponents(u.controller, controller)]
+        return len(enemies) == 1
+    if name == "in-combat":
+        return at_bf and g.active == here and g.ms[("combat", None)] != "Idle"
+    u = g.units.get(source)
+    if name == "not-damaged-this-turn":
+        return u is not None and not u.hurt
+    if name == "might-at-least":
+        return u is not None and g.might(u) >= int(arg)
+    raise ValueError(f"unknown condition {name!r}")      # pragma: no cover - the loader refuses it
+
+
+def describe(cond: tuple) -> str:
+    return ", ".join(name if arg is None else f"{name} {arg}" for name, arg in cond)
+
+
+# -- becoming pending -------------------------------------------------------------------------------------
+
+def pend(g: State, source: str, ab: Ability, controller: str, *, there: str | None = None,
+         here: str | None = None, why: str = "383") -> bool:
+    """``ab`` of ``source`` triggers: it becomes a pending item unless its condition is false or it was used
+    this turn. Returns whether it went on the chain."""
+    key = (source, ab.name)
+    if ab.once and key in g.once:
+        log(g, f"{source}'s {ab.name} does not trigger: once per turn, already used", "383", controller)
+        return False
+    if ab.condition and not holds(g, ab.condition, source, controller, here):
+        log(g, f"{source}'s {ab.name} does not trigger: {describe(ab.condition)} is false",
+            "383.2.a.1, 383.2.c", controller)
+        return False
+    if ab.once:
+        g.once = g.once + (key,)
+    ask = (("may",) if ab.optional else ()) + (("target",) if target_fields(ab.effect) else ())
+    put_trigger(g, Item(g.next_uid(), ab.name, controller, "trigger", ab.effect, source=source,
+                        immediate=ab.adds and not ask, ask=ask, there=there, here=here, ability=key))
+    return True
+
+
+def trigger_abilities(g: State, source: Unit, kind: str, *, there: str | None = None,
+                      here: str | None = None, controller: str | None = None) -> None:
+    """Each ability of ``source`` of that kind triggers, together (their controller orders them, 383.3.d)."""
+    abilities = [ab for ab in source.abilities if ab.trigger == kind]
     if not abilities:
         return
     with simultaneous(g):
         for ab in abilities:
-            put_trigger(g, triggered(g, ab, source.controller, source.id))
+            pend(g, source.id, ab, controller or source.controller, there=there, here=here)
 
 
-def battlefield_triggers(g: State, bf: str, trigger: str) -> None:
-    """190.6: the controller controls a battlefield's abilities; uncontrolled -> the turn player."""
+def battlefield_triggers(g: State, bf: str, kind: str, controller: str | None = None) -> None:
+    """190.6: a battlefield's abilities are controlled by its controller; uncontrolled -> the turn player."""
     b = g.bfs[bf]
-    abilities = [ab for ab in b.abilities if ab.trigger == trigger]
+    abilities = [ab for ab in b.abilities if ab.trigger == kind]
     if not abilities:
         return
     with simultaneous(g):
         for ab in abilities:
-            put_trigger(g, triggered(g, ab, b.controller or g.turn, bf))
+            pend(g, bf, ab, controller or b.controller or g.turn, there=bf)
+
+
+def place_in_turn_order(g: State, pending: list[tuple]) -> None:
+    """383.3.d.1: triggers of one event are placed by the turn player first, then the others in turn order;
+    ``pending`` holds ``(controller, source, ability, there, here)``; each player's own keep their order."""
+    if not pending:
+        return
+    order = g.from_turn_player({p for p, *_ in pending})
+    with simultaneous(g):
+        for p in order:
+            for who, source, ab, there, here in pending:
+                if who == p:
+                    pend(g, source, ab, who, there=there, here=here)
+
+
+def _board(g: State):
+    return [u for u in g.units.values() if u.zone == "board"]
+
+
+def _of(u_or_b, kind: str):
+    return [ab for ab in u_or_b.abilities if ab.trigger == kind]
+
+
+# -- the trigger kinds, as effects of declared transitions -------------------------------------------------
+
+@effect("trigger_on_move")
+def _on_move(g: State, inst, ctx) -> None:
+    """144, 446, 383: each moved unit's on-move abilities, and on-arrive where it reached a battlefield (450).
+    ``there`` is the battlefield it moved to, or the one it left for its base."""
+    pending = []
+    for uid, src, dest in ctx["moves"]:
+        u = g.units[uid]
+        there = dest if dest in g.bfs else (src if src in g.bfs else None)
+        pending += [(u.controller, uid, ab, there, None) for ab in _of(u, "on-move")]
+        if dest in g.bfs:
+            pending += [(u.controller, uid, ab, dest, None) for ab in _of(u, "on-arrive")]
+    place_in_turn_order(g, pending)
+
+
+@effect("trigger_on_death")
+def _on_death(g: State, inst, ctx) -> None:
+    """808.1.d: own-death abilities (Deathknell) become pending before the unit reaches the trash, with its
+    location as it was (808.1.d.3)."""
+    pending = []
+    for uid in ctx["units"]:
+        u = g.units[uid]
+        where = u.at if u.at in g.bfs else None
+        mine = [(u.controller, uid, ab, where, u.at) for ab in _of(u, "on-death")]
+        if mine:
+            log(g, f"{uid}'s {', '.join(m[2].name for m in mine)} triggers (at {u.at}) before {uid} reaches "
+                   f"the trash", "808.1.d", u.controller)
+        pending += mine
+    place_in_turn_order(g, pending)
+
+
+@effect("trigger_on_showdown_start")
+def _on_showdown_start(g: State, inst, ctx) -> None:
+    """344, 383: a showdown begins at the active battlefield: its units' and its own abilities."""
+    bf = g.active
+    if bf is None:
+        return
+    b = g.bfs[bf]
+    pending = [(u.controller, u.id, ab, bf, None) for u in g.units_at(bf) for ab in _of(u, "on-showdown-start")]
+    pending += [(b.controller or g.turn, bf, ab, bf, None) for ab in _of(b, "on-showdown-start")]
+    place_in_turn_order(g, pending)
+
+
+@effect("trigger_on_combat_end")
+def _on_combat_end(g: State, inst, ctx) -> None:
+    """466.7, 383: the combat ends: abilities of the units that were in it (still on the board) and of its
+    battlefield (placed before the designations are removed)."""
+    bf = g.active
+    if bf is None:
+        return
+    b = g.bfs[bf]
+    pending = [(u.controller, u.id, ab, bf, None) for u in _board(g) if u.fought for ab in _of(u, "on-combat-end")]
+    pending += [(b.controller or g.turn, bf, ab, bf, None) for ab in _of(b, "on-combat-end")]
+    place_in_turn_order(g, pending)
+
+
+def _turn_boundary(g: State, kind: str) -> None:
+    p = g.turn
+    pending = [(p, u.id, ab, u.at if u.at in g.bfs else None, None)
+               for u in _board(g) if u.controller == p for ab in _of(u, kind)]
+    for name, b in g.bfs.items():
+        if b.controller in (p, None):           # an uncontrolled battlefield's fire on every turn (190.6)
+            pending += [(p, name, ab, name, None) for ab in _of(b, kind)]
+    place_in_turn_order(g, pending)
+
+
+@effect("trigger_on_turn_start")
+def _on_turn_start(g: State, inst, ctx) -> None:
+    """315.2.a, 383: the start of the turn player's turn, evaluated once, before the Scoring Step."""
+    _turn_boundary(g, "on-turn-start")
+
+
+@effect("trigger_on_turn_end")
+def _on_turn_end(g: State, inst, ctx) -> None:
+    """317.1, 383: the Ending Step of the turn player's turn, evaluated once."""
+    _turn_boundary(g, "on-turn-end")
+
+
+@effect("trigger_on_spell")
+def _on_spell(g: State, inst, ctx) -> None:
+    """419.4.a, 383: a spell finished resolving (a countered one never does). A battlefield's fire only if the
+    spell's controller has a unit there, controlled as in 190.6."""
+    caster = ctx["player"]
+    pending = []
+    for u in _board(g):
+        for ab in u.abilities:
+            if ab.trigger == "on-spell" or (ab.trigger == "on-spell-mine" and u.controller == caster):
+                pending.append((u.controller, u.id, ab, u.at if u.at in g.bfs else None, None))
+    for name, b in g.bfs.items():
+        if not g.has_units(name, caster):
+            continue
+        who = b.controller or g.turn
+        for ab in b.abilities:
+            if ab.trigger == "on-spell" or (ab.trigger == "on-spell-mine" and who == caster):
+                pending.append((who, name, ab, name, None))
+    place_in_turn_order(g, pending)
+
+
+def _chosen_by(g: State, by: str, chooser: str, owner: str) -> bool:
+    if by == "enemy":
+        return g.opponents(chooser, owner)
+    if by == "friendly":
+        return not g.opponents(chooser, owner)
+    return True
+
+
+def _chosen(g: State, it: Item) -> list[tuple]:
+    pending = []
+    for f, v in it.targets:
+        u = g.units.get(v) if f == "unit" else None
+        if u is None or u.zone != "board":
+            continue
+        for ab in _of(u, "on-chosen"):
+            if _chosen_by(g, ab.by, it.controller, u.controller):
+                pending.append((u.controller, u.id, ab, u.at if u.at in g.bfs else None, None))
+    return pending
+
+
+@effect("trigger_on_chosen")
+def _on_chosen(g: State, inst, ctx) -> None:
+    """383.4.b.2: a unit chosen as a target triggers its on-chosen abilities once the choosing item is
+    finalized, once per choice."""
+    place_in_turn_order(g, _chosen(g, g.chain[ctx["idx"]]))
+
+
+@guard("pending_after")
+def _pending_after(g: State, inst, ctx) -> bool:
+    """337.3: pending items remain after this one, counting those its finalization triggers (383.4.b.2)."""
+    if any(not it.finalized for it in g.chain):
+        return True
+    it = g.chain[ctx["idx"]]
+    if not any(f == "unit" for f, _ in it.targets):
+        return False
+    return any(_would_pend(g, source, ab, who) for who, source, ab, _, _ in _chosen(g, it))
+
+
+def _would_pend(g: State, source: str, ab: Ability, controller: str) -> bool:
+    """Whether :func:`pend` would put ``ab`` on the chain now (once-per-turn, condition)."""
+    if ab.once and (source, ab.name) in g.once:
+        return False
+    return not ab.condition or holds(g, ab.condition, source, controller)
+
+
+# -- decisions at finalization (383.3.a, 402) -----------------------------------------------------------------
+
+def deciding(g: State) -> Item | None:
+    """The oldest pending item, if it has a decision due."""
+    for it in g.chain:
+        if not it.finalized:
+            return it if it.ask else None
+    return None
+
+
+@guard("decision_due")
+def _decision_due(g: State, inst, ctx) -> bool:
+    return deciding(g) is not None
 
 
 def orderer(g: State) -> str | None:
@@ -87,15 +352,19 @@ def unordered_labels(g: State, player: str) -> list[str]:
 
 
 def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
-    """383.3.d: ``player``'s pending triggers take the chain positions they occupy in the chosen order
-    (the first listed goes on the chain first, so it resolves last)."""
+    """383.3.d: ``player`` places the next of their pending triggers: the ones named take the first chain
+    positions their triggers occupy, in that order (the first listed goes on the chain first, so it resolves
+    last); the others wait for the next pick, and a last one left is placed without a choice."""
     slots = [i for i, it in enumerate(g.chain) if it.unordered and it.controller == player]
-    by_label: dict[str, list[Item]] = {}
-    for i in slots:                     # a list per label: two identical labels keep both items
-        by_label.setdefault(g.chain[i].label, []).append(g.chain[i])
-    chosen = [by_label[lab].pop(0) for lab in labels]
-    for i, it in zip(slots, chosen):
-        g.chain[i] = it.but(unordered=False)
+    items = [g.chain[i] for i in slots]
+    chosen: list[Item] = []
+    for lab in labels:                  # a label shared by two items picks the first of them
+        k = next(j for j, it in enumerate(items) if it.label == lab)
+        chosen.append(items.pop(k).but(unordered=False))
+    if len(items) == 1:
+        items = [items[0].but(unordered=False)]
+    for i, it in zip(slots, chosen + items):
+        g.chain[i] = it
     fire(g, "chain", "order", player=player)
 
 
@@ -108,3 +377,40 @@ def _unordered_triggers(g: State, inst, ctx) -> bool:
 def _await_order(g: State, inst, ctx) -> None:
     """383.3.d: simultaneous triggers are ordered by their controllers before they are finalized."""
     fire(g, "chain", "await_order", player=orderer(g))
+
+
+def replace_item(g: State, old: Item, new: Item) -> None:
+    g.chain[next(i for i, it in enumerate(g.chain) if it.uid == old.uid)] = new
+
+
+def drop_item(g: State, it: Item, why: str, rule: str, trigger: str = "drop") -> None:
+    """383.3.a, 402.4: a triggered ability leaves the chain as if it never triggered (not countered)."""
+    g.chain[:] = [x for x in g.chain if x.uid != it.uid]
+    if it.ability in g.once:                                 # it never triggered: once-per-turn is not used
+        g.once = tuple(k for k in g.once if k != it.ability)
+    g.dirty = True                                           # 319: an item left the chain
+    log(g, why, rule, it.controller)
+    fire(g, "chain", trigger, item=it.name, player=it.controller)
+
+
+@guard("untargetable")
+def _untargetable(g: State, inst, ctx) -> bool:
+    """402.4: the triggered ability being finalized needs targets and none is legal."""
+    it = deciding(g)
+    return it is not None and "target" in it.ask and not target_options(g, it)
+
+
+@effect("drop_untargetable")
+def _drop_untargetable(g: State, inst, ctx) -> None:
+    """402.4: a triggered ability with no legal choice is removed, without being countered."""
+    it = deciding(g)
+    assert it is not None                       # the schedule's guard untargetable held
+    drop_item(g, it, f"{it.source}'s {it.name} has no legal target: it is removed", "402.4")
+
+
+@effect("await_choice")
+def _await_choice(g: State, inst, ctx) -> None:
+    """383.3.a, 402.1: its controller makes the ability's choices as it is finalized; nobody has priority."""
+    it = deciding(g)
+    assert it is not None                       # the schedule's guard decision_due held
+    fire(g, "chain", "await_choice", item=it.name, player=it.controller)

@@ -32,16 +32,17 @@ TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
 ACTION_FIELDS = {
     "move": ("units", "to"),
     "play": ("card", "targets", "at"),
-    "activate": ("source", "ability"),
+    "activate": ("source", "ability", "targets"),
     "pass": (),
-    "choose": ("battlefield",),
+    "choose": ("battlefield", "option"),
     "concede": (),
     "end-turn": (),
     "invite": ("teammate",),
     "order": ("triggers",),
+    "target": ("targets",),
 }
 REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
-                   "choose": ("battlefield",), "invite": ("teammate",), "order": ("triggers",)}
+                   "invite": ("teammate",), "order": ("triggers",), "target": ("targets",)}
 STATES = TURN_STATES
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
@@ -308,9 +309,19 @@ class Validator(SetupValidator):
             a = Action("play", p, card=cid, targets=ordered, at=at)
         elif kind == "activate":
             src = self.unit_id(s["source"], path + ("source",), f"{tag}'s source", gear=True)
-            a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"))
+            a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"),
+                       targets=self.targets(s.get("targets"), path + ("targets",), tag))
+        elif kind == "target":
+            a = Action("target", p, targets=self.targets(s["targets"], path + ("targets",), tag))
         elif kind == "choose":
-            a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
+            if ("battlefield" in s) == ("option" in s):
+                self.fail(path, "a choose step names either battlefield: (323.12) or option: yes | no (383.3.a)")
+            if "option" in s:
+                opt = s["option"]
+                opt = {True: "yes", False: "no"}.get(opt, opt) if isinstance(opt, bool) else opt
+                a = Action("choose", p, option=self.choice(opt, path + ("option",), "option", ("yes", "no")))
+            else:
+                a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
         elif kind == "invite":
             a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
         elif kind == "order":
@@ -318,6 +329,24 @@ class Validator(SetupValidator):
         else:
             a = Action(kind, p)
         return Step(i + 1, line, action=a, illegal=illegal)
+
+    def targets(self, v, path: Path, tag: str) -> tuple:
+        """An ability's ``targets:`` (checked against the ability when the step runs)."""
+        targets = self.mapping(v or {}, path, "targets")
+        for f, x in targets.items():
+            tp = path + (f,)
+            if f in PLACE_FIELDS:
+                self.place(x, tp, f"{tag}'s targets")
+            elif f == "unit":
+                self.unit_id(x, tp, f"{tag}'s targets")
+            elif f == "player":
+                self.player(x, tp, f"{tag}'s targets")
+            elif f in NUMBER_FIELDS:
+                self.integer(x, tp, f"target {f}")
+            else:
+                self.text(x, tp, f"target {f}")
+        return tuple(sorted(targets.items(), key=lambda kv: ("unit", "to", "at").index(kv[0])
+                            if kv[0] in ("unit", "to", "at") else 9))
 
     def trigger_labels(self, v, path: Path, tag: str) -> tuple[str, ...]:
         """An order step's triggers: SOURCE:ABILITY labels, each once (383.3.d)."""

@@ -59,6 +59,7 @@ UNIT_ENTRY = {
     "might": WHOLE,
     "card": {**WORD, "description": "a unit or gear card (built-in or custom) it is made from"},
     "abilities": _list(REF("ability")),
+    "keywords": _list(REF("keyword")),
     "exhausted": {"type": "boolean"},
 }
 
@@ -74,16 +75,30 @@ def defs() -> dict:
                 props[f] = WORD
         verbs[verb] = _obj(props, description=f"{verb}: {', '.join(fields) or 'no fields'}")
         verbs[verb] = {"anyOf": [verbs[verb], {"type": "null"}]}
-    effect = {"type": "object", "minProperties": 1, "maxProperties": 1, "properties": verbs,
+    effect = {"type": "object", "minProperties": 1, "maxProperties": 3,
+              "properties": {**verbs, "if": REF("condition"),
+                             "may": {"type": "boolean", "description": "optional: decided at finalization (383.3.a)"}},
               "additionalProperties": False,
-              "description": "one effect: {VERB: {FIELD: VALUE}}; a value is a literal, target, self or here"}
+              "description": "one effect: {VERB: {FIELD: VALUE}} with optional if: and may:; a value is a literal, "
+                             "target, self, here or there"}
+    one = {"anyOf": [{"enum": [c for c, n in cardlib.CONDITIONS.items() if not n]},
+                     _obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n}, description="{might-at-least: N}")]}
+    condition = {"anyOf": [one, _list(one, minItems=1)],
+                 "description": "a condition, or a list of them that must all hold (383.2)"}
     ability = _obj({
         "name": TEXT,
         "trigger": REF("trigger"),
         "activated": {"const": True},
         "static": _obj({"might": {"type": "integer"}}, ("might",)),
         "effect": _list(REF("effect")),
+        "if": REF("condition"),
+        "once-per-turn": {"type": "boolean"},
+        "speed": {"enum": list(cardlib.SPEEDS), "default": "normal"},
+        "exhaust": {"type": "boolean", "description": "exhausting the source is its cost (377)"},
+        "cost": WHOLE,
+        "by": {"enum": ["enemy", "friendly", "any"], "description": "on-chosen: who chooses it"},
     }, ("name",), "a triggered (trigger:), activated (activated: true) or static (battlefields) ability")
+    keyword = _obj({"deathknell": _list(REF("effect"))}, ("deathknell",), "deathknell: an on-death ability (808)")
     ability["oneOf"] = [{"required": [k]} for k in ("trigger", "activated", "static")]
     battlefield = {"anyOf": [WORD, _obj({"name": WORD, "provider": WORD, "abilities": _list(REF("ability"))},
                                         ("name",))]}
@@ -93,6 +108,7 @@ def defs() -> dict:
         "effect": _list(REF("effect")),
         "might": WHOLE,
         "abilities": _list(REF("ability")),
+        "keywords": _list(REF("keyword")),
         "text": TEXT,
         "friendly": {"type": "boolean", "description": "its unit: target must be friendly (356)"},
     }, description="a custom card")
@@ -105,7 +121,9 @@ def defs() -> dict:
         "word": WORD,
         "trigger": {"enum": list(cardlib.TRIGGERS)},
         "effect": effect,
+        "condition": condition,
         "ability": ability,
+        "keyword": keyword,
         "battlefield": battlefield,
         "unit": _obj(UNIT_ENTRY, ("id", "owner")),
         "gear": _obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might")}, ("id", "owner")),
@@ -142,6 +160,7 @@ def _action(kind: str) -> dict:
     shapes = {"units": _list(WORD, minItems=1), "to": WORD, "card": REF("card_id"),
               "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"]}},
               "at": WORD, "source": WORD, "ability": TEXT, "battlefield": WORD, "teammate": WORD,
+              "option": {"enum": ["yes", "no", True, False], "description": "a may's decision (383.3.a)"},
               "triggers": _list({"type": "string", "pattern": "^[^:]+:.+$"}, minItems=1, uniqueItems=True)}
     props = {"do": {"const": kind}, "player": WORD,
              "illegal": {"type": ["boolean", "string"],

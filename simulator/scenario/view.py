@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from simulator.game.actions import legal
 from simulator.core.model import State
+from simulator.rules.moves import UNCONTESTED
 from simulator.rules.scoring import points
 
 
@@ -30,7 +31,7 @@ def staged(g: State) -> dict:
 
 
 def contested(g: State) -> list[str]:
-    return [n for n in g.bfs if g.ms[("battlefield.status", n)] != "Calm"]
+    return [n for n in g.bfs if g.ms[("battlefield.status", n)] not in UNCONTESTED]
 
 
 def unit_view(g: State, u) -> dict:

@@ -143,10 +143,19 @@ def step_of(a) -> dict:
             d["at"] = a.at
     elif a.kind == "activate":
         d.update(source=a.source, ability=a.ability)
+        if a.targets:
+            d["targets"] = dict(a.targets)
     elif a.kind == "choose":
-        d["battlefield"] = a.battlefield
+        if a.option is not None:
+            d["option"] = a.option
+        else:
+            d["battlefield"] = a.battlefield
     elif a.kind == "invite":
         d["teammate"] = a.teammate
+    elif a.kind == "order":
+        d["triggers"] = list(a.triggers)
+    elif a.kind == "target":
+        d["targets"] = dict(a.targets)
     return d
 
 

@@ -30,13 +30,13 @@ from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 
 from simulator.game import engine
 from simulator.game.actions import Action, legal
-from simulator.rules.triggers import orderer
+from simulator.rules.triggers import deciding, orderer
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
 
-ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat")
+ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled")
 
 
 MASK = (1 << 56) - 1
@@ -66,7 +66,7 @@ def _one_active(g: State, actors) -> str | None:
         return f"{active[0]} is active but the turn is {g.turn_state()} with active={g.active}"
     if not active and showdown:
         return "the turn is in a Showdown state but no battlefield has an active showdown or combat"
-    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] == "Combat"):
+    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] in ("Combat", "Settled")):
         return f"combat step {g.ms[('combat', None)]} with no active combat"
     return None
 
@@ -111,9 +111,11 @@ def _one_actor(g: State, actors) -> str | None:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
         orders = orderer(g)
-        expected = g.turn if g.choosing else orders or g.priority
+        decides = deciding(g) if g.ms[("chain", None)] == "Decide" else None
+        expected = g.turn if g.choosing else orders or (decides.controller if decides else g.priority)
         if who[0] != expected:
-            role = "the chooser" if g.choosing else "the orderer" if orders else "priority"
+            role = "the chooser" if g.choosing else "the orderer" if orders else \
+                "the decider (383.3.a)" if decides else "priority"
             return f"{who[0]} can act but {role} is {expected}"
     return None
 

@@ -1,0 +1,94 @@
+"""Targets (356): what a player may name for a ``target`` field, and whether the named targets are legal.
+
+Used by the game layer's legality checks (playing a card, activating an ability, the ``target`` step) and by
+the chain's schedule, which removes a triggered ability that has no legal target at all (402.4).
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from simulator.core.errors import IllegalAction
+from simulator.core.model import State
+from simulator.rules.moves import destination_problem
+
+
+def target_fields(effect: tuple) -> tuple[str, ...]:
+    """The fields an effect leaves to the player (value ``target``), in order."""
+    out: list[str] = []
+    for _, fields in effect:
+        for f, v in fields:
+            if v == "target" and f not in out:
+                out.append(f)
+    return tuple(out)
+
+
+def target_options(g: State, it) -> list[tuple]:
+    """The legal ``targets`` of a triggered ability (402.4: none -> it is removed)."""
+    fields = target_fields(it.effect)
+    out = []
+    for combo in product(*[pool(g, f) for f in fields]):
+        t = tuple(zip(fields, combo))
+        try:
+            check_targets(g, it.controller, t, fields, it.name)
+        except IllegalAction:
+            continue
+        out.append(t)
+    return out
+
+
+def pool(g: State, f: str) -> list[str]:
+    return target_pool(g, f, [u.id for u in g.units.values() if u.zone == "board" and u.kind == "unit"])
+
+
+def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: str, friendly: bool = False) -> None:
+    """356: every target field named, each target legal."""
+    given = dict(targets)
+    for f in given:
+        if f not in fields:
+            raise IllegalAction(f"{what} takes no target {f!r}", "356")
+    for f in fields:
+        if f not in given:
+            raise IllegalAction(f"{what} needs a target for {f!r}", "356")
+    if "unit" in given and "unit" in fields:
+        u = g.units.get(given["unit"])
+        if u is None or u.zone != "board" or u.kind != "unit":
+            raise IllegalAction(f"{given['unit']} is not a unit on the board", "356")
+        if friendly and u.controller != player and not g.teammates(player, u.controller):
+            raise IllegalAction(f"{what} targets a friendly unit; {u.id} is not", "356")
+    if "to" in given and "to" in fields:
+        dest = given["to"]
+        if dest != "base" and dest not in g.bfs:
+            raise IllegalAction(f"{dest} is not a battlefield or base", "356")
+        u = g.units.get(given.get("unit") or "")
+        if u is not None:
+            if u.at == dest:
+                raise IllegalAction(f"{u.id} is already at {dest}", "356")
+            problem = destination_problem(g, u, dest)
+            if problem:
+                raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
+    if "at" in given and "at" in fields:
+        if given["at"] != "base" and given["at"] not in g.bfs:
+            raise IllegalAction(f"{given['at']} is not a battlefield or base", "356")
+    if "item" in given and "item" in fields:
+        if not any(it.name == given["item"] for it in g.chain):
+            raise IllegalAction(f"{what} targets a chain item; {given['item']} is not on the chain", "356")
+    if "player" in given and "player" in fields:
+        if given["player"] not in g.in_game():
+            raise IllegalAction(f"{given['player']} is not a player in the game", "356")
+
+
+
+
+def target_pool(g: State, field: str, board: list[str]) -> list:
+    """What a player may name for a ``target`` field (356): a unit on the board, a place, a chain item (by its
+    name: the newest of that name), a player in the game. Every kind the effect vocabulary lets a card
+    target has a pool, so ``legal`` lists a card whenever some choice of targets is legal."""
+    if field == "unit":
+        return board
+    if field in ("to", "at"):
+        return ["base", *g.bfs]
+    if field == "item":
+        return list(dict.fromkeys(it.name for it in g.chain))
+    if field == "player":
+        return list(g.in_game())
+    raise ValueError(f"{field!r} is not a target field")   # the validator refuses it (TARGET_FIELDS)
