@@ -38,6 +38,7 @@ ALLOWED: dict[str, dict[str, tuple[str, ...]]] = {
     "move": {NEUTRAL_OPEN: ("144",)},                   # the standard move: Main Phase, Neutral Open
     "end-turn": {NEUTRAL_OPEN: ("316.9", "R14")},
     "invite": {NEUTRAL_OPEN: ("316.5.b.1", "R13")},     # magma-chamber only
+    "hide": {NEUTRAL_OPEN: ("811.1.b", "310.1.a")},     # a card with Hidden, facedown, no chain (811)
 }
 
 #: state -> rule ids: only the turn player, or the teammate they invited, plays or activates there
@@ -59,4 +60,28 @@ REFUSED: dict[tuple[str, str], tuple[str, str]] = {
     **{("end-turn", st): ("the turn can't end in a {state} state", "R14") for st in TURN_STATES if st != NEUTRAL_OPEN},
     **{("invite", st): ("only the turn player holding priority in Neutral Open may invite", "316.5.b.1, R13")
        for st in TURN_STATES if st != NEUTRAL_OPEN},
+    **{("hide", st): ("a card is hidden only on its controller's own turn, in Neutral Open, holding priority",
+                      "811.1.b") for st in TURN_STATES if st != NEUTRAL_OPEN},
+}
+
+#: standard move paths (144): base <-> battlefield for everyone; battlefield -> battlefield needs Ganking (810)
+MOVE_PATHS: dict[str, tuple[str, ...]] = {
+    "base->battlefield": ("144",),
+    "battlefield->base": ("144",),
+    "battlefield->battlefield, Ganking only": ("144", "810"),
+}
+
+#: keywords that give a card Reaction timing while it is played a certain way (on top of PLAY)
+KEYWORD_TIMING: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ambush": ("reaction", ("822.1.b",)),     # a unit played to a battlefield where its controller has units
+    "hidden": ("reaction", ("811.1.d",)),     # played from facedown, from the turn after it was hidden
+}
+
+#: readiness (every game): what exhausts and what readies units and gear
+READINESS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "standard move": ("exhausts the moving units", ("144",)),
+    "unit enters play": ("exhausted", ("359.2",)),
+    "unit enters play, Accelerate paid": ("ready", ("805",)),
+    "gear enters play": ("ready", ("359.2",)),
+    "Awaken Phase": ("readies everything the turn player controls, runes too", ("315.1",)),
 }

@@ -147,7 +147,7 @@ def test_writes_dot_and_svg_for_every_machine_byte_stable(tmp_path):
     assert diagrams("--out", str(tmp_path / "a")) == 0
     assert diagrams("--out", str(tmp_path / "b")) == 0
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
-    stems = [m.name for m in statecharts.MACHINES] + ["overview", "schedule"] + [f"trace-{s}" for s in render.EXAMPLE_TRACES]
+    stems = [m.name for m in statecharts.MACHINES] + ["overview", "timing", "schedule"] + [f"trace-{s}" for s in render.EXAMPLE_TRACES]
     assert names == sorted([f"{s}.dot" for s in stems] + [f"{s}.svg" for s in stems]
                            + [f"viewer-{s}.html" for s in render.EXAMPLE_PAGES])
     for n in names:
@@ -286,3 +286,15 @@ def test_draw_trace_names_a_bad_output_path_in_one_line(tmp_path):
         render.draw_trace(g.trace, tmp_path / "t.png")
     with pytest.raises(RiftsimError, match="cannot write"):
         render.draw_trace(g.trace, tmp_path / "missing-dir" / "t.svg")
+
+
+def test_the_timing_diagram_draws_the_keyword_rows_of_the_timing_tables():
+    """811.1.d, 822.1.b, 811.1.b, 810, 805: the keyword rows of statecharts/timing.py are drawn, with their rules."""
+    src = render.timing_graph().source
+    for text in ("play by ambush, as a reaction (822.1.b)", "play by hidden, as a reaction (811.1.d)",
+                 "hide (811.1.b, 310.1.a)", "battlefield->battlefield, Ganking only (144, 810)",
+                 "unit enters play, Accelerate paid: ready (805)"):
+        assert text in src, text
+    # Ambush and Hidden rows appear in every state where Reactions may be played, and only there
+    from statecharts import timing
+    assert src.count("play by ambush") == sum("reaction" in v for v in timing.PLAY.values())

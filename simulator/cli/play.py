@@ -5,11 +5,15 @@ Reads one command per line from standard input, so it works at a terminal or fro
 
 actions (the scenario vocabulary, player first):
   A pass | A end-turn | A concede | A choose North | A invite C
-  A move a1 a2 North           a standard move (144)
+  A move a1 a2 North           a standard move (144); `legal` shows one move per destination with
+                               every unit that may go there: move any of them, alone or together
   A play rune-prison unit=b1   play a card; targets as field=value
   A play unit-2 at=North       a unit and where it is played
   A activate g1 add            activate an ability
-  A order a1:brace a2:guard    order your simultaneous triggers, first placed first (383.3.d)
+  A order a1:brace             place your next simultaneous trigger (or several), first placed first (383.3.d)
+  A choose yes | A choose no   decide an optional triggered ability as it is finalized (383.3.a)
+  A target unit=b1             choose a triggered ability's targets as it is finalized (383.3.a)
+  A activate b1 snare unit=a1  activate an ability, with its targets
 other commands:
   legal       everyone's legal actions        state   the position (turn state, focus, chain...)
   trace       the whole trace so far           undo    take the last action back
@@ -27,6 +31,7 @@ from simulator.game.actions import KINDS, Action
 from simulator.rules.triggers import orderer, unordered_labels
 from simulator.core.errors import IllegalAction, RiftsimError
 from simulator.core.model import Event, State
+from simulator.rules.damage import assigner
 from simulator.scenario.view import view
 
 
@@ -37,10 +42,14 @@ class ParseError(RiftsimError):
 def parse_action(text: str) -> Action:
     """``"A play rune-prison unit=b1"`` -> Action.
 
-    >>> parse_action("A move a1 a2 North")
-    Action(kind='move', player='A', units=('a1', 'a2'), to='North', card=None, targets=(), at=None, source=None, ability=None, battlefield=None, teammate=None, triggers=(), option=None)
+    >>> parse_action("A move a1 a2 North").describe()
+    'A move a1 a2 North'
+    >>> parse_action("B assign b1=2 b2=1").damage
+    (('b1', 2), ('b2', 1))
     >>> parse_action("A order a1:brace a2:guard").triggers
     ('a1:brace', 'a2:guard')
+    >>> parse_action("A choose no").option, parse_action("A target unit=b1").targets
+    ('no', (('unit', 'b1'),))
     """
     words = text.split()
     if len(words) < 2:
@@ -49,7 +58,18 @@ def parse_action(text: str) -> Action:
     if kind not in KINDS:
         raise ParseError(f"unknown action {kind!r}: one of {', '.join(KINDS)}")
     plain = [w for w in rest if "=" not in w]
-    named = dict(w.split("=", 1) for w in rest if "=" in w)
+    named: dict[str, str] = {}
+    for w in rest:
+        if "=" in w:
+            f, v = w.split("=", 1)
+            if not f or not v:
+                raise ParseError(f"{w!r}: a target is field=value")
+            if f in named:
+                raise ParseError(f"{f} is given twice")
+            named[f] = v
+    if named and kind not in ("play", "target", "assign", "activate"):
+        raise ParseError(f"{kind} takes no field=value ({', '.join(named)}): only play, activate, target and "
+                         f"assign name fields")
     if kind in ("pass", "end-turn", "concede"):
         if rest:
             raise ParseError(f"{kind} takes nothing after it")
@@ -59,20 +79,42 @@ def parse_action(text: str) -> Action:
             raise ParseError("move needs units and a destination: A move a1 North")
         return Action("move", player, units=tuple(plain[:-1]), to=plain[-1])
     if kind == "choose":
-        return Action("choose", player, battlefield=_one(plain, "choose needs a battlefield"))
+        where = _one(plain, "choose needs a battlefield, or yes / no")
+        if where in ("yes", "no"):
+            return Action("choose", player, option=where)
+        return Action("choose", player, battlefield=where)
+    if kind == "target":
+        if plain or not named:
+            raise ParseError("target names the ability's targets as field=value: A target unit=b1")
+        return Action("target", player, targets=tuple(sorted(named.items())))
     if kind == "invite":
         return Action("invite", player, teammate=_one(plain, "invite needs a teammate"))
     if kind == "order":
         if not plain or named:
             raise ParseError("order lists the player's pending triggers as SOURCE:ABILITY: A order a1:brace a2:guard")
         return Action("order", player, triggers=tuple(plain))
+    if kind == "assign":
+        try:
+            dmg = tuple((u, int(n)) for u, n in named.items())
+        except ValueError:
+            raise ParseError("assign gives whole numbers: B assign a1=2 a2=1") from None
+        if plain or not dmg:
+            raise ParseError("assign names units and amounts: B assign a1=2 a2=1")
+        return Action("assign", player, damage=dmg)
+    if kind == "hide":
+        if len(plain) != 2:
+            raise ParseError("hide needs a card and a battlefield: A hide 'Back Off' North")
+        return Action("hide", player, card=plain[0], at=plain[1])
     if kind == "activate":
         if len(plain) != 2:
             raise ParseError("activate needs a source and an ability: A activate g1 add")
-        return Action("activate", player, source=plain[0], ability=plain[1])
+        return Action("activate", player, source=plain[0], ability=plain[1], targets=tuple(sorted(named.items())))
     card = _one(plain, "play needs one card id (targets as field=value)")
     at = named.pop("at", None)
-    return Action("play", player, card=card, at=at, targets=tuple(sorted(named.items())))
+    acc = named.pop("accelerate", "false") == "true"
+    src = named.pop("from", "hand")
+    return Action("play", player, card=card, at=at, targets=tuple(sorted(named.items())), accelerate=acc,
+                  hidden=src == "hidden")
 
 
 def _one(words: list[str], msg: str) -> str:
@@ -92,6 +134,9 @@ def status(g: State) -> str:
     win = f" | winner {v['winner']}" if v["winner"] else ""
     who = orderer(g)
     order = f" | {who} orders {' '.join(unordered_labels(g, who))} (383.3.d)" if who else ""
+    assigns = assigner(g)
+    if assigns:
+        order += f" | {assigns} assigns combat damage: {assigns} assign UNIT=N ... (465.2.c)"
     return (f"[{v['state']} | turn {v['turn']} | focus {v['focus']} | priority {v['priority']} | "
             f"chain {v['chain']}{order}{where}{staged} | score {score}{win}]")
 
@@ -121,7 +166,12 @@ def run(args) -> int:
         for st in sc.steps:
             if st.action and not st.illegal:
                 number = st.number
-                game.apply(st.action, number)
+                try:
+                    game.apply(st.action, number)
+                except IllegalAction as e:
+                    print(f"riftsim play: {sc.file}:{st.line}: step {st.number}: {st.describe()} is illegal: "
+                          f"{e.reason} [{e.rule}]", file=sys.stderr)
+                    return 1
     out = sys.stdout
     print(f"{sc.name}: type 'help' for commands", file=out)
     _show(game.state.trace, out)

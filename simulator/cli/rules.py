@@ -63,6 +63,12 @@ def declarations() -> list[tuple[tuple[str, ...], str]]:
     for name, table in (("TURN_PLAYER_ONLY", timing.TURN_PLAYER_ONLY), ("NO_PASS", timing.NO_PASS)):
         for st, rules in table.items():
             out.append((rules, f"timing.{name}[{st}]"))
+    for path, rules in timing.MOVE_PATHS.items():
+        out.append((rules, f"timing.MOVE_PATHS[{path}]: a standard move path"))
+    for kw, (speed, rules) in timing.KEYWORD_TIMING.items():
+        out.append((rules, f"timing.KEYWORD_TIMING[{kw}]: played this way, it has {speed} timing"))
+    for what, (how, rules) in timing.READINESS.items():
+        out.append((rules, f"timing.READINESS[{what}]: {how}"))
     for (action, st), (reason, cited) in timing.REFUSED.items():
         out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
     return out

@@ -47,6 +47,31 @@ SPEEDS = ("normal", "action", "reaction")
 TARGET_FIELDS = ("unit", "to", "at", "item", "player")
 TIMINGS = ("normal", "action", "reaction")
 TYPES = ("spell", "unit", "gear")
+#: keyword -> (takes a number, its default, the rule); see simulator/rules/keywords.py for what each does
+KEYWORDS: dict[str, tuple[bool, int | None, str]] = {
+    "tank": (False, None, "815"),
+    "backline": (False, None, "826"),
+    "ganking": (False, None, "810"),
+    "accelerate": (True, 1, "805"),
+    "assault": (True, 1, "807"),
+    "shield": (True, 1, "814"),
+    "ambush": (False, None, "822"),
+    "hidden": (False, None, "811"),
+}
+
+
+def keyword(keywords: tuple, name: str):
+    """The value of keyword ``name`` in a ``((name, value), ...)`` tuple: None if absent.
+
+    >>> keyword((("tank", None), ("assault", 2)), "assault")
+    2
+    >>> keyword((("tank", None),), "tank") is not None, keyword((), "tank")
+    (True, None)
+    """
+    for k, v in keywords:
+        if k == name:
+            return True if v is None else v
+    return None
 
 
 @dataclass(frozen=True)
@@ -59,6 +84,10 @@ class Card:
     abilities: tuple = ()
     text: str = ""
     friendly: bool = False        # its unit target must be friendly (the player's or a teammate's)
+    cost: int = 0                 # energy (354); paid only in a game with resources:
+    keywords: tuple = ()          # ((name, value), ...), names from KEYWORDS
+    name: str = ""                # the printed name of a real card ("" for the built-in test cards)
+    unmodelled: str = ""          # what of the real card this model leaves out
 
     def target_fields(self) -> tuple[str, ...]:
         """The fields the player names in ``targets`` when playing it, in order."""
@@ -98,4 +127,39 @@ def _catalogue() -> dict[str, Card]:
     return cards
 
 
+def _real_cards() -> dict[str, Card]:
+    """The real Riftbound cards (simulator/core/data/cards.yaml, read with importlib.resources)."""
+    from importlib.resources import files
+
+    import yaml
+    from simulator.core.model import Ability
+    doc = yaml.safe_load(files("simulator.core").joinpath("data/cards.yaml").read_text(encoding="utf-8"))
+    out = {}
+    for name, d in doc.items():
+        abilities = tuple(Ability(a["name"], a.get("trigger"), bool(a.get("activated")), effect(*(
+            tuple(e.items())[0] for e in a.get("effect") or ())), speed=a.get("speed", "normal"),
+            exhaust=bool(a.get("exhaust"))) for a in d.get("abilities") or ())
+        out[name] = Card(name, d["type"], d.get("timing", "normal"),
+                         effect(*(tuple(e.items())[0] for e in d.get("effect") or ())),
+                         int(d.get("might") or 0), abilities, d.get("text", ""), bool(d.get("friendly")),
+                         int(d.get("cost") or 0), to_keywords(d.get("keywords")), name, d.get("unmodelled", ""))
+    return out
+
+
+def to_keywords(v) -> tuple:
+    """``[tank, {assault: 2}]`` as ``(("tank", None), ("assault", 2))`` (numbered keywords get their default)."""
+    out = []
+    for k in v or ():
+        if isinstance(k, dict):
+            (name, n), = k.items()
+            if name == "deathknell":          # an on-death ability (808), made by setup.keyword_abilities
+                continue
+        else:
+            name, n = k, KEYWORDS[k][1]
+        out.append((name, n))
+    return tuple(out)
+
+
 CATALOGUE: dict[str, Card] = _catalogue()
+REAL: dict[str, Card] = _real_cards()
+CATALOGUE.update(REAL)

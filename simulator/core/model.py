@@ -51,10 +51,11 @@ class Ability:
 
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
-                 "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "given", "hurt")
+                 "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "keywords", "given",
+                 "hurt")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
-                 abilities: tuple = (), card: str | None = None, kind: str = "unit") -> None:
+                 abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = ()) -> None:
         self.id = id
         self.owner = owner
         self.controller = controller or owner
@@ -70,6 +71,7 @@ class Unit:
         self.card = card
         self.kind = kind              # unit or gear
         self.fought = False           # gained a designation in the current combat (383.4.e-f: triggers once)
+        self.keywords = keywords      # ((name, value), ...): tank, backline, ganking, assault, shield, ... (8xx)
         self.given: tuple = ()        # keywords given this turn (give-keyword)
         self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
 
@@ -126,6 +128,7 @@ class Item:
     there: str | None = None  # the battlefield named by the triggering event (359.3.f.3)
     here: str | None = None   # the source's location recorded when it triggered from leaving the board (808.1.d.3)
     ability: tuple = ()       # (source, ability name) of a triggered or activated ability (once-per-turn)
+    ready: bool = False       # a unit being played enters ready (Accelerate paid, 805)
 
     def but(self, **changes) -> "Item":
         """A copy with ``changes`` (``dataclasses.replace`` without its per-call field inspection)."""
@@ -141,7 +144,7 @@ class Item:
 
     def key(self) -> tuple:
         return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source, self.unordered,
-                self.ask, self.there)
+                self.ask, self.there, self.ready)
 
 
 @dataclass(slots=True)
@@ -180,6 +183,8 @@ class Config:
     rulings: dict
     team_of: dict = field(default_factory=dict)
     rt: Any = field(default=None, compare=False, repr=False)   # the Runtime (core.machines), set by setup.build
+    resources: dict | None = None          # player -> runes they own, when the file has resources: (354)
+    manual: bool = False                   # assign: manual (465.2.c): players assign their combat damage
 
     def __post_init__(self) -> None:
         self.team_of = {p: i for i, t in enumerate(self.teams) for p in t}
@@ -192,7 +197,7 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals", "normal", "left", "batch", "blocked", "once")
+                 "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -235,6 +240,9 @@ class State:
         self.left: tuple[str, ...] | None = None  # cache of in_game(), reset when a player machine moves
         self.batch: list | None = None            # uids of triggers becoming pending together (383.3.d)
         self.normal = cfg.order[0]                # whose normal turn was last: extra turns don't move it (735)
+        self.runes: dict[str, int] = {}           # ready runes per player (resources: only)
+        self.hidden: tuple = ()                   # facedown cards (811): ((battlefield, player, card, fresh), ...)
+        self.assigned: tuple = ()                 # manual combat damage so far: ((player, ((unit, n), ...)), ...)
         self.once: tuple = ()                     # (source, ability) used this turn (once-per-turn)
 
     # -- copying and identity ------------------------------------------------
@@ -251,6 +259,7 @@ class State:
         s.energy = dict(self.energy)
         s.counters = dict(self.counters)
         s.extra = list(self.extra)
+        s.runes = dict(self.runes)
         s.trace = list(self.trace)
         return s
 
@@ -265,6 +274,8 @@ class State:
             tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()]),
             tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())), self.blocked,
             tuple(self.extra), self.invited, self.winner, self.handoff, self.normal, self.once,
+            self.hidden, self.assigned,
+            (tuple(self.energy.values()), tuple(self.runes.values())) if self.cfg.resources is not None else (),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -334,6 +345,11 @@ class State:
 
     def might(self, u: Unit) -> int:
         bonus = self.bfs[u.at].static_might if u.at in self.bfs else 0
+        if u.designation is not None and u.keywords:      # 807 Assault: attackers; 814 Shield: defenders
+            want = "assault" if u.designation == "attacker" else "shield"
+            for k, v in u.keywords:
+                if k == want:
+                    bonus += v
         return u.might + u.buff + bonus
 
     def turn_state(self) -> str:
@@ -359,8 +375,8 @@ _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
-           "blocked", "once")
+           "blocked", "hidden", "assigned", "once")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
-           "trace")                    # containers: State.clone copies each one
+           "trace", "runes")                    # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"
 _copy_shared = _copier(_SHARED)

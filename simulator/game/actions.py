@@ -1,6 +1,7 @@
 """Actions (the scenario vocabulary) and their legality, each refusal naming its rule."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
@@ -9,11 +10,15 @@ from statecharts import timing
 
 from simulator.rules.targets import check_targets, pool, target_fields, target_options, target_pool
 from simulator.rules.triggers import deciding, orderer, unordered_labels
-from simulator.core.errors import IllegalAction
+from simulator.rules import damage, hidden as facedown
+from simulator.rules.resources import available, cost_of
+from simulator.core.cards import keyword
+from simulator.core.errors import IllegalAction, TooCostly
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
 
-KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order", "target")
+KINDS = ("move", "play", "activate", "pass", "choose", "concede", "end-turn", "invite", "order", "target", "assign",
+         "hide")
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,9 @@ class Action:
     teammate: str | None = None
     triggers: tuple[str, ...] = ()   # order: the player's pending triggers, first placed first (383.3.d)
     option: str | None = None        # choose: yes | no, for a may (383.3.a)
+    damage: tuple[tuple[str, int], ...] = ()   # assign: (unit, amount) pairs (465.2.c)
+    accelerate: bool = False         # play: pay Accelerate's extra cost to enter ready (805)
+    hidden: bool = False             # play: from a facedown card at a battlefield (811.1.d), not the hand
 
     def summary(self) -> str:
         """The action as the scenario format's ``legal`` lists it (one entry per card or unit set)."""
@@ -38,7 +46,9 @@ class Action:
         if k == "move":
             return f"move {' '.join(self.units)} {self.to}"
         if k == "play":
-            return f"play {self.card}"
+            return f"play {self.card}" + (" from hidden" if self.hidden else "")
+        if k == "hide":
+            return f"hide {self.card} {self.at}"
         if k == "activate":
             return f"activate {self.source} {self.ability}"
         if k == "choose":
@@ -53,6 +63,12 @@ class Action:
         s = f"{self.player} {self.summary()}"
         if self.targets:
             s += " (" + ", ".join(f"{k}: {v}" for k, v in self.targets) + ")"
+        if self.damage:
+            s += " (" + ", ".join(f"{k}: {v}" for k, v in self.damage) + ")"
+        if self.kind == "hide":
+            return s
+        if self.accelerate:
+            s += " paying Accelerate"
         if self.at:
             s += f" at {self.at}"
         return s
@@ -64,11 +80,98 @@ def _refuse(action: str, st: str, **fmt: str) -> IllegalAction:
     return IllegalAction(reason.format(state=st, **fmt), rules)
 
 
+#: the fields each kind of action takes (every other field keeps its default), and the rule it cites
+SHAPES = {
+    "move": (("units", "to"), "144"),
+    "play": (("card", "targets", "at", "accelerate", "hidden"), "353"),
+    "activate": (("source", "ability", "targets"), "381"),
+    "pass": ((), "312, 313"),
+    "choose": (("battlefield", "option"), "323.12"),
+    "concede": ((), "651"),
+    "end-turn": ((), "R14"),
+    "invite": (("teammate",), "R13"),
+    "order": (("triggers",), "383.3.d"),
+    "target": (("targets",), "356"),
+    "assign": (("damage",), "465.2.c"),
+    "hide": (("card", "at"), "811.1.b"),
+}
+_FIELDS = ("units", "to", "card", "targets", "at", "source", "ability", "battlefield", "teammate", "triggers",
+           "option", "damage", "accelerate", "hidden")
+
+
 def check(g: State, a: Action) -> None:
-    """Raise :class:`IllegalAction` if the rules forbid ``a`` now; return None if it is legal."""
+    """Raise :class:`IllegalAction` if the rules forbid ``a`` now; return None if it is legal.
+
+    Only actions of the shape :func:`legal` produces are accepted: the fields of their kind, of the right
+    types, a card's own target fields each once (:func:`check_shape`)."""
+    check_shape(g, a)
     _check_player(g, a.player)
     if a.kind != "concede":
         _check_choice(g, a, g.turn_state())
+
+
+def check_shape(g: State, a: Action) -> None:
+    """The action is one :func:`legal` could produce, whatever the moment: its kind's fields only, ids as
+    texts, a play naming exactly its card's target fields (each once) and ``at`` only for a
+    unit card. Raises :class:`IllegalAction` citing the rule of that kind of action.
+
+    >>> from simulator.game.engine import Game
+    >>> g = Game.from_setup({"players": ["A", "B"], "hands": {"A": ["action-spell"]}}).state
+    >>> check_shape(g, Action("play", "A", card="action-spell", at="base"))
+    Traceback (most recent call last):
+    ...
+    simulator.core.errors.IllegalAction: action-spell is a spell: at is only for playing a unit [353]
+    """
+    if not isinstance(a, Action):
+        raise IllegalAction(f"not an action: {type(a).__name__}", "410")
+    if a.kind not in SHAPES:
+        raise IllegalAction(f"unknown action {a.kind!r}", "410")
+    takes, rule = SHAPES[a.kind]
+    if not isinstance(a.player, str):
+        raise IllegalAction(f"the player must be a player name, not {type(a.player).__name__}", "103")
+    for f in _FIELDS:
+        v = getattr(a, f)
+        if f not in takes:
+            if v not in (None, (), False):
+                raise IllegalAction(f"{a.kind} takes no {f}" + (f" (it takes: {', '.join(takes)})" if takes else ""),
+                                    rule)
+            continue
+        if f in ("units", "triggers", "targets"):
+            if not isinstance(v, tuple):
+                raise IllegalAction(f"{a.kind}'s {f} must be a tuple, not {type(v).__name__}", rule)
+            if f == "targets":
+                if not all(isinstance(t, tuple) and len(t) == 2 and all(isinstance(x, str) for x in t) for t in v):
+                    raise IllegalAction("targets must be (field, value) pairs of texts", "356")
+            elif not all(isinstance(x, str) for x in v):
+                raise IllegalAction(f"{a.kind}'s {f} must name ids as texts", rule)
+        elif f == "damage":
+            if not isinstance(v, tuple) or not all(isinstance(t, tuple) and len(t) == 2 and isinstance(t[0], str)
+                                                   and isinstance(t[1], int) for t in v):
+                raise IllegalAction("assign's damage must be (unit, amount) pairs", rule)
+        elif f in ("accelerate", "hidden"):
+            if not isinstance(v, bool):
+                raise IllegalAction(f"{a.kind}'s {f} must be true or false", rule)
+        elif v is not None and not isinstance(v, str):
+            raise IllegalAction(f"{a.kind}'s {f} must be a text, not {type(v).__name__}", rule)
+    required = {"move": ("to",), "play": ("card",), "activate": ("source", "ability"),
+                "invite": ("teammate",), "hide": ("card",)}.get(a.kind, ())
+    for f in required:
+        if getattr(a, f) is None:
+            raise IllegalAction(f"{a.kind} needs {f}", rule)
+    if a.kind == "play":
+        card = g.cfg.cards.get(a.card)
+        if card is None:
+            raise IllegalAction(f"{a.card} is not a card of this game", "353")
+        if a.at is not None and card.type != "unit" and not a.hidden:
+            raise IllegalAction(f"{a.card} is a {card.type}: at is only for playing a unit", "353")
+        names = [f for f, _ in a.targets]
+        if len(set(names)) != len(names):
+            raise IllegalAction(f"a target field is named twice: {', '.join(names)}", "356")
+        fields = target_fields(card.effect)
+        extra = [f for f in names if f not in fields]
+        if extra:
+            raise IllegalAction(f"{a.card} takes no target {extra[0]!r}"
+                                + (f" (it takes: {', '.join(fields)})" if fields else ""), "356")
 
 
 def _check_player(g: State, p: str) -> None:
@@ -105,6 +208,13 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         raise IllegalAction("there is no optional ability to decide", "383.3.a")
     if a.kind == "target":
         raise IllegalAction("there is no triggered ability waiting for its targets", "383.3.a")
+    who = damage.assigner(g)
+    if who is not None:
+        return _check_assign(g, a, who)
+    if a.kind == "assign":
+        raise IllegalAction("there is no combat damage to assign now", "465.2.c")
+    if a.kind == "hide":
+        return _check_hide(g, a, st)
     if a.kind == "pass":
         if g.priority != p:
             raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
@@ -182,6 +292,38 @@ def _check_decision(g: State, a: Action) -> None:
     check_targets(g, a.player, a.targets, target_fields(it.effect), f"{it.source}'s {it.name}")
 
 
+def _check_assign(g: State, a: Action, who: str) -> None:
+    """465.2.c: while ``who`` assigns combat damage, that is the only decision (nobody has priority)."""
+    if a.kind != "assign":
+        raise IllegalAction(f"{who} must first assign their combat damage; nobody has priority", "465.2.c")
+    if a.player != who:
+        raise IllegalAction(f"{who} assigns now: the attacker assigns first, then the defender", "465.2.c")
+    why = damage.problem(g, who, a.damage)
+    if why:
+        raise IllegalAction(*why)
+
+
+def _check_hide(g: State, a: Action, st: str) -> None:
+    """811.1.b: a card with Hidden, from the hand, at a battlefield its controller controls with no facedown
+    card of theirs, on their own turn in Neutral Open while holding priority (no chain)."""
+    p = a.player
+    card = _card(g, a)
+    if card is None or a.card not in g.hands.get(p, []):
+        raise IllegalAction(f"{a.card} is not in {p}'s hand", "811.1.b")
+    if keyword(card.keywords, "hidden") is None:
+        raise IllegalAction(f"{a.card} has no Hidden: it can't be hidden", "811")
+    if st not in timing.ALLOWED["hide"] or p != g.turn or g.priority != p:
+        raise IllegalAction("a card is hidden only on its controller's own turn, in Neutral Open, holding priority",
+                            ", ".join(timing.ALLOWED["hide"][timing.NEUTRAL_OPEN]))
+    if a.at not in g.bfs:
+        raise IllegalAction(f"{a.at} is not a battlefield", "811.1.b")
+    if g.bfs[a.at].controller != p:
+        raise IllegalAction(f"{p} does not control {a.at}: cards are hidden only where their controller has control",
+                            "811.1.b")
+    if any(e[0] == a.at and e[1] == p for e in g.hidden):
+        raise IllegalAction(f"{p} already has a facedown card at {a.at}", "811.1.b")
+
+
 def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
     """155, 806, 813, 308.1.a, 309.1.a: may ``p`` use something with that timing now?"""
     if g.priority != p:
@@ -221,8 +363,8 @@ def _check_move(g: State, a: Action, st: str) -> None:
             raise IllegalAction(f"{uid} is exhausted", "144")
         if u.at == a.to:
             raise IllegalAction(f"{uid} is already at {a.to}", "144")
-        if u.at != "base" and a.to != "base":
-            raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144")
+        if u.at != "base" and a.to != "base" and keyword(u.keywords, "ganking") is None:
+            raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144, 810")
         problem = destination_problem(g, u, a.to)
         if problem:
             raise IllegalAction(problem[0], problem[1])
@@ -232,24 +374,68 @@ def _card(g: State, a: Action):
     return g.cfg.cards.get(a.card)
 
 
+#: the timing keywords from the least to the most permissive
+_SPEED = {"normal": 0, "action": 1, "reaction": 2}
+
+
 def _check_play(g: State, a: Action, st: str) -> None:
     p = a.player
     card = _card(g, a)
-    if card is None or a.card not in g.hands.get(p, []):
+    kw = card.timing if card is not None else "normal"
+    where_hidden = None
+    if a.hidden:
+        e = facedown.entry(g, p, a.card, a.at)
+        if e is None and card is not None and card.type == "unit":
+            e = facedown.entry(g, p, a.card, None)           # a unit's at: is where it enters (checked below)
+        if card is None or e is None:
+            raise IllegalAction(f"{p} has no facedown {a.card}" + (f" at {a.at}" if a.at else ""), "811.1.d")
+        if e[3]:
+            raise IllegalAction(f"{a.card} was hidden this turn: it can be played from the next turn", "811.1.d")
+        where_hidden = e[0]
+        kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.get)
+    elif card is None or a.card not in g.hands.get(p, []):
         raise IllegalAction(f"{a.card} is not in {p}'s hand", "353")
-    _timing(g, p, card.timing, st, a.card)
+    if card.type == "unit" and not a.hidden and keyword(card.keywords, "ambush") is not None \
+            and a.at in g.bfs and g.has_units(a.at, p):
+        kw = max(kw, timing.KEYWORD_TIMING["ambush"][0], key=_SPEED.get)     # 822.1.b
+    _timing(g, p, kw, st, a.card)
     if card.type == "unit":
-        where = a.at or "base"
-        if where != "base":
+        where = a.at or (where_hidden or "base")
+        if where_hidden is not None and where != where_hidden:
+            raise IllegalAction(f"a unit played from facedown enters where it was hidden ({where_hidden})", "811.1.d.1")
+        if where != "base" and where_hidden is None:
             if where not in g.bfs:
                 raise IllegalAction(f"{where} is not a battlefield", "359.2")
-            if g.bfs[where].controller != p:
+            ambush = keyword(card.keywords, "ambush") is not None and g.has_units(where, p)
+            if g.bfs[where].controller != p and not ambush:
                 raise IllegalAction(f"a unit is played to its base or a battlefield its controller controls; "
-                                    f"{p} does not control {where}", "359.2, 806")
+                                    f"{p} does not control {where}", "359.2, 806"
+                                    + (", 822.1.b" if keyword(card.keywords, "ambush") is not None else ""))
             if combat_outsider(g, p, where):
                 raise IllegalAction(f"{where} has a staged or ongoing combat between two other players: "
                                     f"{p} may not play a unit there", "462, 447.2.a")
+    if a.accelerate and keyword(card.keywords, "accelerate") is None:
+        raise IllegalAction(f"{a.card} has no Accelerate", "805")
     _check_targets(g, a, card)
+    if where_hidden is not None:
+        _check_hidden_choices(g, a, card, where_hidden)
+    if g.cfg.resources is not None:
+        need = cost_of(card, accelerate=a.accelerate, hidden=a.hidden)
+        if need > available(g, p):
+            raise IllegalAction(f"{a.card} costs {need} energy; {p} has {g.energy.get(p, 0)} in the pool and "
+                                f"{g.runes.get(p, 0)} ready runes", "354")
+
+
+def _check_hidden_choices(g: State, a: Action, card, bf: str) -> None:
+    """811.1.d.2: a card played from facedown makes its choices only at its battlefield."""
+    for f, v in a.targets:
+        if f == "unit":
+            u = g.units.get(v)
+            if u is not None and u.at != bf:
+                raise IllegalAction(f"{card.id} was played from facedown at {bf}: {v} is not there", "811.1.d.2")
+        elif f in ("to", "at") and v != bf:
+            raise IllegalAction(f"{card.id} was played from facedown at {bf}: its choices are limited to {bf}",
+                                "811.1.d.2")
 
 
 def _check_targets(g: State, a: Action, card) -> None:
@@ -281,8 +467,10 @@ def _check_activate(g: State, a: Action, st: str) -> None:
 _action = lru_cache(maxsize=None)(Action)
 
 
-def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
-    """Every action worth checking for ``p``: targets enumerated, legality not yet checked."""
+def candidates(g: State, p: str) -> list[Action]:
+    """Every action worth checking for ``p``: targets enumerated, legality not yet checked; a standard
+    move once per unit and destination (a group move is legal exactly when each of its units' moves is);
+    an order of simultaneous triggers (383.3.d) as one pick per trigger that may be placed next."""
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
@@ -295,6 +483,8 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
         if it.ask[0] == "may":
             return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]
         return out + [_action("target", p, targets=t) for t in target_options(g, it)]
+    if damage.assigner(g) == p:                                           # one per distinct outcome (465.2.c)
+        return out + [_action("assign", p, damage=d) for d in damage.choices(g, p)]
     if g.priority != p:
         return out
     out += [_action("pass", p), _action("end-turn", p)]
@@ -303,11 +493,9 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     mine = [u for u in g.units.values() if u.zone == "board" and u.kind == "unit" and u.controller == p
             and not u.exhausted]
     for dest in ("base", *g.bfs):
-        movers = [u.id for u in mine if u.at != dest and (u.at == "base" or dest == "base")]
-        sizes = range(1, len(movers) + 1) if multi_move else (1,)
-        for k in sizes:
-            for group in combinations(movers, k):
-                out.append(_action("move", p, units=group, to=dest))
+        for u in mine:
+            if u.at != dest and (u.at == "base" or dest == "base" or keyword(u.keywords, "ganking") is not None):
+                out.append(_action("move", p, units=(u.id,), to=dest))
     board = [u.id for u in g.units.values() if u.zone == "board" and u.kind == "unit"]
     for cid in dict.fromkeys(g.hands.get(p, [])):
         card = g.cfg.cards.get(cid)
@@ -315,12 +503,29 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
             continue
         fields = card.target_fields()
         pools = [target_pool(g, f, board) for f in fields]
+        acc = (False, True) if keyword(card.keywords, "accelerate") is not None and g.cfg.resources is not None \
+            else (False,)
         if card.type == "unit":
             for where in ("base", *g.bfs):
-                out.append(_action("play", p, card=cid, at=where))
+                for x in acc:
+                    out.append(_action("play", p, card=cid, at=where, accelerate=x))
         else:
             for combo in product(*pools):
                 out.append(_action("play", p, card=cid, targets=tuple(zip(fields, combo))))
+        if keyword(card.keywords, "hidden") is not None:
+            for bf in g.bfs:
+                out.append(_action("hide", p, card=cid, at=bf))
+    for bf, owner, cid, fresh in g.hidden:
+        card = g.cfg.cards.get(cid)
+        if owner != p or fresh or card is None:
+            continue
+        fields = card.target_fields()
+        pools = [board if f == "unit" else [bf] if f in ("to", "at") else [] for f in fields]
+        if card.type == "unit":
+            out.append(_action("play", p, card=cid, at=bf, hidden=True))
+        else:
+            for combo in product(*pools):
+                out.append(_action("play", p, card=cid, targets=tuple(zip(fields, combo)), at=bf, hidden=True))
     for u in g.units.values():
         if u.zone == "board" and u.controller == p:
             for ab in u.abilities:
@@ -335,20 +540,88 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
 
 
 
-def legal(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
-    """The candidates :func:`check` accepts; its player part, the same for every candidate, is checked once."""
-    cands = candidates(g, p, multi_move=multi_move)
+MOVES = ("compact", "single", "all")
+_BUDGET: list[int] = []          # the candidate checks legal() may still make, innermost budget last
+
+
+@contextmanager
+def budget(checks: int):
+    """Within the block, :func:`legal` raises :class:`TooCostly` once it has checked more than ``checks``
+    candidate actions in all (a scenario run's bound: its cost stays bounded whatever the file asks)."""
+    _BUDGET.append(checks)
+    try:
+        yield
+    finally:
+        _BUDGET.pop()
+
+
+def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
+    """The candidates :func:`check` accepts; its player part, the same for every candidate, is checked once.
+
+    Standard moves (144) are described compactly by default: ONE move action per destination, naming
+    every unit that may move there; any non-empty subset of those units is a legal move too (each unit's
+    move is checked on its own), so the action stands for all of them without listing 2^n - 1 groups.
+    ``moves="single"`` gives one move per unit and destination (what the explorer expands), ``moves="all"``
+    every group (:func:`expand`: exponential, for small positions). (Orders of simultaneous triggers are
+    picks of the next trigger, 383.3.d: n choices, never n!.)
+    """
+    if moves not in MOVES:
+        raise ValueError(f"moves is one of {', '.join(MOVES)}, not {moves!r}")
+    cands = candidates(g, p)
+    if _BUDGET:
+        _BUDGET[-1] -= len(cands)
+        if _BUDGET[-1] < 0:
+            raise TooCostly("the legal actions would take too many candidate checks")
     try:
         _check_player(g, p)
     except IllegalAction:
         return []
     st = g.turn_state()
     res = []
+    movers: dict[str, list[str]] = {}
     for a in cands:
         if a.kind != "concede":
             try:
                 _check_choice(g, a, st)
             except IllegalAction:
                 continue
+        if a.kind == "move" and moves != "single":
+            if a.to not in movers:
+                movers[a.to] = []
+                res.append(a.to)                 # the destination's place in the list, filled in below
+            movers[a.to].append(a.units[0])
+            continue
         res.append(a)
-    return res
+    if not movers:
+        return res
+    out: list[Action] = []
+    for a in res:
+        if isinstance(a, str):
+            group = _action("move", p, units=tuple(movers[a]), to=a)
+            out += expand(group) if moves == "all" else [group]
+        else:
+            out.append(a)
+    return out
+
+
+def expand(a: Action) -> list[Action]:
+    """A compact move (:func:`legal`) as every move it stands for: each non-empty subset of its units,
+    singles first, units in the order given.
+
+    >>> [x.summary() for x in expand(Action("move", "A", units=("a1", "a2"), to="North"))]
+    ['move a1 North', 'move a2 North', 'move a1 a2 North']
+    """
+    if a.kind != "move":
+        return [a]
+    return [_action("move", a.player, units=group, to=a.to)
+            for k in range(1, len(a.units) + 1) for group in combinations(a.units, k)]
+
+
+def choice(a: Action) -> str:
+    """An action as the ``legal`` expectation lists it: its summary, except that an order names only the
+    trigger placed first (383.3.d: "order a1:brace" = a1:brace may be placed next, the rest in any order).
+
+    >>> choice(Action("order", "A", triggers=("a1:x", "a1:y")))
+    'order a1:x'
+    """
+    return f"order {a.triggers[0]}" if a.kind == "order" else a.summary()

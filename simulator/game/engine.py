@@ -10,7 +10,7 @@ from __future__ import annotations
 from statecharts import timing
 
 from simulator.rules import concede
-from simulator.game.actions import Action, check, legal
+from simulator.game.actions import Action, check, choice, legal
 from simulator.game.setup import build
 from simulator.game.validate import SetupValidator
 from simulator.rules.chain import pass_priority, put_on_chain
@@ -22,6 +22,10 @@ from simulator.core.errors import IllegalAction, RulesBug
 from simulator.core.machines import schedule
 from simulator.core.model import Item, State
 from simulator.rules.moves import standard_move
+from simulator.rules.combat import record_assignment
+from simulator.rules import hidden as facedown
+from simulator.rules.resources import cost_of, pay
+from simulator.core.cards import keyword
 
 LIMIT = 10_000
 
@@ -95,13 +99,29 @@ def perform(g: State, a: Action) -> None:
         standard_move(g, p, [g.units[u] for u in a.units], a.to)
     elif k == "play":
         card = g.cfg.cards[a.card]
-        g.hands[p].remove(a.card)
+        at = a.at or "base"
+        if a.hidden:
+            e = facedown.entry(g, p, a.card, a.at)
+            facedown.take(g, e)
+            at = e[0]
+            log(g, f"{p} plays {a.card} from facedown at {at}"
+                + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "811.1.d", p)
+        else:
+            g.hands[p].remove(a.card)
+            log(g, f"{p} plays {a.card}" + (f" at {at}" if card.type == "unit" else "")
+                + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "353", p)
         g.invited = None
-        log(g, f"{p} plays {a.card}" + (f" at {a.at or 'base'}" if card.type == "unit" else "")
-            + (" (" + ", ".join(f"{f}: {v}" for f, v in a.targets) + ")" if a.targets else ""), "353", p)
+        pay(g, p, cost_of(card, accelerate=a.accelerate, hidden=a.hidden),
+            a.card + (" and its Accelerate" if a.accelerate else ""))
+        ready = keyword(card.keywords, "accelerate") is not None and (a.accelerate or g.cfg.resources is None)
         item = Item(g.next_uid(), a.card, p, card.type, card.effect, targets=a.targets, card=a.card,
-                    immediate=card.type in ("unit", "gear"), might=card.might, at=a.at or "base")
+                    immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready)
         put_on_chain(g, item, "card")
+    elif k == "hide":
+        facedown.hide(g, p, a.card, a.at)
+    elif k == "assign":
+        log(g, f"{p} assigns combat damage: " + ", ".join(f"{u} {n}" for u, n in a.damage), "465.2.c", p)
+        record_assignment(g, p, a.damage)
     elif k == "activate":
         src = g.units[a.source]
         ab = next(x for x in src.abilities if x.name == a.ability and x.activated)
@@ -145,12 +165,15 @@ class Game:
         return cls(build(pos.setup, backend=backend, rulings={**pos.rulings, **(rulings or {})}, cards=pos.cards))
 
     # OpenSpiel-style API
-    def legal_actions(self, player: str | None = None) -> list[Action]:
+    def legal_actions(self, player: str | None = None, *, moves: str = "compact") -> list[Action]:
+        """Every legal action (of ``player``, or of everyone still in the game). A standard move is listed
+        once per destination with every unit that may go there: any non-empty subset of them is legal too
+        (``moves="all"`` lists each group, exponential in the units; ``moves="single"`` one per unit)."""
         players = [player] if player else list(self.state.in_game())
-        return [a for p in players for a in legal(self.state, p)]
+        return [a for p in players for a in legal(self.state, p, moves=moves)]
 
     def legal_summary(self, player: str) -> list[str]:
-        return sorted(dict.fromkeys(a.summary() for a in legal(self.state, player)))
+        return sorted(dict.fromkeys(choice(a) for a in legal(self.state, player)))
 
     def apply(self, action: Action, step_number: int | None = None) -> None:
         """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""

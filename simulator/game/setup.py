@@ -4,7 +4,7 @@ from __future__ import annotations
 import statecharts
 from statecharts.rulings import SWITCHES
 
-from simulator.core.cards import CATALOGUE, Card
+from simulator.core.cards import CATALOGUE, Card, to_keywords
 from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
 from simulator.core.model import Ability, Battlefield, Config, State, Unit
@@ -30,7 +30,10 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
             raise ScenarioError(where("players"), f"magma-chamber turn order alternates teams (489): "
                                                   f"{', '.join(players)} seats two teammates in a row")
     merged = {**(setup.get("rulings") or {}), **(rulings or {})}
-    cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged)
+    res = setup.get("resources")
+    cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged,
+                 resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
+                 manual=setup.get("assign") == "manual")
     install()                                        # the rules' named guards and effects
     cfg.rt = Runtime(backend)
     g = State(cfg)
@@ -57,7 +60,9 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
     for p in players:
         g.score[p] = 0
         g.hands[p] = list((setup.get("hands") or {}).get(p, []))
-        g.energy[p] = 0
+        g.energy[p] = int(((res or {}).get(p) or {}).get("energy", 0))
+        if cfg.resources is not None:
+            g.runes[p] = cfg.resources[p]
     for p, n in (setup.get("score") or {}).items():
         team = teams[[i for i, t in enumerate(teams) if p in t][0]]
         g.score[team[0]] = n
@@ -74,8 +79,10 @@ def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
     might = entry.get("might", card.might if card else 0)
     abilities = tuple(to_ability(a) for a in entry.get("abilities", []) or []) or (card.abilities if card else ())
     abilities += keyword_abilities(entry.get("keywords"))
+    keywords = to_keywords(entry["keywords"]) if entry.get("keywords") else (card.keywords if card else ())
     u = Unit(entry["id"], entry["owner"], entry.get("at", "base"), might, entry.get("controller"), abilities,
-             entry.get("card"), kind)
+             entry.get("card"), kind, keywords)
+    u.exhausted = bool(entry.get("exhausted", False))
     if kind == "gear":
         u.at = "base"
     if entry.get("exhausted"):
@@ -133,4 +140,5 @@ def to_ability(a: dict) -> Ability:
 def to_card(cid: str, d: dict) -> Card:
     abilities = tuple(to_ability(a) for a in d.get("abilities", []) or []) + keyword_abilities(d.get("keywords"))
     return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
-                int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)))
+                int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)),
+                cost=int(d.get("cost", 0)), keywords=to_keywords(d.get("keywords")))

@@ -18,14 +18,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.core.cards import (BATTLEFIELD_TRIGGERS, CATALOGUE, CONDITIONS, ENTRY_KEYS, SPEEDS, TARGET_FIELDS,
+from simulator.core.cards import (BATTLEFIELD_TRIGGERS, CATALOGUE, CONDITIONS, ENTRY_KEYS, KEYWORDS, SPEEDS, TARGET_FIELDS,
                                   TIMINGS, TRIGGERS, TYPES, VERBS, Card)
 from simulator.core.errors import ScenarioError
 from simulator.game.setup import MODES, RULINGS, to_card
 
 #: the top-level keys of a starting position
 SETUP_KEYS = ("mode", "players", "teams", "battlefields", "control", "score", "units", "gear", "hands",
-              "cards", "rulings")
+              "cards", "rulings", "resources", "assign")
 #: effect fields that hold a number, a place, a unit, an item, a player
 NUMBER_FIELDS = ("might", "amount", "energy", "count")
 PLACE_FIELDS = ("to", "at")
@@ -36,6 +36,13 @@ PLACE_VALUES = ("here", "there")
 NON_NEGATIVE = {("play-unit", "might"), ("damage", "amount"), ("add", "energy"), ("draw", "count")}
 
 Path = tuple
+
+#: How large a starting position may be (far beyond a real game: a few battlefields, a few dozen units), so
+#: that no position can make a step or a ``legal`` listing cost more than a fraction of a second.
+MAX_UNITS = 64               # units and gear on the board
+MAX_BATTLEFIELDS = 16
+MAX_HAND = 100               # cards in one player's hand
+MAX_CARDS = 256              # custom cards
 
 
 @dataclass
@@ -194,13 +201,15 @@ class SetupValidator:
         hands = self.mapping(self.opt(doc, "hands", {}), ("hands",), "hands")
         for p, cards in hands.items():
             self.player(p, ("hands", p), "hands")
+            self.most(cards, ("hands", p), f"{p}'s hand", MAX_HAND, "cards")
             for i, c in enumerate(self.seq([] if cards is None else cards, ("hands", p), f"{p}'s hand")):
                 self.card_id(c, ("hands", p, i), f"{p}'s hand")
+        self.resources(doc)
         rulings = self.mapping(self.opt(doc, "rulings", {}), ("rulings",), "rulings")
         for rid, value in rulings.items():
             check_ruling(rid, value, self.where("rulings", rid))
         setup = {k: doc[k] for k in ("mode", "players", "teams", "battlefields", "control", "score", "units",
-                                     "gear", "hands") if doc.get(k) is not None}
+                                     "gear", "hands", "resources", "assign") if doc.get(k) is not None}
         setup["hands"] = {p: list(c or []) for p, c in hands.items()}
         for key in ("units", "gear", "battlefields"):       # `abilities:` left empty means none
             setup[key] = [({k: x for k, x in e.items() if not (k == "abilities" and x is None)}
@@ -230,6 +239,7 @@ class SetupValidator:
 
     def battlefields(self, doc) -> None:
         names: list[str] = []
+        self.most(doc.get("battlefields"), ("battlefields",), "battlefields", MAX_BATTLEFIELDS, "entries")
         for i, e in enumerate(self.seq(self.opt(doc, "battlefields", []), ("battlefields",), "battlefields")):
             path = ("battlefields", i)
             if isinstance(e, dict):
@@ -262,8 +272,16 @@ class SetupValidator:
                 self.fail(("score", p), f"{p} and {teams_given[team]} share a team score: give it once")
             teams_given[team] = p
 
+    def most(self, v, path: Path, what: str, limit: int, things: str) -> None:
+        if isinstance(v, (list, dict)) and len(v) > limit:
+            self.fail(path, f"{what} has {len(v):,} {things}: at most {limit:,}")
+
     def board(self, doc) -> None:
         ids: set[str] = set()
+        n = sum(len(x) for x in (doc.get("units"), doc.get("gear")) if isinstance(x, list))
+        if n > MAX_UNITS:
+            self.fail(("units",) if "units" in doc else ("gear",),
+                      f"the board has {n:,} units and gear: at most {MAX_UNITS:,}")
         for key in ("units", "gear"):
             fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted") \
                 if key == "units" else ("id", "owner", "controller", "card", "abilities", "exhausted")
@@ -292,6 +310,50 @@ class SetupValidator:
                 if "exhausted" in e:
                     self.boolean(e["exhausted"], path + ("exhausted",), "exhausted")
                 (self.units if key == "units" else self.gear).add(uid)
+
+    def keywords(self, v, path: Path) -> None:
+        """``[tank, {assault: 2}]``: names from the keyword table; numbered ones take a whole number."""
+        if v is None:
+            return
+        seen = set()
+        for i, k in enumerate(self.seq(v, path, "keywords")):
+            p = path + (i,)
+            if isinstance(k, dict) and list(k) == ["deathknell"]:          # 808: an on-death ability
+                self.effect(k["deathknell"], p + ("deathknell",), shape_only=True)
+                self.later.append((k["deathknell"], p + ("deathknell",), True))
+                continue
+            if isinstance(k, dict):
+                if len(k) != 1:
+                    self.fail(p, "a keyword is a name or a one-key mapping such as {assault: 2}")
+                (name, n), = k.items()
+            else:
+                name, n = k, None
+            if not isinstance(name, str) or name not in KEYWORDS:
+                self.fail(p, f"unknown keyword {_fmt(name)} (keywords: {', '.join(KEYWORDS)}, {{deathknell: [effects]}})")
+            if isinstance(k, dict):
+                if not KEYWORDS[name][0]:
+                    self.fail(p, f"keyword {name} takes no number")
+                self.integer(n, p + (name,), f"{name}", 0)
+                if n > 1000:
+                    self.fail(p + (name,), f"{name} must be at most 1000, not {n}")
+            if name in seen:
+                self.fail(p, f"keyword {name} is listed twice")
+            seen.add(name)
+
+    def resources(self, doc) -> None:
+        """``resources: {A: {runes: 3, energy: 0}}`` (354, 429) and ``assign: manual | auto`` (465.2.c)."""
+        if "assign" in doc:
+            self.choice(doc["assign"], ("assign",), "assign", ("manual", "auto"))
+        if "resources" not in doc:
+            return
+        res = self.mapping({} if doc["resources"] is None else doc["resources"], ("resources",), "resources")
+        for p, r in res.items():
+            self.player(p, ("resources", p), "resources")
+            r = self.mapping({} if r is None else r, ("resources", p), f"{p}'s resources", ("runes", "energy"))
+            for k, n in r.items():
+                self.integer(n, ("resources", p, k), f"{p}'s {k}", 0)
+                if n > 1000:
+                    self.fail(("resources", p, k), f"{p}'s {k} must be at most 1000, not {n}")
 
     def abilities(self, v, path: Path, battlefield: bool = False) -> None:
         keys = ("name", "trigger", "activated", "effect", "static", "if", "once-per-turn", "speed", "exhaust",
@@ -335,17 +397,6 @@ class SetupValidator:
                     self.fail(p + ("effect",), "an activated ability needs an effect")
             self.effect(a.get("effect"), p + ("effect",), shape_only=True)
             self.later.append((a.get("effect"), p + ("effect",), "trigger" in a))
-
-    def keywords(self, v, path: Path) -> None:
-        """``keywords: [{deathknell: [effects]}]`` (808)."""
-        for i, k in enumerate(self.seq([] if v is None else v, path, "keywords")):
-            p = path + (i,)
-            if isinstance(k, dict) and list(k) == ["deathknell"]:
-                self.effect(k["deathknell"], p + ("deathknell",), shape_only=True)
-                self.later.append((k["deathknell"], p + ("deathknell",), True))
-                continue
-            name = next(iter(k)) if isinstance(k, dict) and k else k
-            self.fail(p, f"unknown keyword {_fmt(name)} (keywords: {{deathknell: [effects]}})")
 
     def condition(self, v, path: Path) -> None:
         """``if:``: a condition name, a one-key mapping ``{might-at-least: 5}``, or a list of them (383.2)."""
@@ -422,6 +473,7 @@ class SetupValidator:
 
     def custom_cards(self, doc) -> None:
         cards = self.mapping(self.opt(doc, "cards", {}), ("cards",), "cards")
+        self.most(cards, ("cards",), "cards", MAX_CARDS, "custom cards")
         for cid, d in cards.items():
             p = ("cards", cid)
             if not isinstance(cid, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", cid):
@@ -430,6 +482,8 @@ class SetupValidator:
                 self.fail(p, f"card {cid} is already in the built-in catalogue: pick another id")
             d = self.mapping({} if d is None else d, p, f"card {cid}", ("type", "timing", "effect", "might", "abilities",
                                                                   "text", "keywords", "friendly"))
+            if "cost" in d:
+                self.integer(d["cost"], p + ("cost",), "cost", 0)
             kind = self.choice(d.get("type", "spell"), p + ("type",), "type", TYPES)
             self.choice(d.get("timing", "normal"), p + ("timing",), "timing", TIMINGS)
             if "might" in d:

@@ -151,7 +151,12 @@ def _loss_of_control(g: State, inst, ctx) -> None:
 
 @effect("corrective")
 def _corrective(g: State, inst, ctx) -> None:
-    """323.7: corrective recalls. Gear always sits in its base and nothing is hidden here: nothing to do."""
+    """323.7 (task 5): facedown cards where their controller lacks control are trashed (811). Gear always
+    sits in its base in this model: no recall to do."""
+    if g.hidden:
+        from simulator.rules.hidden import trash_uncontrolled
+        if trash_uncontrolled(g, "323.7, 811"):
+            _changed(g)
 
 
 @effect("stage_showdowns")

@@ -74,31 +74,46 @@ def _place_combat_triggers(g: State) -> None:
                 pend(g, bf, ab, p, there=bf, why="464.2.e")
 
 
-def _assign(g: State, total: int, victims: list) -> list[tuple]:
-    """465.2: lethal damage to one unit before the next gets any; the excess to the last one."""
-    out = []
-    for i, v in enumerate(victims):
-        if total <= 0:
-            break
-        need = max(g.might(v) - v.damage, 1)
-        give = total if i == len(victims) - 1 else min(total, need)
-        out.append((v, give))
-        total -= give
-    return out
+@guard("manual_assignment")
+def _manual(g: State, inst, ctx) -> bool:
+    """``assign: manual``: the assigning players decide their combat damage (465.2.c)."""
+    return g.cfg.manual
+
+
+@guard("assignments_done")
+def _assignments_done(g: State, inst, ctx) -> bool:
+    """Every player who must assign has assigned (a player with no might or no enemy left skips it)."""
+    from simulator.rules.damage import assigner
+    return assigner(g) is None
+
+
+def record_assignment(g: State, p: str, damage: tuple) -> None:
+    """A player's manual assignment (checked by the action layer), kept until the damage is dealt."""
+    g.assigned = g.assigned + ((p, tuple(damage)),)
+    fire(g, "combat", "assign", player=p, bf=g.active)
 
 
 @effect("deal_combat_damage")
 def _deal(g: State, inst, ctx) -> None:
-    """465: each side totals its might (stunned units add 0, 423.1.b); all damage is dealt at once."""
+    """465: each side totals its might (stunned units add 0, 423.1.b), assigns lethal first with Tank first
+    and Backline last (815.1.b, 826.3), by hand with assign: manual; all damage is dealt at once."""
+    from simulator.rules.damage import automatic, sides, total
     bf = g.active
+    chosen = dict(g.assigned)
+    g.assigned = ()
+    hits = []
+    totals = {}
+    for p, (mine, theirs) in sides(g).items():
+        totals[p] = total(g, mine)
+        if p in chosen:
+            hits += [(g.units[u], n) for u, n in chosen[p] if n]
+        else:
+            hits += automatic(g, totals[p], theirs)
     att = g.units_at(bf, g.attacker)
     dfn = g.units_at(bf, g.defender)
-    a_total = sum(0 if u.stunned else max(g.might(u), 0) for u in att)
-    d_total = sum(0 if u.stunned else max(g.might(u), 0) for u in dfn)
     stunned = [u.id for u in att + dfn if u.stunned]
-    log(g, f"combat damage at {bf}: {g.attacker} deals {a_total}, {g.defender} deals {d_total}"
+    log(g, f"combat damage at {bf}: {g.attacker} deals {totals[g.attacker]}, {g.defender} deals {totals[g.defender]}"
            + (f" (stunned, adding nothing: {', '.join(stunned)})" if stunned else ""), "465.2, 423.1.b")
-    hits = _assign(g, a_total, dfn) + _assign(g, d_total, att)
     for u, n in hits:
         u.damage += n
         log(g, f"{u.id} takes {n} combat damage", "465.2, 465.3", u.controller)
@@ -122,6 +137,9 @@ def _resolve(g: State, inst, ctx) -> None:
     if not (a and d):
         if a or d:
             establish_control(g, bf, g.attacker if a else g.defender)
+            if g.hidden:
+                from simulator.rules.hidden import trash_uncontrolled
+                trash_uncontrolled(g, "466.5.c, 811", only=bf)
         elif g.bfs[bf].controller is not None:
             g.bfs[bf].controller = None
             fire(g, "battlefield.control", "lose", bf)
@@ -160,6 +178,12 @@ def _clear_active(g: State, inst, ctx) -> None:
 
 
 # -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
+
+@effect("assignments_made")
+def _assignments_made(g: State, inst, ctx) -> None:
+    """465.2.c: every player who assigns has assigned (or none needs to): the damage is dealt."""
+    fire(g, "combat", "assign", bf=g.active)
+
 
 @effect("combat_damage")
 def _combat_damage(g: State, inst, ctx) -> None:

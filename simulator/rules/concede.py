@@ -28,12 +28,15 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
 
 @effect("banish_all")
 def _banish(g: State, inst, ctx) -> None:
-    """652.1: banish every permanent the player owns or controls."""
+    """652.1: banish every permanent and facedown card the player owns or controls."""
     for u in g.units.values():
         if u.zone == "board" and (u.owner == inst or u.controller == inst):
             u.zone = "banished"
             u.designation = None
             log(g, f"{u.id} is banished", "652.1", inst)
+    if g.hidden:
+        from simulator.rules.hidden import banish_player
+        banish_player(g, inst)
     g.dirty = True
 
 

@@ -56,10 +56,14 @@ def enter_play(g: State, item: Item) -> None:
     """A unit enters play at its chosen location, exhausted (359.2); play triggers follow (383.4.a.2)."""
     n = _next_id(g, item.card)
     card = g.cfg.cards[item.card]
-    u = Unit(n, item.controller, item.at or "base", card.might, abilities=card.abilities, card=item.card)
-    u.exhausted = True
+    u = Unit(n, item.controller, item.at or "base", card.might, abilities=card.abilities, card=item.card,
+             keywords=card.keywords)
+    u.exhausted = not item.ready
     g.units[n] = u
-    log(g, f"{n} enters play at {u.at}", "337.2, 359.2", item.controller)
+    if item.ready:
+        log(g, f"{n} enters play ready at {u.at} (Accelerate)", "337.2, 805", item.controller)
+    else:
+        log(g, f"{n} enters play at {u.at}", "337.2, 359.2", item.controller)
     if u.at in g.bfs:
         arrive(g, u, u.at, moved=False)             # being played there is no move: no on-arrive
     trigger_abilities(g, u, "on-play")

@@ -53,6 +53,9 @@ def _next_turn(g: State, inst, ctx) -> None:
     for u in g.units.values():
         if u.zone == "board" and u.controller == g.turn:
             u.exhausted = False
+    from simulator.rules import hidden, resources
+    resources.ready_runes(g, g.turn)                 # 315.1: runes too
+    hidden.next_turn(g)                              # 811.1.d: facedown cards may be played from now on
     ctx["player"] = g.turn
 
 

@@ -22,16 +22,16 @@ import yaml
 
 from statecharts.turn import TURN_STATES
 
-from simulator.game.actions import Action
+from simulator.game.actions import Action, budget
 from simulator.core.cards import Card
-from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
+from simulator.core.errors import IllegalAction, RulesBug, ScenarioError, TooCostly
 from simulator.game.setup import build
 from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind)
 
 TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
 ACTION_FIELDS = {
     "move": ("units", "to"),
-    "play": ("card", "targets", "at"),
+    "play": ("card", "targets", "at", "accelerate", "from"),
     "activate": ("source", "ability", "targets"),
     "pass": (),
     "choose": ("battlefield", "option"),
@@ -40,15 +40,18 @@ ACTION_FIELDS = {
     "invite": ("teammate",),
     "order": ("triggers",),
     "target": ("targets",),
+    "assign": ("damage",),
+    "hide": ("card", "at"),
 }
 REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
-                   "invite": ("teammate",), "order": ("triggers",), "target": ("targets",)}
+                   "invite": ("teammate",), "order": ("triggers",), "target": ("targets",),
+                   "assign": ("damage",), "hide": ("card", "at")}
 STATES = TURN_STATES
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None)}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
-               "score", "units", "legal", "players", "winner", "phase")
+               "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
 PHASES = ("Awaken", "Beginning", "Channel", "Draw", "Main", "Ending", "GameOver")
 
 
@@ -62,6 +65,8 @@ MAX_BYTES = 4_000_000
 MAX_VALUES = 200_000
 MAX_DEPTH = 64
 MAX_NUMBER = 40
+#: candidate actions that the ``legal`` expectations of one run may check in all (a few seconds' work)
+MAX_CHECKS = 250_000
 #: libyaml's parser when PyYAML has it (20x faster on a large file; same nodes, same line marks)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NUMERIC = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
@@ -132,7 +137,7 @@ def _precheck(text: str, file: str) -> None:
             continue
         if count > MAX_VALUES:
             raise ScenarioError(f"{file}:{ev.start_mark.line + 1}", f"the document holds more than {MAX_VALUES:,} "
-                                                                    f"values once its aliases are expanded: refused")
+                                                                    f"values (an alias counts as all it repeats): refused")
 
 
 def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
@@ -302,11 +307,15 @@ class Validator(SetupValidator):
                     self.text(v, tp, f"target {f}")
             at = s.get("at")
             if at is not None:
-                if card.type != "unit":
-                    self.fail(path + ("at",), f"{cid} is a {card.type}: at: is for units")
+                if card.type != "unit" and s.get("from") != "hidden":
+                    self.fail(path + ("at",), f"{cid} is a {card.type}: at: is for units (or from: hidden)")
                 self.place(at, path + ("at",), f"{tag}'s at")
             ordered = tuple((f, targets[f]) for f in fields if f in targets)
-            a = Action("play", p, card=cid, targets=ordered, at=at)
+            acc = self.boolean(s["accelerate"], path + ("accelerate",), "accelerate") if "accelerate" in s else False
+            src = self.choice(s.get("from", "hand"), path + ("from",), "from", ("hand", "hidden"))
+            if src == "hidden" and at is not None and at not in self.bfs:
+                self.fail(path + ("at",), f"a hidden card is played from a battlefield, not {_fmt(at)}")
+            a = Action("play", p, card=cid, targets=ordered, at=at, accelerate=acc, hidden=src == "hidden")
         elif kind == "activate":
             src = self.unit_id(s["source"], path + ("source",), f"{tag}'s source", gear=True)
             a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"),
@@ -326,6 +335,17 @@ class Validator(SetupValidator):
             a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
         elif kind == "order":
             a = Action("order", p, triggers=self.trigger_labels(s["triggers"], path + ("triggers",), tag))
+        elif kind == "assign":
+            dmg = self.mapping(s["damage"], path + ("damage",), f"{tag}'s damage")
+            if len(dmg) > 64:
+                self.fail(path + ("damage",), "an assignment names at most 64 units")
+            for uid, n in dmg.items():
+                self.unit_id(uid, path + ("damage", uid), f"{tag}'s damage")
+                self.integer(n, path + ("damage", uid), f"damage to {uid}", 0)
+            a = Action("assign", p, damage=tuple(dmg.items()))
+        elif kind == "hide":
+            a = Action("hide", p, card=self.card_id(s["card"], path + ("card",), tag),
+                       at=self.battlefield(s["at"], path + ("at",), f"{tag}'s at"))
         else:
             a = Action(kind, p)
         return Step(i + 1, line, action=a, illegal=illegal)
@@ -420,6 +440,20 @@ class Validator(SetupValidator):
             elif k == "players":
                 for j, x in enumerate(self.seq(v, p, "players")):
                     self.player(x, p + (j,), "players")
+            elif k in ("energy", "runes"):
+                for who, n in self.mapping(v, p, k).items():
+                    self.player(who, p + (who,), k)
+                    self.integer(n, p + (who,), f"{who}'s {k}", 0)
+            elif k == "hidden":
+                for bf, cards in self.mapping(v, p, "hidden").items():
+                    self.battlefield(bf, p + (bf,), "hidden")
+                    for j, c in enumerate(self.seq(cards or [], p + (bf,), "hidden cards")):
+                        self.card_id(c, p + (bf, j), "hidden")
+            elif k == "gear":
+                for gid, fields in self.mapping(v, p, "gear").items():
+                    self.unit_id(gid, p + (gid,), "gear", gear=True)
+                    for f, x in self.mapping(fields, p + (gid,), f"gear {gid}", ("exhausted",)).items():
+                        self.boolean(x, p + (gid, f), f)
             elif k == "winner":
                 if isinstance(v, list):
                     for j, x in enumerate(v):
@@ -450,10 +484,25 @@ class Result:
     status: str                 # pass, fail, pending
     message: str = ""           # for fail / pending: FILE:LINE: step N: what was expected, what happened
     events: list = field(default_factory=list)
-    final: dict = field(default_factory=dict)
+    state: Any = None           # the final position (a State)
     steps_run: int = 0
     checks: int = 0
     checked: list = field(default_factory=list)   # (step, "state showdown-open, focus A") per expectation held
+    _final: dict | None = field(default=None, repr=False)
+
+    @property
+    def final(self) -> dict:
+        """The final position as expectation keys, ``legal`` included: computed when first asked for
+        (``simulate --json``), never for a plain run; ScenarioError past :data:`MAX_CHECKS`."""
+        if self._final is None:
+            from simulator.scenario.view import view
+            try:
+                with budget(MAX_CHECKS):
+                    self._final = view(self.state) if self.state is not None else {}
+            except TooCostly:
+                raise ScenarioError(f"{self.scenario.file}:0", f"the final position's legal actions need more "
+                                                               f"than {MAX_CHECKS:,} candidate checks: refused") from None
+        return self._final
 
 
 def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None, observe=None) -> Result:
@@ -469,20 +518,19 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
     failure = ""
     steps = checks = 0
     checked = []
-    for st in sc.steps:
-        failure = _do(game, sc, st) if st.action else _check(game, sc, st)
-        if observe is not None:
-            observe(st, game, failure)
-        if failure:
-            failure = f"{sc.file}:{st.line}: step {st.number}: {failure}"
-            break
-        steps += 1
-        if st.expect is not None:
-            checks += 1
-            checked.append((st.number, ", ".join(f"{k} {_fmt(v)}" for k, v in st.expect.items())))
-    from simulator.scenario.view import view
-    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), view(game.state), steps, checks,
-                 checked)
+    with budget(MAX_CHECKS):            # the whole run's legal listings together (hostile input)
+        for st in sc.steps:
+            try:
+                failure = _do(game, sc, st) if st.action else _check(game, sc, st)
+            except TooCostly:
+                raise ScenarioError(f"{sc.file}:{st.line}", f"step {st.number}: the scenario's legal actions "
+                                    f"need more than {MAX_CHECKS:,} candidate checks in all: refused") from None
+            if not _step_done(sc, st, game, failure, observe, checked):
+                failure = f"{sc.file}:{st.line}: step {st.number}: {failure}"
+                break
+            steps += 1
+            checks += st.expect is not None
+    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), game.state, steps, checks, checked)
     if sc.pending is not None:
         if failure:
             res.status = "pending"
@@ -491,6 +539,17 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
             res.message = (f"{sc.where('pending')}: marked pending ({sc.pending}) but every step holds "
                            f"now: remove 'pending'")
     return res
+
+
+def _step_done(sc: Scenario, st: Step, game, failure: str, observe, checked: list) -> bool:
+    """After a step: tell the observer; False if it failed; an expectation that held is recorded."""
+    if observe is not None:
+        observe(st, game, failure)
+    if failure:
+        return False
+    if st.expect is not None:
+        checked.append((st.number, ", ".join(f"{k} {_fmt(v)}" for k, v in st.expect.items())))
+    return True
 
 
 def _do(game, sc: Scenario, st: Step) -> str:
@@ -519,7 +578,7 @@ def _do(game, sc: Scenario, st: Step) -> str:
 
 def _check(game, sc: Scenario, st: Step) -> str:
     from simulator.scenario.view import view
-    v = view(game.state, with_legal="legal" in st.expect)
+    v = view(game.state, with_legal="legal" in st.expect, every=True)
     problems = [p for k, want in st.expect.items() for p in compare(k, want, v)]
     return "; ".join(problems)
 
@@ -542,10 +601,22 @@ def compare(key: str, want, v: dict) -> list[str]:
         out = []
         for p, acts in want.items():
             have = got.get(p, [])
-            missing = sorted(set(acts) - set(have))
-            extra = sorted(set(have) - set(acts))
-            if missing or extra or len(acts) != len(set(acts)):
+            if legal_set(acts) != legal_set(have) or len(acts) != len(set(acts)):
                 out.append(f"expected legal for {p} {_fmt(sorted(acts))}, got {_fmt(have)}")
+        return out
+    if key == "hidden":
+        norm = {b: sorted(c or []) for b, c in want.items() if c}
+        return [] if norm == got else [f"expected hidden {_fmt(want)}, got {_fmt(got)}"]
+    if key in ("energy", "runes"):
+        return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
+    if key == "gear":
+        out = []
+        for gid, fields in want.items():
+            u = got.get(gid)
+            if u is None:
+                out.append(f"expected gear {gid}, but no such gear exists")
+                continue
+            out += [f"expected gear {gid} {f} {_fmt(x)}, got {_fmt(u[f])}" for f, x in fields.items() if u[f] != x]
         return out
     if key == "staged":
         norm = {b: sorted(k) for b, k in want.items()}
@@ -563,3 +634,25 @@ def compare(key: str, want, v: dict) -> list[str]:
 def trace_line(e) -> str:
     """``STEP  text  [rule]`` (spec/scenario-format.md, Trace)."""
     return f"{e.step}  {e.event}" + (f"  [{e.rule}]" if e.rule else "")
+
+
+def legal_set(entries) -> set:
+    """A ``legal`` list as a set, standard moves merged per destination: ``move a1 a2 North`` (the compact
+    form: any of a1, a2, in any group) equals the older per-group listing ``move a1 North``,
+    ``move a2 North``, ``move a1 a2 North``, whose union of units it is; ``order a1:x`` (a1:x may be placed
+    first) equals the older listing of every full order, by the trigger each places first.
+
+    >>> legal_set(["pass", "move a1 North", "move a2 North", "move a1 a2 North"]) == legal_set(["move a2 a1 North", "pass"])
+    True
+    """
+    out: set = set()
+    moves: dict[str, set] = {}
+    for x in entries:
+        w = x.split()
+        if len(w) >= 3 and w[0] == "move":
+            moves.setdefault(w[-1], set()).update(w[1:-1])
+        elif len(w) >= 2 and w[0] == "order":
+            out.add(("order", w[1]))          # an older file's full order: what it places first
+        else:
+            out.add(x)
+    return out | {("move", d, frozenset(u)) for d, u in moves.items()}

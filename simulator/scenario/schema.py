@@ -111,12 +111,22 @@ def defs() -> dict:
         "keywords": _list(REF("keyword")),
         "text": TEXT,
         "friendly": {"type": "boolean", "description": "its unit: target must be friendly (356)"},
+        "cost": WHOLE,
     }, description="a custom card")
     cards = {"type": "object", "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
                                                   "not": {"enum": sorted(cardlib.CATALOGUE)}},
              "additionalProperties": {"anyOf": [card, {"type": "null"}]}}
     rulings = _obj({rid: {"enum": list(values)} for rid, values in RULINGS.items()})
     players = _list(WORD, minItems=2, maxItems=max(n for n, _ in MODES.values()), uniqueItems=True)
+    plain = [k for k, (numbered, _, _) in cardlib.KEYWORDS.items() if not numbered]
+    numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
+    deathknell = keyword
+    keyword = {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, deathknell,
+                         {"type": "object", "minProperties": 1, "maxProperties": 1,
+                          "properties": {k: {"type": "integer", "minimum": 0, "maximum": 1000} for k in numbered},
+                          "additionalProperties": False}],
+               "description": f"a keyword ({', '.join(plain)}), a numbered one as {{NAME: N}} "
+                              f"({', '.join(numbered)}), or {{deathknell: [effects]}} (808)"}
     return {
         "word": WORD,
         "trigger": {"enum": list(cardlib.TRIGGERS)},
@@ -152,6 +162,12 @@ def setup_props() -> dict:
                   "additionalProperties": {"anyOf": [_list(REF("card_id")), {"type": "null"}]}},
         "cards": REF("cards"),
         "rulings": REF("rulings"),
+        "resources": {"type": "object", "additionalProperties": {"anyOf": [
+            _obj({"runes": {"type": "integer", "minimum": 0, "maximum": 1000},
+                  "energy": {"type": "integer", "minimum": 0, "maximum": 1000}}), {"type": "null"}]},
+                      "description": "per player: ready runes and the energy pool (costs are paid only with it)"},
+        "assign": {"enum": ["manual", "auto"], "default": "auto",
+                   "description": "manual: players assign their combat damage with assign steps (465.2.c)"},
     }
     return {"name": TEXT, **{k: shapes.get(k, {}) for k in SETUP_KEYS}}
 
@@ -161,7 +177,9 @@ def _action(kind: str) -> dict:
               "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"]}},
               "at": WORD, "source": WORD, "ability": TEXT, "battlefield": WORD, "teammate": WORD,
               "option": {"enum": ["yes", "no", True, False], "description": "a may's decision (383.3.a)"},
-              "triggers": _list({"type": "string", "pattern": "^[^:]+:.+$"}, minItems=1, uniqueItems=True)}
+              "triggers": _list({"type": "string", "pattern": "^[^:]+:.+$"}, minItems=1, uniqueItems=True),
+              "accelerate": {"type": "boolean"}, "from": {"enum": ["hand", "hidden"], "default": "hand"},
+              "damage": {"type": "object", "additionalProperties": WHOLE, "maxProperties": 64}}
     props = {"do": {"const": kind}, "player": WORD,
              "illegal": {"type": ["boolean", "string"],
                          "description": "the action must be rejected (and the reason contain this text)"}}
@@ -199,6 +217,10 @@ def _expectation() -> dict:
         "legal": {"type": "object", "additionalProperties": _list(TEXT)},
         "players": _list(WORD),
         "winner": {"anyOf": [{"type": "null"}, WORD, _list(WORD)]},
+        "energy": {"type": "object", "additionalProperties": WHOLE},
+        "runes": {"type": "object", "additionalProperties": WHOLE},
+        "hidden": {"type": "object", "additionalProperties": {"anyOf": [_list(REF("card_id")), {"type": "null"}]}},
+        "gear": {"type": "object", "additionalProperties": _obj({"exhausted": {"type": "boolean"}})},
     }
     return {"type": "object", "minProperties": 1, "additionalProperties": False,
             "properties": {k: shapes.get(k, {}) for k in loader.EXPECT_KEYS}}

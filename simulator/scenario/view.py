@@ -1,7 +1,7 @@
 """The position as the scenario format's expectation keys (and the JSON trace's ``final``)."""
 from __future__ import annotations
 
-from simulator.game.actions import legal
+from simulator.game.actions import choice, legal
 from simulator.core.model import State
 from simulator.rules.moves import UNCONTESTED
 from simulator.rules.scoring import points
@@ -39,6 +39,14 @@ def unit_view(g: State, u) -> dict:
             "controller": u.controller, "exhausted": u.exhausted, "designation": u.designation}
 
 
+def hidden(g: State) -> dict:
+    """Facedown cards per battlefield (811), each list sorted."""
+    out: dict = {}
+    for bf, _, card, _ in g.hidden:
+        out.setdefault(bf, []).append(card)
+    return {b: sorted(c) for b, c in out.items()}
+
+
 def winner(g: State):
     if g.winner is None:
         return None
@@ -47,7 +55,7 @@ def winner(g: State):
     return g.winner[0]
 
 
-def view(g: State, *, with_legal: bool = True) -> dict:
+def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
     v = {
         "state": g.turn_state(),
         "turn": g.turn,
@@ -64,6 +72,15 @@ def view(g: State, *, with_legal: bool = True) -> dict:
         "winner": winner(g),
         "phase": g.ms[("phases", None)],
     }
+    # the keys of the keywords and resources (docs/keywords-and-resources.md): always with ``every``
+    # (expectations), else only where the game uses them, so the view of an older file is unchanged
+    if every or g.cfg.resources is not None:
+        v["energy"] = dict(g.energy)
+        v["runes"] = dict(g.runes)
+    if every or g.hidden:
+        v["hidden"] = hidden(g)
+    if every:
+        v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"}
     if with_legal:
-        v["legal"] = {p: sorted(dict.fromkeys(a.summary() for a in legal(g, p))) for p in g.order}
+        v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
     return v

@@ -1,7 +1,8 @@
 """Bounded exhaustive exploration of the simulator: breadth-first over game states, invariants everywhere.
 
 From a starting position (the scenario format's setup keys), every legal action of every player
-(``actions.legal(state, p, multi_move=False)``) is applied with the engine's own ``check``,
+(``actions.legal(state, p, moves="single")``: a compact move expanded
+to one move per unit and destination) is applied with the engine's own ``check``,
 ``perform`` and ``settle``; states are deduplicated by a 56-bit blake2b fingerprint of
 ``State.key()``. Breadth-first order makes every counterexample trace a shortest one.
 
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 
 from simulator.game import engine
+from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
 from simulator.rules.triggers import deciding, orderer
 from simulator.core.errors import IllegalAction
@@ -72,7 +74,7 @@ def _one_active(g: State, actors) -> str | None:
 
 
 def _focus_priority(g: State, actors) -> str | None:
-    if g.winner is None and not g.choosing and g.turn_state() == SHOWDOWN_OPEN and \
+    if g.winner is None and not g.choosing and g.turn_state() == SHOWDOWN_OPEN and assigner(g) is None and \
             (g.focus is None or g.priority != g.focus):
         return f"Showdown Open: focus is {g.focus} but priority is {g.priority}"
     return None
@@ -112,10 +114,11 @@ def _one_actor(g: State, actors) -> str | None:
     if who:
         orders = orderer(g)
         decides = deciding(g) if g.ms[("chain", None)] == "Decide" else None
-        expected = g.turn if g.choosing else orders or (decides.controller if decides else g.priority)
+        assigns = assigner(g)
+        expected = g.turn if g.choosing else orders or (decides.controller if decides else assigns or g.priority)
         if who[0] != expected:
             role = "the chooser" if g.choosing else "the orderer" if orders else \
-                "the decider (383.3.a)" if decides else "priority"
+                "the decider (383.3.a)" if decides else "the assigner" if assigns else "priority"
             return f"{who[0]} can act but {role} is {expected}"
     return None
 
@@ -312,7 +315,7 @@ def actions_of(g: State, concede: bool) -> list[Action]:
     """Every player's legal actions in a fixed order (the order the trace tree indexes)."""
     out: list[Action] = []
     for p in g.in_game():
-        for a in legal(g, p, multi_move=False):
+        for a in legal(g, p, moves="single"):
             if concede or a.kind != "concede":
                 out.append(a)
     return out
