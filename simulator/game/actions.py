@@ -363,7 +363,7 @@ def _check_move(g: State, a: Action, st: str) -> None:
             raise IllegalAction(f"{uid} is exhausted", "144")
         if u.at == a.to:
             raise IllegalAction(f"{uid} is already at {a.to}", "144")
-        if u.at != "base" and a.to != "base" and keyword(u.keywords, "ganking") is None:
+        if u.at != "base" and a.to != "base" and u.kw("ganking") is None:
             raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144, 810")
         problem = destination_problem(g, u, a.to)
         if problem:
@@ -494,7 +494,7 @@ def candidates(g: State, p: str) -> list[Action]:
             and not u.exhausted]
     for dest in ("base", *g.bfs):
         for u in mine:
-            if u.at != dest and (u.at == "base" or dest == "base" or keyword(u.keywords, "ganking") is not None):
+            if u.at != dest and (u.at == "base" or dest == "base" or u.kw("ganking") is not None):
                 out.append(_action("move", p, units=(u.id,), to=dest))
     board = [u.id for u in g.units.values() if u.zone == "board" and u.kind == "unit"]
     for cid in dict.fromkeys(g.hands.get(p, [])):
