@@ -340,7 +340,7 @@ def test_random_play_with_concedes_never_leaves_a_stale_holder_or_a_stall():
             for k in range(30):
                 if s.winner is not None:
                     break
-                acts = [a for p in s.in_game() for a in legal(s, p, multi_move=False)]
+                acts = [a for p in s.in_game() for a in legal(s, p, moves="single")]
                 others = [a for a in acts if a.kind != "concede"]
                 assert others, f"stalled: only concede is possible ({s.cfg.mode}, seed {seed})"
                 a = rng.choice(acts if rng.random() < 0.1 else others)

@@ -312,3 +312,12 @@ def test_verify_position_cost_is_paid_with_an_add_during_a_chain():
     s = hit[0]
     assert [i.name for i in s.chain] == ["action-spell", "Discipline"] and s.runes["B"] == 0
     assert s.units["gb"].exhausted and s.energy["B"] == 0
+
+
+def test_a_keyword_given_this_turn_counts_like_a_printed_one():
+    """give-keyword (this turn): a given Tank is assigned lethal first (815.1.b); it ends with the turn."""
+    g = game(units=[u("a1", "A", might=2), u("b1", "B", "North", 2), u("b2", "B", "North", 2)],
+             control={"North": "B"}, hands={"B": ["guard"]},
+             cards={"guard": {"type": "spell", "timing": "reaction", "effect": [{"give-keyword": {"unit": "b2", "keyword": "tank"}}]}})
+    do(g, "A move a1 North", "A pass", "B play guard", "B pass", "A pass", "A pass", "B pass")
+    expect(g, units={"b1": {"zone": "board"}, "b2": {"zone": "trash"}})

@@ -23,8 +23,8 @@ def position(state: str):
     return g
 
 
-MOVES = ["move a1 North", "move a1 South", "move a1 a2 North", "move a1 a2 South", "move a2 North",
-         "move a2 South"]
+# 144: a1 and a2 may each move to either battlefield, alone or together: one compact entry per destination
+MOVES = ["move a1 a2 North", "move a1 a2 South"]
 LEGAL_A = {
     # 310.1.a: Neutral Open, own turn: everything, standard moves (144), ending the turn (R14)
     "neutral-open": ["concede", "end-turn", *MOVES, "play action-spell", "play action-unit-1", "play normal-spell",

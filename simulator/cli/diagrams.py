@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import re
 import shutil
 import subprocess
@@ -44,7 +43,7 @@ import statecharts
 from statecharts.schedule import SCHEDULE, Step
 from statecharts.spec import Machine, T
 
-from simulator.cli.atomic import write_atomic
+from simulator.core.files import atomic_write, signals_deferred
 from simulator.core.errors import RiftsimError
 
 FONT = "Helvetica"
@@ -451,28 +450,24 @@ def write(out: Path, scenarios: Path | None = None) -> list[Path]:
     """Write every DOT file, then every SVG. Raises :class:`RenderUnavailable` after the DOT."""
     try:
         out.mkdir(parents=True, exist_ok=True)
-        written = []
         dots = expected_files(scenarios)
-        for name, src in dots.items():
-            p = out / name
-            _atomic(p, src.encode())
-            written.append(p)
-        for name, src in dots.items():
-            p = out / name.replace(".dot", ".svg")
-            _atomic(p, to_svg(src))
-            written.append(p)
-        for name, text in example_pages(out, scenarios).items():
-            written.append(write_atomic(out / name, text.encode("utf-8")))
+        files: dict[str, str | bytes] = dict(dots)
+        try:
+            for name, src in dots.items():                # render everything before writing anything
+                files[name.replace(".dot", ".svg")] = to_svg(src)
+        except RenderUnavailable:
+            with signals_deferred():
+                for name, src in dots.items():
+                    atomic_write(out / name, src)
+            raise
+        files.update(example_pages(out, scenarios))
+        written = []
+        with signals_deferred():                          # a signal lands before or after the whole folder
+            for name, data in files.items():
+                written.append(atomic_write(out / name, data))
     except OSError as e:
         raise RiftsimError(f"{e.filename or out}: cannot write: {e.strerror}") from None
     return written
-
-
-def _atomic(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same folder, then rename: never a half-written file."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def stale(out: Path, scenarios: Path | None = None) -> list[str]:
@@ -487,7 +482,7 @@ def stale(out: Path, scenarios: Path | None = None) -> list[str]:
         dot_path, svg_path = out / name, out / name.replace(".dot", ".svg")
         if not dot_path.is_file():
             problems.append(f"{dot_path} (missing)")
-        elif dot_path.read_text(encoding="utf-8") != src:
+        elif dot_path.read_bytes().decode("utf-8", errors="replace") != src:
             problems.append(f"{dot_path} (differs from the declarations)")
         if not svg_path.is_file():
             problems.append(f"{svg_path} (missing)")
@@ -723,9 +718,8 @@ def draw_trace(events: Iterable, out_path: str | Path, title: str = "trace") -> 
     if out.suffix not in (".svg", ".dot"):
         raise RiftsimError(f"{out}: a trace diagram is written as .svg or .dot, not {out.suffix or 'no suffix'!r}")
     src = trace_graph(events, title).source
-    from simulator.cli.atomic import write_atomic
     try:
-        write_atomic(out, src.encode() if out.suffix == ".dot" else to_svg(src))
+        atomic_write(out, src if out.suffix == ".dot" else to_svg(src))
     except RenderUnavailable as e:
         raise RiftsimError(f"{out}: cannot draw the trace: {e} (a .dot path needs no renderer)") from None
     except OSError as e:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
 
 from simulator.core.errors import RiftsimError
@@ -59,28 +60,65 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that ``with`` blocks (worker pools, temporary files) clean up."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = parser()
     args = p.parse_args(argv)
     if not getattr(args, "_run", None):
         p.print_help()
         return 2
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
     try:
         return args._run(args)
     except RiftsimError as e:
         print(f"riftsim: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:                  # Ctrl-C: workers stopped, no output half-written
+        _quiet_exit("riftsim: interrupted")
         return 130
+    except Terminated:
+        _quiet_exit("riftsim: terminated")
+        return 143
     except BrokenPipeError:                 # e.g. `riftsim rules | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as e:                       # a path the system refuses (too long, a folder, no space...)
+        if e.errno is None and os.environ.get("RIFTSIM_DEBUG"):
+            raise
+        print(f"riftsim: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}", file=sys.stderr)
+        return 2
     except Exception as e:                  # a bug in riftsim itself: one line, the traceback on request
         if os.environ.get("RIFTSIM_DEBUG"):
             raise
         print(f"riftsim: internal error: {type(e).__name__}: {e} (set RIFTSIM_DEBUG=1 for the traceback)",
               file=sys.stderr)
         return 3
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main_thread() -> bool:
+    import threading
+    return threading.current_thread() is threading.main_thread()
+
+
+def _quiet_exit(line: str) -> None:
+    """One line on stderr; further Ctrl-C or SIGTERM during the exit are ignored (no second traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    print(line, file=sys.stderr)
 
 
 if __name__ == "__main__":

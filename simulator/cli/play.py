@@ -5,7 +5,8 @@ Reads one command per line from standard input, so it works at a terminal or fro
 
 actions (the scenario vocabulary, player first):
   A pass | A end-turn | A concede | A choose North | A invite C
-  A move a1 a2 North           a standard move (144)
+  A move a1 a2 North           a standard move (144); `legal` shows one move per destination with
+                               every unit that may go there: move any of them, alone or together
   A play rune-prison unit=b1   play a card; targets as field=value
   A play unit-2 at=North       a unit and where it is played
   A activate g1 add            activate an ability
@@ -57,7 +58,18 @@ def parse_action(text: str) -> Action:
     if kind not in KINDS:
         raise ParseError(f"unknown action {kind!r}: one of {', '.join(KINDS)}")
     plain = [w for w in rest if "=" not in w]
-    named = dict(w.split("=", 1) for w in rest if "=" in w)
+    named: dict[str, str] = {}
+    for w in rest:
+        if "=" in w:
+            f, v = w.split("=", 1)
+            if not f or not v:
+                raise ParseError(f"{w!r}: a target is field=value")
+            if f in named:
+                raise ParseError(f"{f} is given twice")
+            named[f] = v
+    if named and kind not in ("play", "target", "assign", "activate"):
+        raise ParseError(f"{kind} takes no field=value ({', '.join(named)}): only play, activate, target and "
+                         f"assign name fields")
     if kind in ("pass", "end-turn", "concede"):
         if rest:
             raise ParseError(f"{kind} takes nothing after it")
@@ -154,7 +166,12 @@ def run(args) -> int:
         for st in sc.steps:
             if st.action and not st.illegal:
                 number = st.number
-                game.apply(st.action, number)
+                try:
+                    game.apply(st.action, number)
+                except IllegalAction as e:
+                    print(f"riftsim play: {sc.file}:{st.line}: step {st.number}: {st.describe()} is illegal: "
+                          f"{e.reason} [{e.rule}]", file=sys.stderr)
+                    return 1
     out = sys.stdout
     print(f"{sc.name}: type 'help' for commands", file=out)
     _show(game.state.trace, out)

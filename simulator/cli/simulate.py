@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
                 res = rec.result
             else:
                 res = run_scenario(sc, backend=args.backend, rulings=rulings)
+            if args.json:
+                _ = res.final                       # the final legal actions, under the run's bound
         except ScenarioError as e:
             counts["invalid"] += 1
             worst = 2

@@ -25,3 +25,7 @@ class ScenarioError(RiftsimError):
 
 class RulesBug(RiftsimError):
     """A declared machine was asked for a transition it does not have: a bug in the rules model."""
+
+
+class TooCostly(RiftsimError):
+    """A bounded computation (``actions.budget``) ran past its bound: hostile input, refused."""

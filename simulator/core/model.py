@@ -78,6 +78,16 @@ class Unit:
     def clone(self) -> "Unit":
         return _copy_unit(self, Unit)
 
+    def kw(self, name: str):
+        """Its keyword ``name``: the value (True for one without a number), printed or given this turn
+        (give-keyword, a numbered one given as 1); None if it has none."""
+        for k, v in self.keywords:
+            if k == name:
+                return True if v is None else v
+        if name in self.given:
+            return 1 if name in ("assault", "shield", "accelerate") else True
+        return None
+
     def key(self) -> tuple:
         return (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
                 self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt)
@@ -345,11 +355,10 @@ class State:
 
     def might(self, u: Unit) -> int:
         bonus = self.bfs[u.at].static_might if u.at in self.bfs else 0
-        if u.designation is not None and u.keywords:      # 807 Assault: attackers; 814 Shield: defenders
-            want = "assault" if u.designation == "attacker" else "shield"
-            for k, v in u.keywords:
-                if k == want:
-                    bonus += v
+        if u.designation is not None and (u.keywords or u.given):   # 807 Assault: attackers; 814 Shield: defenders
+            n = u.kw("assault" if u.designation == "attacker" else "shield")
+            if n:
+                bonus += n
         return u.might + u.buff + bonus
 
     def turn_state(self) -> str:

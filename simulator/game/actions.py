@@ -1,6 +1,7 @@
 """Actions (the scenario vocabulary) and their legality, each refusal naming its rule."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
@@ -12,7 +13,7 @@ from simulator.rules.triggers import deciding, orderer, unordered_labels
 from simulator.rules import damage, hidden as facedown
 from simulator.rules.resources import available, cost_of
 from simulator.core.cards import keyword
-from simulator.core.errors import IllegalAction
+from simulator.core.errors import IllegalAction, TooCostly
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
 
@@ -79,11 +80,98 @@ def _refuse(action: str, st: str, **fmt: str) -> IllegalAction:
     return IllegalAction(reason.format(state=st, **fmt), rules)
 
 
+#: the fields each kind of action takes (every other field keeps its default), and the rule it cites
+SHAPES = {
+    "move": (("units", "to"), "144"),
+    "play": (("card", "targets", "at", "accelerate", "hidden"), "353"),
+    "activate": (("source", "ability", "targets"), "381"),
+    "pass": ((), "312, 313"),
+    "choose": (("battlefield", "option"), "323.12"),
+    "concede": ((), "651"),
+    "end-turn": ((), "R14"),
+    "invite": (("teammate",), "R13"),
+    "order": (("triggers",), "383.3.d"),
+    "target": (("targets",), "356"),
+    "assign": (("damage",), "465.2.c"),
+    "hide": (("card", "at"), "811.1.b"),
+}
+_FIELDS = ("units", "to", "card", "targets", "at", "source", "ability", "battlefield", "teammate", "triggers",
+           "option", "damage", "accelerate", "hidden")
+
+
 def check(g: State, a: Action) -> None:
-    """Raise :class:`IllegalAction` if the rules forbid ``a`` now; return None if it is legal."""
+    """Raise :class:`IllegalAction` if the rules forbid ``a`` now; return None if it is legal.
+
+    Only actions of the shape :func:`legal` produces are accepted: the fields of their kind, of the right
+    types, a card's own target fields each once (:func:`check_shape`)."""
+    check_shape(g, a)
     _check_player(g, a.player)
     if a.kind != "concede":
         _check_choice(g, a, g.turn_state())
+
+
+def check_shape(g: State, a: Action) -> None:
+    """The action is one :func:`legal` could produce, whatever the moment: its kind's fields only, ids as
+    texts, a play naming exactly its card's target fields (each once) and ``at`` only for a
+    unit card. Raises :class:`IllegalAction` citing the rule of that kind of action.
+
+    >>> from simulator.game.engine import Game
+    >>> g = Game.from_setup({"players": ["A", "B"], "hands": {"A": ["action-spell"]}}).state
+    >>> check_shape(g, Action("play", "A", card="action-spell", at="base"))
+    Traceback (most recent call last):
+    ...
+    simulator.core.errors.IllegalAction: action-spell is a spell: at is only for playing a unit [353]
+    """
+    if not isinstance(a, Action):
+        raise IllegalAction(f"not an action: {type(a).__name__}", "410")
+    if a.kind not in SHAPES:
+        raise IllegalAction(f"unknown action {a.kind!r}", "410")
+    takes, rule = SHAPES[a.kind]
+    if not isinstance(a.player, str):
+        raise IllegalAction(f"the player must be a player name, not {type(a.player).__name__}", "103")
+    for f in _FIELDS:
+        v = getattr(a, f)
+        if f not in takes:
+            if v not in (None, (), False):
+                raise IllegalAction(f"{a.kind} takes no {f}" + (f" (it takes: {', '.join(takes)})" if takes else ""),
+                                    rule)
+            continue
+        if f in ("units", "triggers", "targets"):
+            if not isinstance(v, tuple):
+                raise IllegalAction(f"{a.kind}'s {f} must be a tuple, not {type(v).__name__}", rule)
+            if f == "targets":
+                if not all(isinstance(t, tuple) and len(t) == 2 and all(isinstance(x, str) for x in t) for t in v):
+                    raise IllegalAction("targets must be (field, value) pairs of texts", "356")
+            elif not all(isinstance(x, str) for x in v):
+                raise IllegalAction(f"{a.kind}'s {f} must name ids as texts", rule)
+        elif f == "damage":
+            if not isinstance(v, tuple) or not all(isinstance(t, tuple) and len(t) == 2 and isinstance(t[0], str)
+                                                   and isinstance(t[1], int) for t in v):
+                raise IllegalAction("assign's damage must be (unit, amount) pairs", rule)
+        elif f in ("accelerate", "hidden"):
+            if not isinstance(v, bool):
+                raise IllegalAction(f"{a.kind}'s {f} must be true or false", rule)
+        elif v is not None and not isinstance(v, str):
+            raise IllegalAction(f"{a.kind}'s {f} must be a text, not {type(v).__name__}", rule)
+    required = {"move": ("to",), "play": ("card",), "activate": ("source", "ability"),
+                "invite": ("teammate",), "hide": ("card",)}.get(a.kind, ())
+    for f in required:
+        if getattr(a, f) is None:
+            raise IllegalAction(f"{a.kind} needs {f}", rule)
+    if a.kind == "play":
+        card = g.cfg.cards.get(a.card)
+        if card is None:
+            raise IllegalAction(f"{a.card} is not a card of this game", "353")
+        if a.at is not None and card.type != "unit" and not a.hidden:
+            raise IllegalAction(f"{a.card} is a {card.type}: at is only for playing a unit", "353")
+        names = [f for f, _ in a.targets]
+        if len(set(names)) != len(names):
+            raise IllegalAction(f"a target field is named twice: {', '.join(names)}", "356")
+        fields = target_fields(card.effect)
+        extra = [f for f in names if f not in fields]
+        if extra:
+            raise IllegalAction(f"{a.card} takes no target {extra[0]!r}"
+                                + (f" (it takes: {', '.join(fields)})" if fields else ""), "356")
 
 
 def _check_player(g: State, p: str) -> None:
@@ -275,7 +363,7 @@ def _check_move(g: State, a: Action, st: str) -> None:
             raise IllegalAction(f"{uid} is exhausted", "144")
         if u.at == a.to:
             raise IllegalAction(f"{uid} is already at {a.to}", "144")
-        if u.at != "base" and a.to != "base" and keyword(u.keywords, "ganking") is None:
+        if u.at != "base" and a.to != "base" and u.kw("ganking") is None:
             raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144, 810")
         problem = destination_problem(g, u, a.to)
         if problem:
@@ -379,8 +467,10 @@ def _check_activate(g: State, a: Action, st: str) -> None:
 _action = lru_cache(maxsize=None)(Action)
 
 
-def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
-    """Every action worth checking for ``p``: targets enumerated, legality not yet checked."""
+def candidates(g: State, p: str) -> list[Action]:
+    """Every action worth checking for ``p``: targets enumerated, legality not yet checked; a standard
+    move once per unit and destination (a group move is legal exactly when each of its units' moves is);
+    an order of simultaneous triggers (383.3.d) as one pick per trigger that may be placed next."""
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
@@ -403,12 +493,9 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
     mine = [u for u in g.units.values() if u.zone == "board" and u.kind == "unit" and u.controller == p
             and not u.exhausted]
     for dest in ("base", *g.bfs):
-        movers = [u.id for u in mine if u.at != dest and (u.at == "base" or dest == "base"
-                                                          or keyword(u.keywords, "ganking") is not None)]
-        sizes = range(1, len(movers) + 1) if multi_move else (1,)
-        for k in sizes:
-            for group in combinations(movers, k):
-                out.append(_action("move", p, units=group, to=dest))
+        for u in mine:
+            if u.at != dest and (u.at == "base" or dest == "base" or u.kw("ganking") is not None):
+                out.append(_action("move", p, units=(u.id,), to=dest))
     board = [u.id for u in g.units.values() if u.zone == "board" and u.kind == "unit"]
     for cid in dict.fromkeys(g.hands.get(p, [])):
         card = g.cfg.cards.get(cid)
@@ -453,20 +540,88 @@ def candidates(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
 
 
 
-def legal(g: State, p: str, *, multi_move: bool = True) -> list[Action]:
-    """The candidates :func:`check` accepts; its player part, the same for every candidate, is checked once."""
-    cands = candidates(g, p, multi_move=multi_move)
+MOVES = ("compact", "single", "all")
+_BUDGET: list[int] = []          # the candidate checks legal() may still make, innermost budget last
+
+
+@contextmanager
+def budget(checks: int):
+    """Within the block, :func:`legal` raises :class:`TooCostly` once it has checked more than ``checks``
+    candidate actions in all (a scenario run's bound: its cost stays bounded whatever the file asks)."""
+    _BUDGET.append(checks)
+    try:
+        yield
+    finally:
+        _BUDGET.pop()
+
+
+def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
+    """The candidates :func:`check` accepts; its player part, the same for every candidate, is checked once.
+
+    Standard moves (144) are described compactly by default: ONE move action per destination, naming
+    every unit that may move there; any non-empty subset of those units is a legal move too (each unit's
+    move is checked on its own), so the action stands for all of them without listing 2^n - 1 groups.
+    ``moves="single"`` gives one move per unit and destination (what the explorer expands), ``moves="all"``
+    every group (:func:`expand`: exponential, for small positions). (Orders of simultaneous triggers are
+    picks of the next trigger, 383.3.d: n choices, never n!.)
+    """
+    if moves not in MOVES:
+        raise ValueError(f"moves is one of {', '.join(MOVES)}, not {moves!r}")
+    cands = candidates(g, p)
+    if _BUDGET:
+        _BUDGET[-1] -= len(cands)
+        if _BUDGET[-1] < 0:
+            raise TooCostly("the legal actions would take too many candidate checks")
     try:
         _check_player(g, p)
     except IllegalAction:
         return []
     st = g.turn_state()
     res = []
+    movers: dict[str, list[str]] = {}
     for a in cands:
         if a.kind != "concede":
             try:
                 _check_choice(g, a, st)
             except IllegalAction:
                 continue
+        if a.kind == "move" and moves != "single":
+            if a.to not in movers:
+                movers[a.to] = []
+                res.append(a.to)                 # the destination's place in the list, filled in below
+            movers[a.to].append(a.units[0])
+            continue
         res.append(a)
-    return res
+    if not movers:
+        return res
+    out: list[Action] = []
+    for a in res:
+        if isinstance(a, str):
+            group = _action("move", p, units=tuple(movers[a]), to=a)
+            out += expand(group) if moves == "all" else [group]
+        else:
+            out.append(a)
+    return out
+
+
+def expand(a: Action) -> list[Action]:
+    """A compact move (:func:`legal`) as every move it stands for: each non-empty subset of its units,
+    singles first, units in the order given.
+
+    >>> [x.summary() for x in expand(Action("move", "A", units=("a1", "a2"), to="North"))]
+    ['move a1 North', 'move a2 North', 'move a1 a2 North']
+    """
+    if a.kind != "move":
+        return [a]
+    return [_action("move", a.player, units=group, to=a.to)
+            for k in range(1, len(a.units) + 1) for group in combinations(a.units, k)]
+
+
+def choice(a: Action) -> str:
+    """An action as the ``legal`` expectation lists it: its summary, except that an order names only the
+    trigger placed first (383.3.d: "order a1:brace" = a1:brace may be placed next, the rest in any order).
+
+    >>> choice(Action("order", "A", triggers=("a1:x", "a1:y")))
+    'order a1:x'
+    """
+    return f"order {a.triggers[0]}" if a.kind == "order" else a.summary()

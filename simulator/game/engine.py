@@ -10,7 +10,7 @@ from __future__ import annotations
 from statecharts import timing
 
 from simulator.rules import concede
-from simulator.game.actions import Action, check, legal
+from simulator.game.actions import Action, check, choice, legal
 from simulator.game.setup import build
 from simulator.game.validate import SetupValidator
 from simulator.rules.chain import pass_priority, put_on_chain
@@ -165,12 +165,15 @@ class Game:
         return cls(build(pos.setup, backend=backend, rulings={**pos.rulings, **(rulings or {})}, cards=pos.cards))
 
     # OpenSpiel-style API
-    def legal_actions(self, player: str | None = None) -> list[Action]:
+    def legal_actions(self, player: str | None = None, *, moves: str = "compact") -> list[Action]:
+        """Every legal action (of ``player``, or of everyone still in the game). A standard move is listed
+        once per destination with every unit that may go there: any non-empty subset of them is legal too
+        (``moves="all"`` lists each group, exponential in the units; ``moves="single"`` one per unit)."""
         players = [player] if player else list(self.state.in_game())
-        return [a for p in players for a in legal(self.state, p)]
+        return [a for p in players for a in legal(self.state, p, moves=moves)]
 
     def legal_summary(self, player: str) -> list[str]:
-        return sorted(dict.fromkeys(a.summary() for a in legal(self.state, player)))
+        return sorted(dict.fromkeys(choice(a) for a in legal(self.state, player)))
 
     def apply(self, action: Action, step_number: int | None = None) -> None:
         """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""

@@ -37,6 +37,13 @@ NON_NEGATIVE = {("play-unit", "might"), ("damage", "amount"), ("add", "energy"),
 
 Path = tuple
 
+#: How large a starting position may be (far beyond a real game: a few battlefields, a few dozen units), so
+#: that no position can make a step or a ``legal`` listing cost more than a fraction of a second.
+MAX_UNITS = 64               # units and gear on the board
+MAX_BATTLEFIELDS = 16
+MAX_HAND = 100               # cards in one player's hand
+MAX_CARDS = 256              # custom cards
+
 
 @dataclass
 class Position:
@@ -194,6 +201,7 @@ class SetupValidator:
         hands = self.mapping(self.opt(doc, "hands", {}), ("hands",), "hands")
         for p, cards in hands.items():
             self.player(p, ("hands", p), "hands")
+            self.most(cards, ("hands", p), f"{p}'s hand", MAX_HAND, "cards")
             for i, c in enumerate(self.seq([] if cards is None else cards, ("hands", p), f"{p}'s hand")):
                 self.card_id(c, ("hands", p, i), f"{p}'s hand")
         self.resources(doc)
@@ -231,6 +239,7 @@ class SetupValidator:
 
     def battlefields(self, doc) -> None:
         names: list[str] = []
+        self.most(doc.get("battlefields"), ("battlefields",), "battlefields", MAX_BATTLEFIELDS, "entries")
         for i, e in enumerate(self.seq(self.opt(doc, "battlefields", []), ("battlefields",), "battlefields")):
             path = ("battlefields", i)
             if isinstance(e, dict):
@@ -263,8 +272,16 @@ class SetupValidator:
                 self.fail(("score", p), f"{p} and {teams_given[team]} share a team score: give it once")
             teams_given[team] = p
 
+    def most(self, v, path: Path, what: str, limit: int, things: str) -> None:
+        if isinstance(v, (list, dict)) and len(v) > limit:
+            self.fail(path, f"{what} has {len(v):,} {things}: at most {limit:,}")
+
     def board(self, doc) -> None:
         ids: set[str] = set()
+        n = sum(len(x) for x in (doc.get("units"), doc.get("gear")) if isinstance(x, list))
+        if n > MAX_UNITS:
+            self.fail(("units",) if "units" in doc else ("gear",),
+                      f"the board has {n:,} units and gear: at most {MAX_UNITS:,}")
         for key in ("units", "gear"):
             fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted") \
                 if key == "units" else ("id", "owner", "controller", "card", "abilities", "exhausted")
@@ -456,6 +473,7 @@ class SetupValidator:
 
     def custom_cards(self, doc) -> None:
         cards = self.mapping(self.opt(doc, "cards", {}), ("cards",), "cards")
+        self.most(cards, ("cards",), "cards", MAX_CARDS, "custom cards")
         for cid, d in cards.items():
             p = ("cards", cid)
             if not isinstance(cid, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", cid):

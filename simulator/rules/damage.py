@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from simulator.core.cards import keyword
 from simulator.core.model import State, Unit
 
 #: at most this many distinct outcomes are listed for one assignment decision (hostile input stays bounded)
@@ -28,8 +27,8 @@ def lethal(g: State, u: Unit) -> int:
 
 def rank(u: Unit, both_first: bool = True) -> int:
     """0 Tank, 1 neither, 2 Backline (815.1.b, 826.3); a unit with both ranks as the assigner picks."""
-    tank = keyword(u.keywords, "tank") is not None
-    back = keyword(u.keywords, "backline") is not None
+    tank = u.kw("tank") is not None
+    back = u.kw("backline") is not None
     if tank and back:
         return 0 if both_first else 2
     return 0 if tank else 2 if back else 1

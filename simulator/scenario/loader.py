@@ -22,9 +22,9 @@ import yaml
 
 from statecharts.turn import TURN_STATES
 
-from simulator.game.actions import Action
+from simulator.game.actions import Action, budget
 from simulator.core.cards import Card
-from simulator.core.errors import IllegalAction, RulesBug, ScenarioError
+from simulator.core.errors import IllegalAction, RulesBug, ScenarioError, TooCostly
 from simulator.game.setup import build
 from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind)
 
@@ -65,6 +65,8 @@ MAX_BYTES = 4_000_000
 MAX_VALUES = 200_000
 MAX_DEPTH = 64
 MAX_NUMBER = 40
+#: candidate actions that the ``legal`` expectations of one run may check in all (a few seconds' work)
+MAX_CHECKS = 250_000
 #: libyaml's parser when PyYAML has it (20x faster on a large file; same nodes, same line marks)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NUMERIC = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
@@ -135,7 +137,7 @@ def _precheck(text: str, file: str) -> None:
             continue
         if count > MAX_VALUES:
             raise ScenarioError(f"{file}:{ev.start_mark.line + 1}", f"the document holds more than {MAX_VALUES:,} "
-                                                                    f"values once its aliases are expanded: refused")
+                                                                    f"values (an alias counts as all it repeats): refused")
 
 
 def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
@@ -482,10 +484,25 @@ class Result:
     status: str                 # pass, fail, pending
     message: str = ""           # for fail / pending: FILE:LINE: step N: what was expected, what happened
     events: list = field(default_factory=list)
-    final: dict = field(default_factory=dict)
+    state: Any = None           # the final position (a State)
     steps_run: int = 0
     checks: int = 0
     checked: list = field(default_factory=list)   # (step, "state showdown-open, focus A") per expectation held
+    _final: dict | None = field(default=None, repr=False)
+
+    @property
+    def final(self) -> dict:
+        """The final position as expectation keys, ``legal`` included: computed when first asked for
+        (``simulate --json``), never for a plain run; ScenarioError past :data:`MAX_CHECKS`."""
+        if self._final is None:
+            from simulator.scenario.view import view
+            try:
+                with budget(MAX_CHECKS):
+                    self._final = view(self.state) if self.state is not None else {}
+            except TooCostly:
+                raise ScenarioError(f"{self.scenario.file}:0", f"the final position's legal actions need more "
+                                                               f"than {MAX_CHECKS:,} candidate checks: refused") from None
+        return self._final
 
 
 def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None, observe=None) -> Result:
@@ -501,20 +518,19 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
     failure = ""
     steps = checks = 0
     checked = []
-    for st in sc.steps:
-        failure = _do(game, sc, st) if st.action else _check(game, sc, st)
-        if observe is not None:
-            observe(st, game, failure)
-        if failure:
-            failure = f"{sc.file}:{st.line}: step {st.number}: {failure}"
-            break
-        steps += 1
-        if st.expect is not None:
-            checks += 1
-            checked.append((st.number, ", ".join(f"{k} {_fmt(v)}" for k, v in st.expect.items())))
-    from simulator.scenario.view import view
-    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), view(game.state), steps, checks,
-                 checked)
+    with budget(MAX_CHECKS):            # the whole run's legal listings together (hostile input)
+        for st in sc.steps:
+            try:
+                failure = _do(game, sc, st) if st.action else _check(game, sc, st)
+            except TooCostly:
+                raise ScenarioError(f"{sc.file}:{st.line}", f"step {st.number}: the scenario's legal actions "
+                                    f"need more than {MAX_CHECKS:,} candidate checks in all: refused") from None
+            if not _step_done(sc, st, game, failure, observe, checked):
+                failure = f"{sc.file}:{st.line}: step {st.number}: {failure}"
+                break
+            steps += 1
+            checks += st.expect is not None
+    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), game.state, steps, checks, checked)
     if sc.pending is not None:
         if failure:
             res.status = "pending"
@@ -523,6 +539,17 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
             res.message = (f"{sc.where('pending')}: marked pending ({sc.pending}) but every step holds "
                            f"now: remove 'pending'")
     return res
+
+
+def _step_done(sc: Scenario, st: Step, game, failure: str, observe, checked: list) -> bool:
+    """After a step: tell the observer; False if it failed; an expectation that held is recorded."""
+    if observe is not None:
+        observe(st, game, failure)
+    if failure:
+        return False
+    if st.expect is not None:
+        checked.append((st.number, ", ".join(f"{k} {_fmt(v)}" for k, v in st.expect.items())))
+    return True
 
 
 def _do(game, sc: Scenario, st: Step) -> str:
@@ -574,9 +601,7 @@ def compare(key: str, want, v: dict) -> list[str]:
         out = []
         for p, acts in want.items():
             have = got.get(p, [])
-            missing = sorted(set(acts) - set(have))
-            extra = sorted(set(have) - set(acts))
-            if missing or extra or len(acts) != len(set(acts)):
+            if legal_set(acts) != legal_set(have) or len(acts) != len(set(acts)):
                 out.append(f"expected legal for {p} {_fmt(sorted(acts))}, got {_fmt(have)}")
         return out
     if key == "hidden":
@@ -609,3 +634,25 @@ def compare(key: str, want, v: dict) -> list[str]:
 def trace_line(e) -> str:
     """``STEP  text  [rule]`` (spec/scenario-format.md, Trace)."""
     return f"{e.step}  {e.event}" + (f"  [{e.rule}]" if e.rule else "")
+
+
+def legal_set(entries) -> set:
+    """A ``legal`` list as a set, standard moves merged per destination: ``move a1 a2 North`` (the compact
+    form: any of a1, a2, in any group) equals the older per-group listing ``move a1 North``,
+    ``move a2 North``, ``move a1 a2 North``, whose union of units it is; ``order a1:x`` (a1:x may be placed
+    first) equals the older listing of every full order, by the trigger each places first.
+
+    >>> legal_set(["pass", "move a1 North", "move a2 North", "move a1 a2 North"]) == legal_set(["move a2 a1 North", "pass"])
+    True
+    """
+    out: set = set()
+    moves: dict[str, set] = {}
+    for x in entries:
+        w = x.split()
+        if len(w) >= 3 and w[0] == "move":
+            moves.setdefault(w[-1], set()).update(w[1:-1])
+        elif len(w) >= 2 and w[0] == "order":
+            out.add(("order", w[1]))          # an older file's full order: what it places first
+        else:
+            out.add(x)
+    return out | {("move", d, frozenset(u)) for d, u in moves.items()}

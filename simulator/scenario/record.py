@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from simulator.core.machines import Fired, Recording
 from simulator.core.model import State
 from simulator.core.errors import RiftsimError
-from simulator.game.actions import legal
+from simulator.game.actions import choice, legal
 from simulator.game.engine import Game
 from simulator.scenario.loader import Result, Scenario, Step, _fmt
 from simulator.scenario.loader import run as run_scenario
@@ -49,9 +49,9 @@ MAX_ENTRIES = 1_000_000
 
 
 def legal_summary(g: State) -> dict[str, list[str]]:
-    """Each player's legal actions as the scenario format names them, moves one unit at a time (a group
-    of movers to one destination is legal as well; listing every group would grow as 2^units)."""
-    return {p: sorted(dict.fromkeys(a.summary() for a in legal(g, p, multi_move=False))) for p in g.order}
+    """Each player's legal actions as the scenario format's ``legal`` names them: one move per destination
+    with every unit that may go there (any group of them may), one order per trigger that may go first."""
+    return {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
 
 
 def snapshot(g: State) -> dict:

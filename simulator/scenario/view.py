@@ -1,7 +1,7 @@
 """The position as the scenario format's expectation keys (and the JSON trace's ``final``)."""
 from __future__ import annotations
 
-from simulator.game.actions import legal
+from simulator.game.actions import choice, legal
 from simulator.core.model import State
 from simulator.rules.moves import UNCONTESTED
 from simulator.rules.scoring import points
@@ -82,5 +82,5 @@ def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
     if every:
         v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"}
     if with_legal:
-        v["legal"] = {p: sorted(dict.fromkeys(a.summary() for a in legal(g, p))) for p in g.order}
+        v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
     return v

@@ -27,6 +27,7 @@ import yaml
 
 from simulator.verify import graphcheck
 from simulator.core.errors import ScenarioError
+from simulator.core.files import atomic_write, check_writable
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text
 from simulator.verify.explore import Position, Result, Violation, explore
@@ -185,8 +186,7 @@ def write_counterexample(out: Path, pos: Position, v: Violation, n: int) -> Path
     slug = "".join(c if c.isalnum() else "-" for c in f"{pos.name}-{v.invariant}").strip("-").lower()
     path = out / f"{n:02d}-{slug}.yaml"
     head = f"# {v.invariant} [{v.rule}]: {v.message}\n# shortest trace found by riftsim verify\n"
-    path.write_text(head + yaml.safe_dump(scenario_of(pos, v), sort_keys=False, allow_unicode=True),
-                    encoding="utf-8")
+    atomic_write(path, head + yaml.safe_dump(scenario_of(pos, v), sort_keys=False, allow_unicode=True))
     return path
 
 
@@ -197,6 +197,21 @@ def _work(job) -> Result:
     return explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend)
 
 
+def _worker_start() -> None:
+    """In each worker: Ctrl-C is the parent's to handle (it terminates the pool), SIGTERM ends the worker
+    silently, and the worker dies with its parent even if the parent is killed outright (Linux prctl)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)       # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):                    # pragma: no cover - not Linux
+        pass
+    if os.getppid() == 1:                                # the parent died before prctl took effect
+        os._exit(0)
+
+
 def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
                   depth: int | None = None, graph: bool = False, measure: bool = False,
                   backend: str = "compiled") -> list[Result]:
@@ -205,7 +220,8 @@ def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int |
     if jobs > 1 and len(work) > 1:
         import multiprocessing as mp
         ctx = mp.get_context("fork")
-        with ctx.Pool(min(jobs, len(work))) as pool:
+        # leaving the block by any exception (Ctrl-C, SIGTERM turned into one by cli.main) terminates the workers
+        with ctx.Pool(min(jobs, len(work)), initializer=_worker_start) as pool:
             results = list(pool.imap(_work, work, chunksize=1))
     else:
         results = [_work(w) for w in work]
@@ -258,6 +274,10 @@ def run(args: argparse.Namespace) -> int:
             target = Path(args.export).resolve()
             if not target.parent.is_dir():
                 raise ScenarioError(args.export, f"cannot write the GraphML export: {target.parent} is not a directory")
+            try:
+                check_writable(target)                   # before the search: a folder, a read-only file...
+            except OSError as e:
+                raise ScenarioError(args.export, f"cannot write the GraphML export: {e.strerror or e}") from None
     findings = graphcheck.check(statecharts.MACHINES)
     leaves = [leaf for m in statecharts.MACHINES for leaf in m.leaves()]
     n_states = sum(len(leaf.states) for leaf in leaves)
@@ -339,7 +359,7 @@ def run(args: argparse.Namespace) -> int:
                   f"decks are not modelled), e.g. {min(idle[0])}")
         if args.export:
             try:
-                nx.write_graphml(gr, args.export)
+                atomic_write(args.export, lambda f: nx.write_graphml(gr, f))
             except OSError as e:
                 raise ScenarioError(args.export, f"cannot write the GraphML export: {e.strerror or e}") from None
             print(f"  exported to {args.export}")

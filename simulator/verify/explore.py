@@ -1,7 +1,8 @@
 """Bounded exhaustive exploration of the simulator: breadth-first over game states, invariants everywhere.
 
 From a starting position (the scenario format's setup keys), every legal action of every player
-(``actions.legal(state, p, multi_move=False)``) is applied with the engine's own ``check``,
+(``actions.legal(state, p, moves="single")``: a compact move expanded
+to one move per unit and destination) is applied with the engine's own ``check``,
 ``perform`` and ``settle``; states are deduplicated by a 56-bit blake2b fingerprint of
 ``State.key()``. Breadth-first order makes every counterexample trace a shortest one.
 
@@ -314,7 +315,7 @@ def actions_of(g: State, concede: bool) -> list[Action]:
     """Every player's legal actions in a fixed order (the order the trace tree indexes)."""
     out: list[Action] = []
     for p in g.in_game():
-        for a in legal(g, p, multi_move=False):
+        for a in legal(g, p, moves="single"):
             if concede or a.kind != "concede":
                 out.append(a)
     return out
