@@ -14,13 +14,17 @@ declaration fired in ``model.fired``.
 True
 >>> chain.model.state, chain.model.fired.rules
 ('Finalize', ('329.1', '354.1'))
->>> build(TURN).model.state
+>>> turn = build(TURN)
+>>> turn.model.state
 ['turn_mode_Neutral', 'turn_window_Open']
+>>> turn.set_states(("Showdown", "Open")); turn.model.close_state(); turn.states()
+True
+('Showdown', 'Closed')
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from .spec import Machine, T
 
@@ -32,15 +36,20 @@ class Model:
     def __init__(self) -> None:
         self.guard: Callable[[str], bool] = lambda name: False
         self.fired: T | None = None
+        self.state: Any = None          # set by the machine (a name, or one per region)
 
 
 @dataclass
 class Built:
-    machine: object
+    machine: Any
     model: Model
     decls: list[T]
-    #: leaf machine name -> set that leaf's state (the other regions go to their initial states)
-    setters: dict[str, Callable[[str], None]] = field(default_factory=dict)
+    #: the leaf machines that carry state, in order: the regions (parallel states), or the machine itself
+    regions: tuple[str, ...] = ()
+    #: set the whole state, one state per region (all regions at once: a parallel state is never reset)
+    set_states: Callable[[tuple[str, ...]], None] = field(default=lambda states: None)
+    #: the current state, one per region
+    states: Callable[[], tuple[str, ...]] = field(default=lambda: ())
 
 
 def build(m: Machine) -> Built:
@@ -63,7 +72,8 @@ def build(m: Machine) -> Built:
     if not m.regions:
         machine = FlatMachine(model=model, states=list(m.states), initial=m.initial, auto_transitions=False,
                               transitions=[cfg(t, "") for t in m.transitions])
-        return Built(machine, model, decls, {m.name: lambda src: machine.set_state(src, model)})
+        return Built(machine, model, decls, (m.name,), lambda states: machine.set_state(states[0], model),
+                     lambda: (model.state,))
     root = m.name
     short = {r.name: r.name.split(".")[-1] for r in m.regions}
     states = [{"name": root, "parallel": [
@@ -71,12 +81,12 @@ def build(m: Machine) -> Built:
     trans = [cfg(t, f"{root}_{short[r.name]}_") for r in m.regions for t in r.transitions]
     machine = HierarchicalMachine(model=model, states=states, transitions=trans, initial=root,
                                   auto_transitions=False)
-    initials = [f"{root}_{short[r.name]}_{r.initial}" for r in m.regions]
-    built = Built(machine, model, decls)
-    for k, r in enumerate(m.regions):
-        def setter(src: str, k=k, prefix=f"{root}_{short[r.name]}_") -> None:
-            full = list(initials)
-            full[k] = prefix + src
-            machine.set_state(full, model)
-        built.setters[r.name] = setter
-    return built
+    prefixes = [f"{root}_{short[r.name]}_" for r in m.regions]
+
+    def set_states(states: tuple[str, ...]) -> None:
+        machine.set_state([p + s for p, s in zip(prefixes, states)], model)
+
+    def current() -> tuple[str, ...]:
+        return tuple(s[len(p):] for p, s in zip(prefixes, model.state))
+
+    return Built(machine, model, decls, tuple(r.name for r in m.regions), set_states, current)

@@ -24,7 +24,6 @@ from simulator.core import registry
 from simulator.core.errors import RulesBug
 from simulator.core.model import Event, State
 
-GuardFn = Callable[[str], bool]
 
 
 class Compiled:
@@ -68,27 +67,32 @@ class Transitions:
     def __init__(self, machines: tuple[Machine, ...] = statecharts.MACHINES) -> None:
         from statecharts.build import build
 
-        self.runners: dict[str, tuple[Any, Any, Callable[[str], None]]] = {}
+        self.runners: dict[str, tuple[Any, int]] = {}     # leaf -> (its built machine, its region's index)
         for m in machines:
             b = build(m)
-            for leaf, setter in b.setters.items():
-                self.runners[leaf] = (b.machine, b.model, setter)
+            for k, leaf in enumerate(b.regions):
+                self.runners[leaf] = (b, k)
 
     def pick(self, leaf: str, source: str, trigger: str, g, inst, ctx) -> T | None:
-        return self.step(leaf, source, trigger, lambda name: registry.GUARDS[name](g, inst, ctx))
-
-    def step(self, leaf: str, source: str, trigger: str, guard: GuardFn) -> T | None:
+        """The machine is put in the game's whole state (every region: orthogonal regions are real parallel
+        states, none reset), the trigger is dispatched to all regions, and the sibling regions are checked
+        unchanged (a trigger of one region never moves another)."""
         from transitions.core import MachineError
 
-        machine, model, set_state = self.runners[leaf]
-        set_state(source)
-        model.guard = guard
-        model.fired = None
+        b, k = self.runners[leaf]
+        before = tuple(source if i == k else g.ms[(r, inst)] for i, r in enumerate(b.regions))
+        b.set_states(before)
+        b.model.guard = lambda name: registry.GUARDS[name](g, inst, ctx)
+        b.model.fired = None
         try:
-            model.trigger(trigger)
+            b.model.trigger(trigger)
         except (MachineError, AttributeError):       # no such transition / trigger from this state
             return None
-        return model.fired
+        after = b.states()
+        moved = [r for i, r in enumerate(b.regions) if i != k and after[i] != before[i]]
+        if moved:
+            raise RulesBug(f"{trigger!r} on {leaf} also moved the parallel region(s) {', '.join(moved)}")
+        return b.model.fired
 
 
 _BACKENDS: dict[str, object] = {}

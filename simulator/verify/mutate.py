@@ -54,7 +54,7 @@ STAGES = ("scenarios", "tests", "verify")
 #: CPU seconds a stage may use in the child before the kernel stops it (a mutant may loop forever: killed,
 #: "timeout"); CPU time, not wall time, so a busy machine does not turn slow runs into kills. The unmutated
 #: stages take about 0.2, 12 and 40 CPU seconds. The wall-clock limit is a backstop 20 times as long.
-CPU_LIMIT = {"scenarios": 2, "tests": 120, "verify": 400, "coverage": 30}
+CPU_LIMIT = {"scenarios": 2, "tests": 120, "verify": 400, "coverage": 30, "tests-coverage": 300}
 #: test files left out of stage 2: slow checks of things no declaration changes (the file format, diagrams,
 #: docs, the import layers, the schema, packaging, the browser viewer), and what stage 1 already ran (scenarios,
 #: golden traces) or stage 3 runs (verify)
@@ -238,7 +238,8 @@ def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
     return False, ""
 
 
-def _stage_tests() -> tuple[bool, str]:
+def _stage_tests(record: bool = False) -> tuple[bool, str]:
+    """Stage 2; with ``record``, run every test (no ``-x``) and return the transitions they fire as JSON."""
     import io
     import contextlib
     import pytest
@@ -252,10 +253,24 @@ def _stage_tests() -> tuple[bool, str]:
 
     files = [str(p) for p in sorted((ROOT / "tests").glob("test_*.py")) if p.name not in SLOW_TESTS]
     os.environ["CI"] = "1"                            # the derandomized hypothesis profile (tests/conftest.py)
+    seen: set = set()
+    if record:                                        # every pick of a declared transition, silent loops included
+        import importlib
+        machines = importlib.import_module("simulator.core.machines")
+        for cls in (machines.Compiled, machines.Transitions):
+            def pick(self, leaf, source, trigger, g, inst, ctx, _orig=cls.pick):
+                t = _orig(self, leaf, source, trigger, g, inst, ctx)
+                if t is not None:
+                    seen.add((leaf, t.source, t.trigger, t.dest, t.guards))
+                return t
+            cls.pick = pick
+        machines._silent = lambda leaf: False
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-        code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(ROOT),
-                            "-k", SLOW_KEYWORDS, *files], plugins=[Watch()])
+        code = pytest.main([*([] if record else ["-x"]), "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+                            "--rootdir", str(ROOT), "-k", SLOW_KEYWORDS, *files], plugins=[Watch()])
+    if record:
+        return code != 0, json.dumps(sorted([list(r[:4]) + [list(r[4])] for r in seen]))
     if code == 0:
         return False, ""
     return True, f"tests: {failed[0] if failed else f'pytest exit {int(code)}'}"
@@ -285,6 +300,8 @@ def _child(mu: Mutant | None, stage: str, golden_check: bool) -> tuple[bool, str
         _install(statecharts.MACHINES)
     if stage == "coverage":
         return False, json.dumps(_coverage())
+    if stage == "tests-coverage":
+        return _stage_tests(record=True)
     if stage == "scenarios":
         return _stage_scenarios(golden_check)
     if stage == "tests":
@@ -411,9 +428,10 @@ def _coverage() -> list:
     return sorted([list(r[:4]) + [list(r[4])] for r in seen])
 
 
-def unreached(machines: tuple[Machine, ...], fired) -> dict[str, tuple[str, ...]]:
-    """Mutant ids that stage 'scenarios' cannot kill, as {id: ('scenarios',)}: the bundled scenarios run
-    deterministically, so a mutant changes nothing there when what it changes is never used by them. A
+def unreached(machines: tuple[Machine, ...], fired, stage: str = "scenarios") -> dict[str, tuple[str, ...]]:
+    """Mutant ids that ``stage`` cannot kill, as {id: (stage,)}: the bundled scenarios (and the fast tests,
+    derandomized) run deterministically, so a mutant changes nothing there when what it changes is never
+    used by them. A
     changed transition's destination, effects or hand-offs matter only when it fires; its guards, ``unless``
     or place in the order only when its row (machine, source, trigger) is looked up, which fires one of the
     row's transitions; an ``enter`` effect only when a transition into that state fires."""
@@ -433,7 +451,7 @@ def unreached(machines: tuple[Machine, ...], fired) -> dict[str, tuple[str, ...]
             else:
                 used = (mu.leaf, t.source, t.trigger, t.dest, t.guards) in fired_t
         if not used:
-            out[mu.id] = ("scenarios",)
+            out[mu.id] = (stage,)
     return out
 
 
@@ -512,15 +530,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
         return 1
     skip: dict = {}
-    if "scenarios" in stages:
-        ok, fired = run_stage(None, "coverage")
-        if ok:
-            print(f"riftsim mutate: the bundled scenarios fail unmutated ({fired})", file=sys.stderr)
+    for stage, cov in (("scenarios", "coverage"), ("tests", "tests-coverage")):
+        if stage not in stages:
+            continue
+        failed, fired = run_stage(None, cov)
+        if failed:
+            print(f"riftsim mutate: stage {stage} fails unmutated ({fired[:200]})", file=sys.stderr)
             return 1
-        skip = unreached(statecharts.MACHINES, json.loads(fired))
-        n_skip = sum(1 for m in ms if m.id in skip)
-        print(f"{len(ms)} mutants; {n_skip} change nothing the bundled scenarios use (stage 'scenarios' skipped "
-              f"for them)", flush=True)
+        for mid, st in unreached(statecharts.MACHINES, json.loads(fired), stage).items():
+            skip[mid] = skip.get(mid, ()) + st
+        n_skip = sum(1 for m in ms if stage in skip.get(m.id, ()))
+        print(f"{len(ms)} mutants; {n_skip} change nothing stage '{stage}' uses (skipped for them)", flush=True)
     out = open(args.json, "w", encoding="utf-8") if args.json else None
     by_stage: dict[str, int] = {}
     try:
