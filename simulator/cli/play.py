@@ -49,6 +49,7 @@ from simulator.core.model import Event, State
 from simulator.game.actions import KINDS, Action, legal
 from simulator.rules.triggers import orderer, unordered_labels
 from simulator.rules.damage import assigner
+from simulator.scenario.loader import step_of
 from simulator.scenario.view import view
 
 COMMANDS = ("legal", "state", "trace", "undo", "save", "help", "quit")
@@ -186,39 +187,6 @@ def legal_lines(g: State, only: str | None = None) -> list[str]:
         parts = [s + (f" [{' | '.join(o)}]" if o else "") for s, o in sorted(entries.items())]
         out.append(f"  {p}: {', '.join(parts) if parts else 'nothing (no priority, focus or choice)'}")
     return out
-
-
-def step_of(a: Action) -> dict:
-    """An action as a scenario step (the inverse of the loader's ``do:`` steps)."""
-    d: dict = {"do": a.kind, "player": a.player}
-    if a.kind == "move":
-        d.update(units=list(a.units), to=a.to)
-    elif a.kind == "play":
-        d["card"] = a.card
-        if a.at:
-            d["at"] = a.at
-        if a.accelerate:
-            d["accelerate"] = True
-        if a.hidden:
-            d["from"] = "hidden"
-    elif a.kind == "activate":
-        d.update(source=a.source, ability=a.ability)
-    elif a.kind == "choose":
-        if a.option:
-            d["option"] = a.option
-        else:
-            d["battlefield"] = a.battlefield
-    elif a.kind == "invite":
-        d["teammate"] = a.teammate
-    elif a.kind == "order":
-        d["triggers"] = list(a.triggers)
-    elif a.kind == "assign":
-        d["damage"] = dict(a.damage)
-    elif a.kind == "hide":
-        d.update(card=a.card, at=a.at)
-    if a.targets and a.kind in ("play", "activate", "target"):
-        d["targets"] = dict(a.targets)
-    return d
 
 
 #: what a saved session expects at its end (the position the user saw)

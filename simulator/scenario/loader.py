@@ -632,6 +632,40 @@ def compare(key: str, want, v: dict) -> list[str]:
     return [] if want == got else [f"expected {key} {_fmt(want)}, got {_fmt(got)}"]
 
 
+def step_of(a: Action) -> dict:
+    """An action as a scenario step: the inverse of :meth:`Validator.step` (``riftsim play``'s ``save``
+    and ``verify``'s counterexamples write their actions with it)."""
+    d: dict = {"do": a.kind, "player": a.player}
+    if a.kind == "move":
+        d.update(units=list(a.units), to=a.to)
+    elif a.kind == "play":
+        d["card"] = a.card
+        if a.at:
+            d["at"] = a.at
+        if a.accelerate:
+            d["accelerate"] = True
+        if a.hidden:
+            d["from"] = "hidden"
+    elif a.kind == "activate":
+        d.update(source=a.source, ability=a.ability)
+    elif a.kind == "choose":
+        if a.option:
+            d["option"] = a.option
+        else:
+            d["battlefield"] = a.battlefield
+    elif a.kind == "invite":
+        d["teammate"] = a.teammate
+    elif a.kind == "order":
+        d["triggers"] = list(a.triggers)
+    elif a.kind == "assign":
+        d["damage"] = dict(a.damage)
+    elif a.kind == "hide":
+        d.update(card=a.card, at=a.at)
+    if a.targets and a.kind in ("play", "activate", "target"):
+        d["targets"] = dict(a.targets)
+    return d
+
+
 def trace_line(e, lang: str = "en") -> str:
     """``STEP  text  [rule]`` (docs/scenarios.md, Reading the trace); the text narrated in ``lang``."""
     text = e.event if lang == "en" else narrate(e, lang)

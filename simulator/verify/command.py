@@ -30,7 +30,7 @@ from simulator.verify import graphcheck
 from simulator.core.errors import ScenarioError
 from simulator.core.files import atomic_write, check_writable
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
-from simulator.scenario.loader import parse, read_text
+from simulator.scenario.loader import parse, read_text, step_of
 from simulator.verify.explore import Position, Result, Violation, explore
 from simulator.verify.schema import EXPLORE
 
@@ -134,34 +134,6 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
 
 
 # -- counterexamples as scenarios ------------------------------------------------------------------
-
-def step_of(a) -> dict:
-    d = {"do": a.kind, "player": a.player}
-    if a.kind == "move":
-        d.update(units=list(a.units), to=a.to)
-    elif a.kind == "play":
-        d["card"] = a.card
-        if a.targets:
-            d["targets"] = dict(a.targets)
-        if a.at:
-            d["at"] = a.at
-    elif a.kind == "activate":
-        d.update(source=a.source, ability=a.ability)
-        if a.targets:
-            d["targets"] = dict(a.targets)
-    elif a.kind == "choose":
-        if a.option is not None:
-            d["option"] = a.option
-        else:
-            d["battlefield"] = a.battlefield
-    elif a.kind == "invite":
-        d["teammate"] = a.teammate
-    elif a.kind == "order":
-        d["triggers"] = list(a.triggers)
-    elif a.kind == "target":
-        d["targets"] = dict(a.targets)
-    return d
-
 
 def scenario_of(pos: Position, v: Violation) -> dict:
     """The violation as a scenario: the position, the shortest trace, and what the last state shows."""
