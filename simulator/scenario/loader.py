@@ -590,14 +590,7 @@ def compare(key: str, want, v: dict) -> list[str]:
     if key in ("controller", "score"):
         return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
     if key == "units":
-        out = []
-        for uid, fields in want.items():
-            u = got.get(uid)
-            if u is None:
-                out.append(f"expected unit {uid}, but no such unit exists")
-                continue
-            out += [f"expected {uid} {f} {_fmt(x)}, got {_fmt(u[f])}" for f, x in fields.items() if u[f] != x]
-        return out
+        return _objects("unit", "", want, got)
     if key == "legal":
         out = []
         for p, acts in want.items():
@@ -611,14 +604,7 @@ def compare(key: str, want, v: dict) -> list[str]:
     if key in ("energy", "runes"):
         return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
     if key == "gear":
-        out = []
-        for gid, fields in want.items():
-            u = got.get(gid)
-            if u is None:
-                out.append(f"expected gear {gid}, but no such gear exists")
-                continue
-            out += [f"expected gear {gid} {f} {_fmt(x)}, got {_fmt(u[f])}" for f, x in fields.items() if u[f] != x]
-        return out
+        return _objects("gear", "gear ", want, got)
     if key == "staged":
         norm = {b: sorted(k) for b, k in want.items()}
         return [] if norm == {b: sorted(k) for b, k in got.items()} else [f"expected staged {_fmt(want)}, got {_fmt(got)}"]
@@ -664,6 +650,18 @@ def step_of(a: Action) -> dict:
     if a.targets and a.kind in ("play", "activate", "target"):
         d["targets"] = dict(a.targets)
     return d
+
+
+def _objects(kind: str, prefix: str, want: dict, got: dict) -> list[str]:
+    """What differs between expected unit or gear fields and the view's (``units:`` and ``gear:``)."""
+    out = []
+    for oid, fields in want.items():
+        o = got.get(oid)
+        if o is None:
+            out.append(f"expected {kind} {oid}, but no such {kind} exists")
+            continue
+        out += [f"expected {prefix}{oid} {f} {_fmt(x)}, got {_fmt(o[f])}" for f, x in fields.items() if o[f] != x]
+    return out
 
 
 def trace_line(e, lang: str = "en") -> str:
