@@ -64,7 +64,6 @@ CHROME = {
     "expect": "expect",
     "held": "held",
     "failed": "FAILED",
-    "rejected": "rejected as expected",
     "no_events": "no trace line at this step",
     "legal": "legal actions (moves one unit at a time)",
     "pass": "PASS",
