@@ -66,7 +66,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="worker processes, one position each at a time (default: 2)")
     p.add_argument("--stats", action="store_true", help="print distinct states/s, bytes per visited state, times")
     p.add_argument("--no-graph", action="store_true",
-                   help="skip the explored state space as a networkx graph (SCCs, terminal states, livelocks)")
+                   help="skip the explored state space as a graph (SCCs, terminal states, livelocks)")
     p.add_argument("--export", metavar="FILE.graphml", help="write the explored state space as GraphML (even with --no-graph)")
     p.add_argument("--out", metavar="DIR", default="verify-counterexamples",
                    help="where violations are written as scenario files (default: verify-counterexamples/)")
@@ -168,8 +168,26 @@ def write_counterexample(out: Path, pos: Position, v: Violation, n: int) -> Path
 # -- running ---------------------------------------------------------------------------------------
 
 def _work(job) -> Result:
-    pos, max_states, depth, graph, measure, backend = job
-    return explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend)
+    pos, max_states, depth, graph, measure, backend, export = job
+    r = explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend,
+                labels=export)
+    return finish(pos, r, export, backend)
+
+
+def finish(pos: Position, r: Result, export: bool, backend: str = "compiled") -> Result:
+    """The state-space analysis where the search ran (SCCs once; examples named by their stable
+    fingerprint); the graph goes back to the parent only for ``--export``."""
+    if r.graph is not None:
+        from simulator.verify.explore import fingerprint, replay
+        from simulator.verify.stategraph import analyse
+        r.analysis = a = analyse(r.graph)
+        parent, via = r.tree
+        for _size, v in a.livelocks + a.idle[:1]:
+            r.examples[v] = fingerprint(replay(pos, parent, via, v, backend)[1])
+        r.tree = None
+        if not export:
+            r.graph = None
+    return r
 
 
 def _worker_start() -> None:
@@ -189,10 +207,10 @@ def _worker_start() -> None:
 
 def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
                   depth: int | None = None, graph: bool = False, measure: bool = False,
-                  backend: str = "compiled", progress: bool = False) -> list[Result]:
+                  backend: str = "compiled", progress: bool = False, export: bool = False) -> list[Result]:
     """Explore every position (in parallel over ``jobs`` processes); results in the positions' order.
     ``progress``: a bar on stderr, one tick per position explored (tqdm)."""
-    work = [(p, max_states, depth, graph, measure, backend) for p in positions]
+    work = [(p, max_states, depth, graph, measure, backend, export) for p in positions]
     bar = _bar(len(work)) if progress else None
     results = []
     try:
@@ -230,35 +248,13 @@ def _tick(bar, r: Result) -> None:
 
 
 def state_graph(results: list[Result]):
-    """The explored state spaces as one networkx DiGraph (node ids ``position:fingerprint``)."""
+    """The explored state spaces as one networkx DiGraph (node ids ``position:fingerprint``), for ``--export``."""
     import networkx as nx
-    gr = nx.DiGraph()
-    for r in results:
-        nodes, edges = r.graph
-        for fp, attrs in nodes.items():
-            gr.add_node(f"{r.position}:{fp:014x}", position=r.position, **attrs)
-        for a, b, label in edges:
-            gr.add_edge(f"{r.position}:{a:014x}", f"{r.position}:{b:014x}", action=label)
-    return gr
+    return nx.compose_all([r.graph.to_networkx(f"{r.position}:") for r in results]) if results else nx.DiGraph()
 
 
-def _turns_pass(gr, comp) -> bool:
-    return any(d.get("action", "").endswith("end-turn") for u, v, d in gr.subgraph(comp).edges(data=True))
-
-
-def livelocks(gr, *, turns: bool = False) -> list[set]:
-    """Attracting components (no way out) with no terminal or bounded state.
-
-    Without ``turns``: those whose loop never ends a turn, i.e. play inside one turn that can never progress
-    (a finding). With ``turns``: those whose loop passes turns, i.e. the board has run out of anything to
-    do and turns pass forever (not a rules defect: decks, hence draws, are not modelled)."""
-    import networkx as nx
-    out = []
-    for comp in nx.attracting_components(gr):
-        if not any(gr.nodes[v].get("terminal") or gr.nodes[v].get("bounded") for v in comp):
-            if _turns_pass(gr, comp) == turns:
-                out.append(comp)
-    return sorted(out, key=min)
+def _example(r: Result, v: int) -> str:
+    return f"{r.position}:{r.examples[v]:014x}" if v in r.examples else f"{r.position}:#{v}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -302,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
                             graph=graph, measure=args.stats, backend=args.backend,
-                            progress=_show_progress(args))
+                            progress=_show_progress(args), export=bool(args.export))
     wall = time.perf_counter() - t0
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):
@@ -342,24 +338,24 @@ def run(args: argparse.Namespace) -> int:
         print("invariants: all hold (" + "; ".join(name for name, _, _ in _invariant_names()) + ")")
 
     if graph:
-        import networkx as nx
-        gr = state_graph(results)
-        sccs = list(nx.strongly_connected_components(gr))
-        big = max((len(c) for c in sccs), default=0)
-        terminal = sum(1 for _, d in gr.nodes(data=True) if d.get("terminal"))
-        sinks = sum(1 for v in gr.nodes if gr.out_degree(v) == 0)
-        print(f"state graph: {gr.number_of_nodes()} nodes, {gr.number_of_edges()} edges, {len(sccs)} strongly "
-              f"connected components (largest {big}), {terminal} terminal states, {sinks} without successors "
+        an = [(r, r.analysis) for r in results]
+        nodes = sum(a.nodes for _, a in an)
+        print(f"state graph: {nodes} nodes, {sum(a.edges for _, a in an)} edges, {sum(a.sccs for _, a in an)} "
+              f"strongly connected components (largest {max((a.largest for _, a in an), default=0)}), "
+              f"{sum(a.terminal for _, a in an)} terminal states, {sum(a.sinks for _, a in an)} without successors "
               f"(terminal or at the bound)")
-        for comp in livelocks(gr):
-            bad += 1
-            print(f"  FINDING livelock: {len(comp)} states that can never leave one another within a turn, none "
-                  f"terminal or at the bound (e.g. {min(comp)})")
-        idle = livelocks(gr, turns=True)
+        for r, a in an:
+            for size, v in a.livelocks:
+                bad += 1
+                print(f"  FINDING livelock: {size} states that can never leave one another within a turn, none "
+                      f"terminal or at the bound (e.g. {_example(r, v)})")
+        idle = [(r, x) for r, a in an for x in a.idle]
         if idle:
             print(f"  {len(idle)} loop(s) of end-turns where nothing else can ever happen (no units or cards left; "
-                  f"decks are not modelled), e.g. {min(idle[0])}")
+                  f"decks are not modelled), e.g. {_example(idle[0][0], idle[0][1][1])}")
         if args.export:
+            import networkx as nx
+            gr = state_graph(results)
             try:
                 atomic_write(args.export, lambda f: nx.write_graphml(gr, f))
             except OSError as e:
