@@ -63,7 +63,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--depth", type=_count(0), metavar="N", help="do not expand states deeper than N actions")
     p.add_argument("--turns", type=_count(0), metavar="N", help="do not expand states after N end-turns (overrides the file)")
     p.add_argument("--jobs", type=_count(1), default=min(2, os.cpu_count() or 1), metavar="N",
-                   help="worker processes, one position each at a time (default: 2)")
+                   help="worker processes (default: 2): positions largest first, one each; a position larger than "
+                        "the others' share, or the only one, explored by all N together")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="explore each position sharded over the workers of a Dask cluster (tcp://HOST:8786; "
+                        "needs the cluster extra, docs/cluster.md)")
+    p.add_argument("--shards", type=_count(1), metavar="N",
+                   help="with --cluster: shards per position (default: one per cluster worker)")
     p.add_argument("--stats", action="store_true", help="print distinct states/s, bytes per visited state, times")
     p.add_argument("--no-graph", action="store_true",
                    help="skip the explored state space as a graph (SCCs, terminal states, livelocks)")
@@ -107,7 +113,7 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
         names.add(name)
         checked = pv.position(entry, keys, "a position")
         bounds = pv.mapping(pv.opt(entry, "explore", {}), ("explore",), "explore", EXPLORE_KEYS)
-        for key, low in (("turns", 0), ("max_states", 1)):
+        for key, low in (("turns", 0), ("max_states", 1), ("states", 0)):
             if key in bounds:
                 pv.integer(bounds[key], ("explore", key), f"explore.{key}", low)
         if "concede" in bounds:
@@ -118,7 +124,7 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
             rulings[rid] = value
         setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
         out.append(Position(name, setup, bounds.get("turns", 2), bounds.get("concede", False),
-                            bounds.get("max_states", 200_000), rulings))
+                            bounds.get("max_states", 200_000), rulings, bounds.get("states", 0)))
     allowed = {}
     for i, u in enumerate(v.seq(v.opt(doc, "unexercised", []), ("unexercised",), "unexercised")):
         up = ("unexercised", i)
@@ -207,29 +213,73 @@ def _worker_start() -> None:
 
 def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
                   depth: int | None = None, graph: bool = False, measure: bool = False,
-                  backend: str = "compiled", progress: bool = False, export: bool = False) -> list[Result]:
-    """Explore every position (in parallel over ``jobs`` processes); results in the positions' order.
-    ``progress``: a bar on stderr, one tick per position explored (tqdm)."""
+                  backend: str = "compiled", progress: bool = False, export: bool = False,
+                  cluster: str | None = None, shards: int | None = None) -> list[Result]:
+    """Explore every position; results in the positions' order. ``progress``: a bar on stderr, a tick per position.
+
+    ``jobs`` processes: the positions run largest first (their ``explore: states:``) one per process, except a
+    position bigger than the others' share (or the only one), which all ``jobs`` processes explore together
+    (:mod:`simulator.verify.shard`). ``cluster``: every position sharded over a Dask cluster's workers."""
     work = [(p, max_states, depth, graph, measure, backend, export) for p in positions]
     bar = _bar(len(work)) if progress else None
-    results = []
+    results: list = [None] * len(work)
+    total = sum(p.states for p in positions)
     try:
-        if jobs > 1 and len(work) > 1:
+        if cluster:
+            from simulator.verify import cluster as transport
+            client = transport.connect(cluster)
+            try:
+                n = shards or len(client.scheduler_info()["workers"])
+                stable = not transport.same_hash_seed(client)
+                for i, w in enumerate(work):
+                    results[i] = _sharded(w, lambda make, n=n: transport.DaskActors(client, n, make), n, stable)
+                    _tick(bar, results[i])
+            finally:
+                client.close()
+            return results
+        together = [i for i, p in enumerate(positions) if jobs > 1 and
+                    (len(positions) == 1 or (p.states and p.states * jobs > total))]
+        for i in together:
+            from simulator.verify.cluster import Processes
+            results[i] = _sharded(work[i], lambda make, n=jobs: Processes(n, make), jobs)
+            _tick(bar, results[i])
+        rest = sorted((i for i in range(len(work)) if i not in together), key=lambda i: -positions[i].states)
+        if jobs > 1 and len(rest) > 1:
             import multiprocessing as mp
             ctx = mp.get_context("fork")
             # leaving the block by any exception (Ctrl-C, SIGTERM turned into one by cli.main) terminates the workers
-            with ctx.Pool(min(jobs, len(work)), initializer=_worker_start) as pool:
-                for r in pool.imap(_work, work, chunksize=1):
-                    results.append(r)
+            with ctx.Pool(min(jobs, len(rest)), initializer=_worker_start) as pool:
+                for i, r in pool.imap_unordered(_indexed, [(i, work[i]) for i in rest], chunksize=1):
+                    results[i] = r
                     _tick(bar, r)
         else:
-            for w in work:
-                results.append(_work(w))
-                _tick(bar, results[-1])
+            for i in rest:
+                results[i] = _work(work[i])
+                _tick(bar, results[i])
     finally:
         if bar is not None:
             bar.close()
     return results
+
+
+def _indexed(job):
+    i, w = job
+    return i, _work(w)
+
+
+def _sharded(job, transport, n: int, stable: bool = False) -> Result:
+    """One position explored by ``n`` shards (``transport(make)`` builds them), analysed here."""
+    import functools
+    from simulator.verify.shard import Shard, search
+    pos, max_states, depth, graph, measure, backend, export = job
+    make = functools.partial(Shard, pos, n, max_depth=depth, limit=max_states, graph=graph, labels=export,
+                             backend=backend, stable=stable)
+    pool = transport(make)
+    try:
+        r = search(pos, pool, limit=max_states, backend=backend)
+    finally:
+        pool.close()
+    return finish(pos, r, export, backend)
 
 
 def _bar(total: int):
@@ -298,13 +348,17 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
                             graph=graph, measure=args.stats, backend=args.backend,
-                            progress=_show_progress(args), export=bool(args.export))
+                            progress=_show_progress(args), export=bool(args.export),
+                            cluster=args.cluster, shards=args.shards)
     wall = time.perf_counter() - t0
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):
         print(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
               f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}), "
               f"{r.terminal} terminal{'' if r.complete else ', STOPPED at the state limit'}")
+        if p.states and r.complete and r.states != p.states:
+            print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
+                  f"first; update it)")
     total = sum(r.states for r in results)
     print(f"  total: {total} distinct states, {sum(r.edges for r in results)} transitions")
 

@@ -278,6 +278,7 @@ class Position:
     concede: bool = False          # explore concede too
     max_states: int = 200_000
     rulings: dict = field(default_factory=dict)
+    states: int = 0                # the state count of the last run (explore: states:): schedules the largest first
 
     def start(self, backend: str = "compiled") -> State:
         cards = {**CATALOGUE, **{cid: to_card(cid, c) for cid, c in (self.setup.get("cards") or {}).items()}}
