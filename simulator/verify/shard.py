@@ -57,7 +57,7 @@ class Shard:
         self.fp = stable_fingerprint if stable else fast_fingerprint
         self.mon = Monitor()
         self.start = pos.start(backend)
-        self.start.coverage = self.mon
+        self.start.coverage = self.mon             # type: ignore[assignment]
         self.cfg = self.start.cfg
         self.seen: dict[int, int] = {}
         self.frontier: list[tuple] = []          # (state, id, depth, turns), by id
@@ -277,7 +277,7 @@ def _search(pos, pool, limit, keep_going, backend, rebalance) -> Result:
         res.depth = level
         found = sorted(x for part in pool.call_all("expand", base) for x in part)
         last = None
-        for v, k, _j, name, rule, msg, a in found:
+        for v, _k, _j, name, rule, msg, a in found:
             if last is not None and v != last:
                 break
             if name in kinds:
