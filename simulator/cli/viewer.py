@@ -53,7 +53,7 @@ CHROME = {
     "no_units": "no units",
     "controller": "controlled by",
     "uncontrolled": "uncontrolled",
-    "contested": "Contested",
+    "contested": "Contested",          # a word shown on the page, not a state
     "staged": "staged",
     "active": "active",
     "trace": "This step",

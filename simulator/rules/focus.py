@@ -1,6 +1,7 @@
 """Focus (313, 341-348): who may start a chain in Showdown Open."""
 from __future__ import annotations
 
+from statecharts.states import CombatStep
 from simulator.core.log import fire
 from simulator.core.model import State
 from simulator.core.registry import effect, guard, test
@@ -32,7 +33,7 @@ def _by_trigger(g: State, inst, ctx) -> bool:
 
 @guard("in_combat")
 def _in_combat(g: State, inst, ctx) -> bool:
-    return g.ms[("combat", None)] != "Idle"
+    return g.ms[("combat", None)] != CombatStep.Idle
 
 
 @guard("ruling_R1_attacker")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
+from statecharts.states import CombatStep
 from simulator.core.log import N_, fire, log
 from simulator.core.model import Ability, Item, State, Unit
 from simulator.core.registry import effect, guard
@@ -100,7 +101,7 @@ def _holds(g: State, name: str, arg, source: str, controller: str, recorded: str
         enemies = [u for u in g.units_at(here) if g.opponents(u.controller, controller)]
         return len(enemies) == 1
     if name == "in-combat":
-        return at_bf and g.active == here and g.ms[("combat", None)] != "Idle"
+        return at_bf and g.active == here and g.ms[("combat", None)] != CombatStep.Idle
     u = g.units.get(source)
     if name == "not-damaged-this-turn":
         return u is not None and not u.hurt
