@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from statecharts.states import ChainState, FocusState, PlayerState, Status
+from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect
@@ -51,7 +52,7 @@ def _replace(g: State, inst, ctx) -> None:
             b.static_might = 0
             log(g, "{bf} is replaced by a token battlefield with no abilities; units there stay", "652.2, R9", inst,
                 bf=name)
-            if g.cfg.rulings.get("R9") == "reset":
+            if ruling_is(g, "R9", "reset"):
                 if b.controller:
                     b.controller = None
                     fire(g, "battlefield.control", "lose", name)

@@ -1,6 +1,7 @@
 """What items do when they resolve (340, 337.2): the effect vocabulary, units and gear entering play."""
 from __future__ import annotations
 
+from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
 from simulator.core.model import Item, State, Unit
 from simulator.core.registry import effect
@@ -216,7 +217,7 @@ def run_effects(g: State, item: Item, entering: list | None = None) -> None:
             log(g, "{player} draws {count}", "340", item.controller, count=k)
         elif verb == "extra-turn":
             who = args.get("player") or item.controller
-            if g.cfg.rulings.get("R11") == "fifo":
+            if ruling_is(g, "R11", "fifo"):
                 g.extra.append(who)
             else:
                 g.extra.insert(0, who)
