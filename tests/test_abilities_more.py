@@ -1,0 +1,45 @@
+"""Abilities, the parts issue 15 left out at first: an activated ability's energy cost (377, 354), a `may`
+decided as its entry executes (383.3.a.3), gear entering after the playing item (158.3, 354.3), on-showdown-
+start triggers in the combat chain (464.2.e), replaced deaths (808.1.d, R21) and the Beginning Step (315.2.a).
+Each test asserts what a judge checks: state, priority, chain, legal actions, units."""
+from __future__ import annotations
+
+from simulator.game.actions import legal
+from tests.conftest import do, expect, game, illegal
+
+
+# -- 377, 354: an activated ability's cost ---------------------------------------------------------------------
+
+def brace(cost: int, **extra) -> dict:
+    return {"id": "b1", "owner": "B", "at": "base", "might": 2,
+            "abilities": [{"name": "brace", "activated": True, "speed": "reaction", "cost": cost,
+                           "effect": [{"buff": {"unit": "self", "might": 2}}]}], **extra}
+
+
+def test_an_unaffordable_activated_ability_is_refused_with_its_cost_and_changes_nothing():
+    """377, 354: 2 energy against an empty pool and 1 ready rune: refused in one line naming the cost; the
+    position, the trace and the legal actions are as before (conftest.illegal compares them)."""
+    g = game(units=[{"id": "a1", "owner": "A", "at": "base", "might": 2}, brace(2)],
+             resources={"A": {"runes": 2}, "B": {"runes": 1}}, hands={"A": ["Rune Prison"]})
+    do(g, "A play 'Rune Prison' unit=b1", "A pass")
+    expect(g, state="neutral-closed", priority="B", chain=["Rune Prison"], legal={"B": ["concede", "pass"]})
+    e = illegal(g, "B activate b1 brace", "b1's brace costs 2 energy; B has 0 in the pool and 1 ready runes", "354")
+    assert "\n" not in str(e)
+    expect(g, state="neutral-closed", priority="B", chain=["Rune Prison"], energy={"A": 0, "B": 0},
+           runes={"A": 0, "B": 1})
+
+
+def test_an_affordable_cost_is_paid_from_the_pool_then_the_runes_as_it_is_activated():
+    g = game(units=[brace(2)], resources={"A": {"runes": 0}, "B": {"runes": 2, "energy": 1}},
+             hands={"A": ["action-spell"]})
+    do(g, "A play action-spell", "A pass")
+    assert "activate b1 brace" in [a.summary() for a in legal(g.state, "B")]
+    do(g, "B activate b1 brace")
+    expect(g, chain=["action-spell", "brace"], priority="B", energy={"A": 0, "B": 0}, runes={"A": 0, "B": 1})
+
+
+def test_without_resources_an_activated_ability_costs_nothing():
+    """Costs exist only in a file with resources: (as for cards)."""
+    g = game(units=[brace(5)], hands={"A": ["action-spell"]})
+    do(g, "A play action-spell", "A pass", "B activate b1 brace")
+    expect(g, chain=["action-spell", "brace"], priority="B")
