@@ -43,3 +43,28 @@ def test_without_resources_an_activated_ability_costs_nothing():
     g = game(units=[brace(5)], hands={"A": ["action-spell"]})
     do(g, "A play action-spell", "A pass", "B activate b1 brace")
     expect(g, chain=["action-spell", "brace"], priority="B")
+
+
+# -- 158.3, 354.3, 359.2: gear played by an instruction ----------------------------------------------------------
+
+BANNER = {"war-banner": {"type": "gear", "abilities": [{"name": "rally", "trigger": "on-play",
+                                                         "effect": [{"draw": {"count": 1}}]}]},
+          "armory-call": {"type": "spell", "timing": "action",
+                          "effect": [{"play": {"card": "war-banner"}}, {"exhaust": {"unit": "war-banner#1"}},
+                                     {"draw": {"count": 1}}]}}
+
+
+def test_gear_played_by_a_spell_enters_after_the_spell_ready_in_base_then_its_play_trigger():
+    g = game(cards=BANNER, hands={"A": ["armory-call"]})
+    do(g, "A play armory-call", "A pass", "B pass")
+    events = [e.event for e in g.trace]
+    played = events.index("A plays the gear war-banner#1: it enters its base once armory-call has finished resolving")
+    drew = events.index("A draws 1", played)
+    entered = events.index("A's gear war-banner#1 enters play in base: armory-call has finished resolving")
+    assert played < drew < entered                      # the spell's later instructions ran first (158.3)
+    assert "exhaust: war-banner#1 is not on the board (yet); nothing happens" in events[played:entered]
+    gear = g.state.units["war-banner#1"]
+    assert (gear.kind, gear.at, gear.exhausted, gear.zone) == ("gear", "base", False, "board")   # ready (359.2)
+    expect(g, state="neutral-closed", chain=["rally"], priority="A")          # its own chain item (383.4.a.2)
+    do(g, "A pass", "B pass")
+    expect(g, state="neutral-open", chain=[], priority="A")
