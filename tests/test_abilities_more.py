@@ -68,3 +68,42 @@ def test_gear_played_by_a_spell_enters_after_the_spell_ready_in_base_then_its_pl
     expect(g, state="neutral-closed", chain=["rally"], priority="A")          # its own chain item (383.4.a.2)
     do(g, "A pass", "B pass")
     expect(g, state="neutral-open", chain=[], priority="A")
+
+
+# -- 464.2.a, 464.2.e: on-showdown-start in the combat chain ------------------------------------------------------
+
+BEACON = [{"name": "North", "abilities": [{"name": "beacon", "trigger": "on-showdown-start",
+                                           "effect": [{"draw": {"count": 1}}]}]}, "South"]
+
+
+def test_a_combats_showdown_start_triggers_are_placed_in_the_combat_chain_order():
+    """464.2.e: the attacker's items first, then the defender's; the battlefield's is its controller's (190.6),
+    here the defender's, so it is placed after the attacker's on-attack and resolves before it."""
+    g = game(battlefields=BEACON, control={"North": "B"},
+             units=[{"id": "a1", "owner": "A", "at": "base", "might": 2,
+                     "abilities": [{"name": "charge", "trigger": "on-attack", "effect": []}]},
+                    {"id": "b1", "owner": "B", "at": "North", "might": 3}])
+    do(g, "A move a1 North")
+    expect(g, state="showdown-closed", chain=["charge", "beacon"], priority="B", focus="A",
+           active={"kind": "combat", "at": "North", "attacker": "A", "defender": "B"})
+    events = [e.event for e in g.trace]
+    assert events.index("combat at North: A attacks, B defends") < events.index("beacon goes on the chain")
+
+
+def test_a_non_combat_showdown_places_its_own_and_a_conversion_does_not_trigger_them_again():
+    """344: a non-combat showdown's start triggers it (its own chain, the turn player handles the uncontrolled
+    battlefield's, 190.6); when it becomes a combat (323.14) no showdown begins, so only the combat chain's
+    on-attack/on-defend triggers are placed."""
+    g = game(battlefields=BEACON, hands={"B": ["move-spell"]},
+             units=[{"id": "a1", "owner": "A", "at": "base", "might": 2,
+                     "abilities": [{"name": "charge", "trigger": "on-attack", "effect": []}]},
+                    {"id": "b1", "owner": "B", "at": "base", "might": 1}])
+    do(g, "A move a1 North")
+    expect(g, state="showdown-closed", chain=["beacon"], priority="A", active={"kind": "showdown", "at": "North"})
+    do(g, "A pass", "B pass")
+    expect(g, state="showdown-open", chain=[], focus="A")
+    do(g, "A pass")
+    expect(g, focus="B", priority="B")
+    do(g, "B play move-spell unit=b1 to=North", "B pass", "A pass")
+    expect(g, active={"kind": "combat", "at": "North", "attacker": "A", "defender": "B"}, chain=["charge"])
+    assert sum(e.event == "beacon goes on the chain" for e in g.trace) == 1
