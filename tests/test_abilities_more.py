@@ -107,3 +107,33 @@ def test_a_non_combat_showdown_places_its_own_and_a_conversion_does_not_trigger_
     do(g, "B play move-spell unit=b1 to=North", "B pass", "A pass")
     expect(g, active={"kind": "combat", "at": "North", "attacker": "A", "defender": "B"}, chain=["charge"])
     assert sum(e.event == "beacon goes on the chain" for e in g.trace) == 1
+
+
+# -- 315.2.a: the Beginning Step ----------------------------------------------------------------------------------
+
+def test_the_beginning_step_is_a_declared_state_where_turn_start_triggers_fire():
+    """315.1, 315.2.a, 315.2.b: Awaken -> BeginningStep (trigger_on_turn_start) -> Beginning (the Scoring
+    Step, hold_scoring); nothing else places turn-start triggers."""
+    from statecharts.phases import PHASES
+    assert "BeginningStep" in PHASES.states and "BeginningStep" in PHASES.state_docs
+    placing = [t for t in PHASES.transitions if "trigger_on_turn_start" in t.effects]
+    assert [(t.source, t.dest) for t in placing] == [("Awaken", "BeginningStep")]
+    assert "315.2.a" in placing[0].rules
+    scoring = [t for t in PHASES.transitions if "hold_scoring" in t.effects]
+    assert [(t.source, t.dest) for t in scoring] == [("BeginningStep", "Beginning")]
+
+
+def test_a_turn_start_trigger_is_played_out_in_the_beginning_step_after_the_awaken_before_the_hold():
+    g = game(control={"South": "B"},
+             units=[{"id": "b1", "owner": "B", "at": "South", "might": 2, "exhausted": True,
+                     "abilities": [{"name": "withdraw", "trigger": "on-turn-start",
+                                    "effect": [{"recall": {"unit": "self"}}]}]}])
+    do(g, "A end-turn")
+    expect(g, turn="B", phase="BeginningStep", state="neutral-closed", chain=["withdraw"], priority="B",
+           units={"b1": {"exhausted": False, "at": "South"}}, score={"B": 0},
+           legal={"A": ["concede"], "B": ["concede", "pass"]})
+    illegal(g, "B end-turn", "closed", "R14")
+    do(g, "B pass", "A pass")
+    # recalled: the cleanup took South from B (323.6) before the Scoring Step, so nothing is held
+    expect(g, phase="Main", turn="B", chain=[], units={"b1": {"at": "base"}}, controller={"South": None},
+           score={"B": 0})

@@ -53,7 +53,7 @@ UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "dam
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None)}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
                "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
-PHASES = ("Awaken", "Beginning", "Channel", "Draw", "Main", "Ending", "GameOver")
+PHASES = ("Awaken", "BeginningStep", "Beginning", "Channel", "Draw", "Main", "Ending", "GameOver")
 
 
 # -- YAML with line numbers, at a bounded cost ---------------------------------------------------------
