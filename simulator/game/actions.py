@@ -197,6 +197,8 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return
     if a.kind == "choose" and a.option is None:
         raise IllegalAction("there is no choice of battlefield to make", "323.12")
+    if g.ms[("chain", None)] == "ResolveChoice" and g.resolving is not None:
+        return _check_resolving_choice(g, a)
     who = orderer(g)
     if who is not None:
         return _check_order(g, a, who)
@@ -290,6 +292,19 @@ def _check_decision(g: State, a: Action) -> None:
             raise IllegalAction("a may is decided with option yes or no", "383.3.a")
         return
     check_targets(g, a.player, a.targets, target_fields(it.effect), f"{it.source}'s {it.name}")
+
+
+def _check_resolving_choice(g: State, a: Action) -> None:
+    """383.3.a.3, 158.3: an item waits mid-resolution for its controller's yes or no on a may; nothing else
+    happens meanwhile (nobody has priority, no trigger is ordered, no cleanup runs)."""
+    it = g.resolving.item
+    if a.kind != "choose":
+        raise IllegalAction(f"{it.controller} must first decide whether {it.name} does its optional part as it "
+                            f"resolves; nobody has priority", "383.3.a.3")
+    if a.player != it.controller:
+        raise IllegalAction(f"only {it.controller}, who controls {it.name}, decides", "383.3.a.3")
+    if a.option not in ("yes", "no"):
+        raise IllegalAction("a may is decided with option yes or no", "383.3.a.3")
 
 
 def _check_assign(g: State, a: Action, who: str) -> None:
@@ -477,6 +492,11 @@ def candidates(g: State, p: str) -> list[Action]:
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
+    if g.ms[("chain", None)] == "ResolveChoice":    # a may as its entry executes (383.3.a.3)
+        r = g.resolving
+        if r is None or r.item.controller != p:
+            return out
+        return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]
     if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
         return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
     if g.ms[("chain", None)] == "Decide":

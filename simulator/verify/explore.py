@@ -90,7 +90,7 @@ def _chain_closed(g: State, actors) -> str | None:
     if g.winner is not None:
         return None                  # the game is over (323.1, 651.1): nothing is Open or Closed any more
     closed = g.ms[("turn.window", None)] == "Closed"
-    if bool(g.chain) != closed:
+    if bool(g.chain or g.resolving) != closed:            # an item waiting mid-resolution is still on it
         return f"the chain has {len(g.chain)} item(s) but the state is {'Closed' if closed else 'Open'}"
     return None
 
@@ -112,8 +112,9 @@ def _one_actor(g: State, actors) -> str | None:
     if len(who) > 1:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
-        orders = orderer(g)
-        decides = deciding(g) if g.ms[("chain", None)] == "Decide" else None
+        mid = g.resolving.item if g.ms[("chain", None)] == "ResolveChoice" and g.resolving else None
+        orders = None if mid else orderer(g)      # a may while resolving comes first (383.3.a.3, 158.3)
+        decides = deciding(g) if g.ms[("chain", None)] == "Decide" else mid
         assigns = assigner(g)
         expected = g.turn if g.choosing else orders or (decides.controller if decides else assigns or g.priority)
         if who[0] != expected:
