@@ -7,6 +7,7 @@ from functools import lru_cache
 from itertools import combinations, product
 
 from statecharts import timing
+from statecharts.states import ChainState, Phase
 
 from simulator.rules.targets import check_targets, pool, target_fields, target_options, target_pool
 from simulator.rules.triggers import deciding, orderer, unordered_labels
@@ -197,14 +198,14 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return
     if a.kind == "choose" and a.option is None:
         raise IllegalAction("there is no choice of battlefield to make", "323.12")
-    if g.ms[("chain", None)] == "ResolveChoice" and g.resolving is not None:
+    if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving is not None:
         return _check_resolving_choice(g, a)
     who = orderer(g)
     if who is not None:
         return _check_order(g, a, who)
     if a.kind == "order":
         raise IllegalAction("there are no simultaneous triggers to order", "383.3.d")
-    if g.ms[("chain", None)] == "Decide" and deciding(g) is not None:
+    if g.ms[("chain", None)] == ChainState.Decide and deciding(g) is not None:
         return _check_decision(g, a)
     if a.kind == "choose":
         raise IllegalAction("there is no optional ability to decide", "383.3.a")
@@ -357,7 +358,7 @@ def _check_move(g: State, a: Action, st: str) -> None:
     if p != g.turn or g.priority != p:
         raise IllegalAction("only the turn player holding priority may make a standard move",
                             ", ".join(timing.ALLOWED["move"][st]))
-    if g.ms[("phases", None)] != "Main":
+    if g.ms[("phases", None)] != Phase.Main:
         raise IllegalAction("standard moves happen in the Main Phase", "144")
     if not a.units:
         raise IllegalAction("a move names at least one unit", "144")
@@ -492,14 +493,14 @@ def candidates(g: State, p: str) -> list[Action]:
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
-    if g.ms[("chain", None)] == "ResolveChoice":    # a may as its entry executes (383.3.a.3)
+    if g.ms[("chain", None)] == ChainState.ResolveChoice:    # a may as its entry executes (383.3.a.3)
         r = g.resolving
         if r is None or r.item.controller != p:
             return out
         return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]
     if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
         return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
-    if g.ms[("chain", None)] == "Decide":
+    if g.ms[("chain", None)] == ChainState.Decide:
         it = deciding(g)
         if it is None or it.controller != p:
             return out

@@ -8,6 +8,7 @@ success).
 from __future__ import annotations
 
 from statecharts import timing
+from statecharts.states import ChainState
 
 from simulator.rules import concede
 from simulator.game.actions import Action, check, choice, legal
@@ -51,7 +52,7 @@ def perform(g: State, a: Action) -> None:
     k = a.kind
     if k == "concede":
         concede.concede(g, p)
-    elif k == "choose" and a.option is not None and g.ms[("chain", None)] == "ResolveChoice":
+    elif k == "choose" and a.option is not None and g.ms[("chain", None)] == ChainState.ResolveChoice:
         r = g.resolving
         verb = r.item.effect[r.at][0]
         if a.option == "yes":
@@ -89,7 +90,7 @@ def perform(g: State, a: Action) -> None:
         if g.invited == p and g.turn_state() in timing.NO_PASS:
             log(g, "{player} declines the invitation; priority returns to {turn}", "R13", p, turn=g.turn)
             g.invited = None
-        elif g.ms[("chain", None)] == "Execute":
+        elif g.ms[("chain", None)] == ChainState.Execute:
             log(g, "{player} passes priority", "338.2", p)
             pass_priority(g, p)
         else:

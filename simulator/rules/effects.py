@@ -1,6 +1,7 @@
 """What items do when they resolve (340, 337.2): the effect vocabulary, units and gear entering play."""
 from __future__ import annotations
 
+from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
 from simulator.core.model import Item, Resolving, State, Unit
 from simulator.core.registry import effect, guard
@@ -283,7 +284,7 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
             log(g, "{player} draws {count}", "340", item.controller, count=k)
         elif verb == "extra-turn":
             who = args.get("player") or item.controller
-            if g.cfg.rulings.get("R11") == "fifo":
+            if ruling_is(g, "R11", "fifo"):
                 g.extra.append(who)
             else:
                 g.extra.insert(0, who)
