@@ -213,18 +213,17 @@ def compile_fire(leaf: str, source: str, trigger: str) -> Callable:
     declaration order, each an ``if`` over its named guards and ``unless``; the chosen one sets the
     destination, records its coverage, runs its effects, writes its trace line, runs the destination's
     ``enter`` effect (not for a transition back to its own source: it is internal) and fires its hand-offs,
-    in :meth:`Runtime.fire_ctx`'s order; None when no transition is enabled. The guards and effects are
-    bound when the code is generated (the registry is complete by then: the runtime of a built game); the
-    hand-offs go through ``rt.fire_ctx`` (a :class:`Recording` runtime records them).
+    in :meth:`Runtime.fire_ctx`'s order; None when no transition is enabled. Guards and effects are looked
+    up by name when they run (a test may replace one in the registry); the hand-offs go through
+    ``rt.fire_ctx`` (a :class:`Recording` runtime records them).
     ``tests/test_backends.py`` checks it against the ``transitions`` machines.
     """
     ts = [t for t in statecharts.LEAVES[leaf].transitions if t.source == source and t.trigger == trigger]
-    ns: dict = {"LEAF": leaf, "say": say}
+    ns: dict = {"LEAF": leaf, "say": say, "GUARDS": registry.GUARDS, "EFFECTS": registry.EFFECTS}
     lines = ["def f(rt, g, inst, ctx):"]
     for i, t in enumerate(ts):
-        conds = [f"G_{n}(g, inst, ctx)" for n in t.guards] + [f"not G_{n}(g, inst, ctx)" for n in t.unless]
-        for n in (*t.guards, *t.unless):
-            ns[f"G_{n}"] = registry.GUARDS[n]
+        conds = [f"GUARDS[{n!r}](g, inst, ctx)" for n in t.guards] + \
+            [f"not GUARDS[{n!r}](g, inst, ctx)" for n in t.unless]
         plan = _plan(leaf, t)
         ns[f"T{i}"], ns[f"R{i}"], ns[f"RULES{i}"] = t, plan[1], plan[2]
         ind = "        " if conds else "    "
@@ -235,14 +234,12 @@ def compile_fire(leaf: str, source: str, trigger: str) -> Callable:
         lines += [f"{ind}cov = g.coverage", f"{ind}if cov is not None:", f"{ind}    cov.add(R{i})"]
         if t.say:
             lines.append(f"{ind}at = len(g.trace)")
-        for k, e in enumerate(t.effects):
-            ns[f"E{i}_{k}"] = registry.EFFECTS[e]
-            lines.append(f"{ind}E{i}_{k}(g, inst, ctx)")
+        for e in t.effects:
+            lines.append(f"{ind}EFFECTS[{e!r}](g, inst, ctx)")
         if t.say:
             lines += [f"{ind}if g.events_on:", f"{ind}    say(g, T{i}, LEAF, inst, ctx, at, RULES{i})"]
         if plan[3] is not None:
-            ns[f"N{i}"] = registry.EFFECTS[plan[3]]
-            lines.append(f"{ind}N{i}(g, inst, ctx)")
+            lines.append(f"{ind}EFFECTS[{plan[3]!r}](g, inst, ctx)")
         for target, trig, per_bf in plan[4]:
             where = "(inst if inst in g.bfs else g.active)" if per_bf else "None"
             lines.append(f"{ind}rt.fire_ctx(g, {target!r}, {trig!r}, {where}, dict(ctx))")
