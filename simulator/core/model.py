@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from statecharts.turn import NEUTRAL_CLOSED, NEUTRAL_OPEN, SHOWDOWN_CLOSED, SHOWDOWN_OPEN
+from statecharts.states import Mode, PlayerState, Window
 
 
 def _copier(names: tuple[str, ...]):
@@ -310,7 +311,7 @@ class State:
         left = self.left
         if left is None:
             ms = self.ms
-            left = self.left = tuple(p for p in self.cfg.order if ms[("player", p)] in ("InGame", "Won"))
+            left = self.left = tuple(p for p in self.cfg.order if ms[("player", p)] in (PlayerState.InGame, PlayerState.Won))
         return left
 
     def next_player(self, after: str, among: tuple[str, ...] | None = None) -> str:
@@ -365,7 +366,7 @@ class State:
 
     def turn_state(self) -> str:
         ms = self.ms
-        return _TURN_STATES[ms[("turn.mode", None)] == "Showdown"][ms[("turn.window", None)] == "Closed"]
+        return _TURN_STATES[ms[("turn.mode", None)] == Mode.Showdown][ms[("turn.window", None)] == Window.Closed]
 
     def spell_watchers(self) -> bool:
         """Whether any unit, gear or battlefield has an ability that a spell finishing resolving triggers."""

@@ -7,6 +7,7 @@ from functools import lru_cache
 from itertools import combinations, product
 
 from statecharts import timing
+from statecharts.states import ChainState, Phase
 
 from simulator.rules.targets import check_targets, pool, target_fields, target_options, target_pool
 from simulator.rules.triggers import deciding, orderer, unordered_labels
@@ -202,7 +203,7 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return _check_order(g, a, who)
     if a.kind == "order":
         raise IllegalAction("there are no simultaneous triggers to order", "383.3.d")
-    if g.ms[("chain", None)] == "Decide" and deciding(g) is not None:
+    if g.ms[("chain", None)] == ChainState.Decide and deciding(g) is not None:
         return _check_decision(g, a)
     if a.kind == "choose":
         raise IllegalAction("there is no optional ability to decide", "383.3.a")
@@ -342,7 +343,7 @@ def _check_move(g: State, a: Action, st: str) -> None:
     if p != g.turn or g.priority != p:
         raise IllegalAction("only the turn player holding priority may make a standard move",
                             ", ".join(timing.ALLOWED["move"][st]))
-    if g.ms[("phases", None)] != "Main":
+    if g.ms[("phases", None)] != Phase.Main:
         raise IllegalAction("standard moves happen in the Main Phase", "144")
     if not a.units:
         raise IllegalAction("a move names at least one unit", "144")
@@ -458,6 +459,9 @@ def _check_activate(g: State, a: Action, st: str) -> None:
         raise IllegalAction(f"{a.source}'s {a.ability} is used once per turn and was used this turn", "381")
     _timing(g, p, "reaction" if ab.adds else ab.speed, st, f"{a.source}'s {a.ability}")
     check_targets(g, p, a.targets, target_fields(ab.effect), f"{a.source}'s {a.ability}")
+    if g.cfg.resources is not None and ab.cost > available(g, p):      # 377, 354: its cost is paid as it is activated
+        raise IllegalAction(f"{a.source}'s {a.ability} costs {ab.cost} energy; {p} has {g.energy.get(p, 0)} in the "
+                            f"pool and {g.runes.get(p, 0)} ready runes", "377, 354")
 
 
 # -- enumeration ---------------------------------------------------------------------------------
@@ -476,7 +480,7 @@ def candidates(g: State, p: str) -> list[Action]:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
     if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
         return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
-    if g.ms[("chain", None)] == "Decide":
+    if g.ms[("chain", None)] == ChainState.Decide:
         it = deciding(g)
         if it is None or it.controller != p:
             return out

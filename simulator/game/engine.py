@@ -8,6 +8,7 @@ success).
 from __future__ import annotations
 
 from statecharts import timing
+from statecharts.states import ChainState
 
 from simulator.rules import concede
 from simulator.game.actions import Action, check, choice, legal
@@ -83,7 +84,7 @@ def perform(g: State, a: Action) -> None:
         if g.invited == p and g.turn_state() in timing.NO_PASS:
             log(g, "{player} declines the invitation; priority returns to {turn}", "R13", p, turn=g.turn)
             g.invited = None
-        elif g.ms[("chain", None)] == "Execute":
+        elif g.ms[("chain", None)] == ChainState.Execute:
             log(g, "{player} passes priority", "338.2", p)
             pass_priority(g, p)
         else:
@@ -139,6 +140,7 @@ def perform(g: State, a: Action) -> None:
         log(g, "{player} activates {source}'s {ability} ({targets})" if a.targets else
             "{player} activates {source}'s {ability}", "377", p, source=a.source, ability=a.ability,
             targets=", ".join(f"{f}: {v}" for f, v in a.targets))
+        pay(g, p, ab.cost, f"{a.source}'s {a.ability}")     # its energy cost (377, 354), with resources: only
         given = dict(a.targets)
         item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds,
                     targets=tuple((f, given[f]) for f in target_fields(ab.effect)), ability=(src.id, ab.name), there=src.at if src.at in g.bfs else None)
