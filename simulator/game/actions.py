@@ -566,13 +566,13 @@ def _refused_now(g: State, p: str, st: str):
     without building each refusal. Only a necessary condition: every other candidate is still checked in
     full. None while a choice, an order, a decision or a damage assignment is due (those come first in
     :func:`_check_choice`, and :func:`candidates` offers only them), or when ``p`` lacks priority."""
-    if g.choosing or g.priority != p or g.ms[("chain", None)] == "Decide" or orderer(g) is not None \
+    if g.choosing or g.priority != p or g.ms[("chain", None)] == ChainState.Decide or orderer(g) is not None \
             or damage.assigner(g) is not None:
         return None
     turn = p == g.turn
     no_pass = st in timing.NO_PASS and g.invited != p
     end = not (turn and st in timing.ALLOWED["end-turn"])
-    move = not (turn and st in timing.ALLOWED["move"] and g.ms[("phases", None)] == "Main")
+    move = not (turn and st in timing.ALLOWED["move"] and g.ms[("phases", None)] == Phase.Main)
     invite = not (turn and st in timing.ALLOWED["invite"])
     speeds = timing.PLAY[st]
     cards = g.cfg.cards
