@@ -579,6 +579,43 @@ def budget(checks: int):
         _BUDGET.pop()
 
 
+def _refused_now(g: State, p: str, st: str):
+    """A test ``shut(a)``: True for a candidate of ``p`` that :func:`_check_choice` refuses in the turn state
+    ``st`` by the timing tables alone (``statecharts/timing.py``: ``ALLOWED``, ``NO_PASS``, ``PLAY``), whatever
+    its cards, units or targets, computed once per state so that :func:`legal` skips those candidates
+    without building each refusal. Only a necessary condition: every other candidate is still checked in
+    full. None while a choice, an order, a decision or a damage assignment is due (those come first in
+    :func:`_check_choice`, and :func:`candidates` offers only them), or when ``p`` lacks priority."""
+    if g.choosing or g.priority != p or g.ms[("chain", None)] == ChainState.Decide or orderer(g) is not None \
+            or damage.assigner(g) is not None:
+        return None
+    turn = p == g.turn
+    no_pass = st in timing.NO_PASS and g.invited != p
+    end = not (turn and st in timing.ALLOWED["end-turn"])
+    move = not (turn and st in timing.ALLOWED["move"] and g.ms[("phases", None)] == Phase.Main)
+    invite = not (turn and st in timing.ALLOWED["invite"])
+    speeds = timing.PLAY[st]
+    cards = g.cfg.cards
+
+    def shut(a: Action) -> bool:
+        k = a.kind
+        if k == "pass":
+            return no_pass
+        if k == "end-turn":
+            return end
+        if k == "move":
+            return move
+        if k == "invite":
+            return invite
+        if k == "play" and not a.hidden:
+            card = cards.get(a.card)
+            # a card whose timing a keyword may raise (Ambush, 822.1.b) is left to the full check
+            return card is not None and card.timing not in speeds and keyword(card.keywords, "ambush") is None
+        return False
+
+    return shut
+
+
 def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     """The candidates :func:`check` accepts; its player part, the same for every candidate, is checked once.
 
@@ -603,8 +640,11 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     st = g.turn_state()
     res = []
     movers: dict[str, list[str]] = {}
+    shut = _refused_now(g, p, st)
     for a in cands:
         if a.kind != "concede":
+            if shut is not None and shut(a):
+                continue                         # the timing tables refuse it whatever its details
             try:
                 _check_choice(g, a, st)
             except IllegalAction:

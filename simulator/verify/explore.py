@@ -324,8 +324,10 @@ def actions_of(g: State, concede: bool) -> list[Action]:
 
 
 def successor(g: State, a: Action, mon: Monitor) -> State:
-    """``engine.step`` with the monitor pointed at the new state while it is computed."""
-    engine.check(g, a)
+    """``engine.step`` with the monitor pointed at the new state while it is computed, for an action of
+    :func:`actions_of`: without ``step``'s second ``check`` of it (``legal`` is ``check`` applied to the
+    candidates, whose shapes are legal by construction: tests/test_successor.py checks both agree on the
+    explored states). An ``IllegalAction`` that ``perform`` raises is still the explorer's finding."""
     n = g.clone()
     mon.start(n)
     try:
