@@ -53,6 +53,12 @@ def perform(g: State, a: Action) -> None:
     k = a.kind
     if k == "concede":
         concede.concede(g, p)
+    elif k == "choose" and a.option is not None and g.ms[("chain", None)] == ChainState.ResolveChoice:
+        r = g.resolving
+        verb = r.item.effect[r.at][0]
+        if a.option == "yes":
+            log(g, "{player} chooses to {verb} ({item}'s optional part)", cite("engine.chooses-optional-part"), p, verb=verb, item=r.item.name)
+        fire(g, "chain", "decide", item=r.item.name, player=p, option=a.option)
     elif k == "choose" and a.option is not None:
         it = deciding(g)
         if a.option == "yes":

@@ -102,6 +102,8 @@ def _continue(g: State, inst, ctx) -> None:
     st = g.ms[("chain", None)]
     if st in (ChainState.Order, ChainState.Decide):                       # 652.4, 383.3.d, 383.3.a: nobody waits on them
         fire(g, "chain", "withdraw", player=inst)
+    if st == ChainState.ResolveChoice and g.resolving is not None and g.resolving.item.controller == inst:
+        fire(g, "chain", "withdraw", player=inst)       # 652.4: their resolving item is countered
     if st == ChainState.Execute:
         if ctx.get("held_priority"):
             g.priority = inst
