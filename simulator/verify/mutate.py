@@ -30,6 +30,7 @@ or one is listed that no longer exists); 2 bad arguments.
 examples:
   riftsim mutate --list                       # every mutant's id
   nice -n 19 riftsim mutate                   # the full run (minutes: run it rarely on a shared machine)
+  nice -n 19 riftsim mutate --json run.jsonl --resume   # the full run, continued where it was interrupted
   riftsim mutate --only 'chain: Finalize' --stages scenarios
   riftsim mutate --sample 10 --stages scenarios
 """
@@ -378,14 +379,25 @@ def run_mutant(mu: Mutant | None, stages=STAGES, *, golden_check: bool = True) -
     return False, ""
 
 
-def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs: int = 1, skip: dict | None = None):
+def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs: int = 1, skip: dict | None = None,
+             on_pass=None):
     """Yield (mutant, killed, why) for every mutant, as they finish, with up to ``jobs`` children at once.
 
-    ``skip`` maps a mutant id to stages it cannot fail (see :func:`unreached`): they are not run for it.
+    ``skip`` maps a mutant id to stages it cannot fail (see :func:`unreached`) or already passed: they are not
+    run for it. ``on_pass(mutant, stage)`` is called when a mutant survives a stage it ran (a resumable run
+    records it).
     """
     todo = [(mu, 0) for mu in ms]
     todo.reverse()
     running: dict[int, tuple[_Child, int]] = {}
+    try:
+        yield from _loop(todo, running, stages, golden_check, jobs, skip, on_pass)
+    finally:                                          # interrupted (a signal, the consumer stopped): no child is left
+        for c, _ in running.values():
+            c.result(late=True)
+
+
+def _loop(todo, running, stages, golden_check, jobs, skip, on_pass):
     while todo or running:
         while todo and len(running) < jobs:
             mu, k = todo.pop()
@@ -410,6 +422,8 @@ def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs
             if killed:
                 yield c.mu, True, why
             else:
+                if on_pass:
+                    on_pass(c.mu, stages[k])
                 todo.insert(0, (c.mu, k + 1))       # its next stage, once every mutant had this one (breadth first)
 
 
@@ -475,6 +489,59 @@ def sample(ms: list[Mutant], n: int, skip: dict | None = None) -> list[Mutant]:
     return chosen
 
 
+# -- a resumable run: the JSON lines file --------------------------------------------------------
+
+def _commit() -> str:
+    """The checkout's commit (``+`` when files differ from it), or '' outside git."""
+    import subprocess
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return head + ("+" if dirty else "")
+
+
+def read_run(path: Path, header: dict) -> tuple[dict[str, tuple[bool, str]], dict[str, tuple[str, ...]]]:
+    """What a run recorded in ``path`` (JSON lines): ({id: (killed, why)}, {id: stages it survived}).
+
+    A ``{"run": ...}`` line starts each (resumed) run; they must have used the same stages and golden setting
+    as ``header`` (otherwise an outcome there would not be the outcome here). A last line cut short by an
+    interruption is ignored.
+
+    >>> import tempfile
+    >>> f = Path(tempfile.mkdtemp()) / "r.jsonl"
+    >>> _ = f.write_text('{"run": {"stages": ["scenarios"], "golden": true}}\\n{"id": "a", "passed": "scenarios"}\\n'
+    ...                  '{"id": "b", "killed": true, "why": "expect: x"}\\n{"id": "c", "kil')
+    >>> read_run(f, {"stages": ["scenarios"], "golden": True})
+    ({'b': (True, 'expect: x')}, {'a': ('scenarios',)})
+    """
+    done: dict[str, tuple[bool, str]] = {}
+    passed: dict[str, tuple[str, ...]] = {}
+    if not path.exists():
+        return done, passed
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for n, line in enumerate(lines, 1):
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            if n == len(lines):
+                break
+            raise ValueError(f"{path}:{n}: not a JSON line") from None
+        if "run" in rec:
+            was = rec["run"]
+            if (was.get("stages"), was.get("golden")) != (header["stages"], header["golden"]):
+                raise ValueError(f"{path}:{n}: recorded with stages {','.join(was.get('stages') or [])}"
+                                 f"{'' if was.get('golden') else ' and --no-golden'}: run it with the same options")
+        elif "passed" in rec:
+            passed[rec["id"]] = passed.get(rec["id"], ()) + (rec["passed"],)
+        elif "killed" in rec:
+            done[rec["id"]] = (bool(rec["killed"]), rec.get("why", ""))
+    return done, passed
+
+
 # -- the command ----------------------------------------------------------------------------------
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -490,7 +557,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="children at once (default 1: the machine is shared; each child is one mutant's stage)")
     p.add_argument("--goal", type=float, default=98.0, help="the score to reach, in percent (default: 98)")
-    p.add_argument("--json", metavar="FILE", help="also write every mutant's outcome as JSON lines to FILE")
+    p.add_argument("--json", metavar="FILE",
+                   help="also write every mutant's outcome (and each stage it survived) as JSON lines to FILE")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run recorded in --json FILE: a mutant with an outcome there is not run "
+                        "again, a stage it survived there is skipped; new records are appended")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -523,13 +594,25 @@ def run(args: argparse.Namespace) -> int:
         return 0
     ids = {m.id for m in everything}
     stale = sorted(set(equivalents) - ids)
+    header = {"stages": list(stages), "golden": not args.no_golden, "commit": _commit()}
+    done: dict[str, tuple[bool, str]] = {}
+    passed: dict[str, tuple[str, ...]] = {}
+    if args.resume:
+        if not args.json:
+            print("riftsim mutate: --resume needs --json FILE (the run to continue)", file=sys.stderr)
+            return 2
+        try:
+            done, passed = read_run(Path(args.json), header)
+        except (OSError, ValueError) as e:
+            print(f"riftsim mutate: cannot resume: {e}", file=sys.stderr)
+            return 2
     t0 = time.perf_counter()
     killed, survived, eq_killed, eq_survived = [], [], [], []
     base_killed, why = run_mutant(None, stages[:1], golden_check=not args.no_golden)
     if base_killed:
         print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
         return 1
-    skip: dict = {}
+    skip: dict = dict(passed)
     for stage, cov in (("scenarios", "coverage"), ("tests", "tests-coverage")):
         if stage not in stages:
             continue
@@ -541,11 +624,26 @@ def run(args: argparse.Namespace) -> int:
             skip[mid] = skip.get(mid, ()) + st
         n_skip = sum(1 for m in ms if stage in skip.get(m.id, ()))
         print(f"{len(ms)} mutants; {n_skip} change nothing stage '{stage}' uses (skipped for them)", flush=True)
-    out = open(args.json, "w", encoding="utf-8") if args.json else None
+    recorded = [(m, *done[m.id]) for m in ms if m.id in done]
+    if args.resume:
+        print(f"resuming {args.json}: {len(recorded)} of {len(ms)} mutants have an outcome there, "
+              f"{sum(1 for m in ms if m.id in passed and m.id not in done)} more passed some stages", flush=True)
+    out = open(args.json, "a" if args.resume else "w", encoding="utf-8") if args.json else None
+    if out:
+        out.write(json.dumps({"run": header}) + "\n")
+        out.flush()
+
+    def record_pass(mu: Mutant, stage: str) -> None:
+        if out:
+            out.write(json.dumps({"id": mu.id, "passed": stage}) + "\n")
+            out.flush()
+
+    import itertools
+    fresh = run_many([m for m in ms if m.id not in done], stages, golden_check=not args.no_golden, jobs=args.jobs,
+                     skip=skip, on_pass=record_pass)
     by_stage: dict[str, int] = {}
     try:
-        for n, (mu, dead, why) in enumerate(run_many(ms, stages, golden_check=not args.no_golden, jobs=args.jobs,
-                                                      skip=skip), 1):
+        for n, (mu, dead, why) in enumerate(itertools.chain(recorded, fresh), 1):
             eq = equivalents.get(mu.id)
             if dead:
                 (eq_killed if eq else killed).append((mu, why))
@@ -555,10 +653,11 @@ def run(args: argparse.Namespace) -> int:
             mark = "killed  " if dead else ("equiv.  " if eq else "SURVIVED")
             print(f"[{n}/{len(ms)}] {mark} {mu.id}" + (f"  <- {why}" if dead else f"  ({eq})" if eq else ""),
                   flush=True)
-            if out:
+            if out and mu.id not in done:
                 out.write(json.dumps({"id": mu.id, "killed": dead, "why": why, "equivalent": eq}) + "\n")
                 out.flush()
     finally:
+        fresh.close()                                 # kills the children still running when interrupted
         if out:
             out.close()
     order = {m.id: i for i, m in enumerate(ms)}
