@@ -17,7 +17,8 @@ are never touched), imports the simulator afresh on them and runs the stages in 
    (``expect``), the engine crashes (``crash``) or the output differs from its golden file
    (``golden``, ``tests/golden/``);
 2. ``tests``: the fast unit tests of ``tests/`` (pytest in the child; not the slow checks of the file
-   format, diagrams, docs and layers, nor the scenario and golden tests already run in stage 1);
+   format, diagrams, docs and layers, nor the scenario and golden tests already run in stage 1); for each
+   mutant only the tests that use what it changes (recorded once, per test, on the unmutated declarations);
 3. ``verify``: ``riftsim verify`` (statechart checks, exploration with every invariant, coverage).
 
 A mutant that survives every stage either is **equivalent** (it cannot change any behaviour; listed
@@ -239,22 +240,42 @@ def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
     return False, ""
 
 
-def _stage_tests(record: bool = False) -> tuple[bool, str]:
-    """Stage 2; with ``record``, run every test (no ``-x``) and return the transitions they fire as JSON."""
+def _stage_tests(record: bool = False, select: tuple[str, ...] | None = None) -> tuple[bool, str]:
+    """Stage 2: the fast unit tests, or only the tests ``select`` names (their node ids). With ``record``, run
+    every test (no ``-x``) and return, as JSON, the transitions each test fires: ``{"records": [...],
+    "tests": {nodeid: [record index...]}, "outside": [record index...]}`` (``outside``: fired while no test
+    ran, e.g. when a test module is imported)."""
     import io
     import contextlib
     import pytest
 
     failed: list[str] = []
+    current: list[str] = [""]
+    wanted = set(select) if select is not None else None
 
     class Watch:
         def pytest_runtest_logreport(self, report):
             if report.failed:
                 failed.append(report.nodeid)
 
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_protocol(self, item, nextitem):
+            current[0] = item.nodeid
+            yield
+            current[0] = ""
+
+        def pytest_collection_modifyitems(self, session, config, items):
+            if wanted is not None:
+                items[:] = [i for i in items if i.nodeid in wanted]
+
     files = [str(p) for p in sorted((ROOT / "tests").glob("test_*.py")) if p.name not in SLOW_TESTS]
+    if wanted is not None:
+        named = {n.split("::")[0] for n in wanted}
+        files = [f for f in files if Path(f).relative_to(ROOT).as_posix() in named]
+        if not files:
+            return False, ""
     os.environ["CI"] = "1"                            # the derandomized hypothesis profile (tests/conftest.py)
-    seen: set = set()
+    seen: dict[str, set] = {}
     if record:                                        # every pick of a declared transition, silent loops included
         import importlib
         machines = importlib.import_module("simulator.core.machines")
@@ -262,17 +283,24 @@ def _stage_tests(record: bool = False) -> tuple[bool, str]:
             def pick(self, leaf, source, trigger, g, inst, ctx, _orig=cls.pick):
                 t = _orig(self, leaf, source, trigger, g, inst, ctx)
                 if t is not None:
-                    seen.add((leaf, t.source, t.trigger, t.dest, t.guards))
+                    seen.setdefault(current[0], set()).add((leaf, t.source, t.trigger, t.dest, t.guards))
                 return t
             cls.pick = pick
-        machines._silent = lambda leaf: False
+        machines._silent = lambda *args: False       # no compiled loop: every step goes through pick
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = pytest.main([*([] if record else ["-x"]), "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                             "--rootdir", str(ROOT), "-k", SLOW_KEYWORDS, *files], plugins=[Watch()])
     if record:
-        return code != 0, json.dumps(sorted([list(r[:4]) + [list(r[4])] for r in seen]))
-    if code == 0:
+        records = sorted({r for rs in seen.values() for r in rs})
+        index = {r: i for i, r in enumerate(records)}
+        out = {"records": [list(r[:4]) + [list(r[4])] for r in records],
+               "tests": {t: sorted(index[r] for r in rs) for t, rs in seen.items() if t},
+               "outside": sorted(index[r] for r in seen.get("", ()))}
+        if code != 0:
+            return True, f"{', '.join(failed[:3]) or f'pytest exit {int(code)}'}"
+        return False, json.dumps(out)
+    if code == 0 or (code == 5 and wanted is not None):   # 5: no test selected (a deselected parametrization)
         return False, ""
     return True, f"tests: {failed[0] if failed else f'pytest exit {int(code)}'}"
 
@@ -293,7 +321,7 @@ def _stage_verify() -> tuple[bool, str]:
     return True, f"verify: {lines[0] if lines else f'exit {code}'}"[:300]
 
 
-def _child(mu: Mutant | None, stage: str, golden_check: bool) -> tuple[bool, str]:
+def _child(mu: Mutant | None, stage: str, golden_check: bool, select: tuple[str, ...] | None = None) -> tuple[bool, str]:
     import statecharts
     if mu is not None:
         _install(apply(statecharts.MACHINES, mu))
@@ -306,14 +334,15 @@ def _child(mu: Mutant | None, stage: str, golden_check: bool) -> tuple[bool, str
     if stage == "scenarios":
         return _stage_scenarios(golden_check)
     if stage == "tests":
-        return _stage_tests()
+        return _stage_tests(select=select)
     return _stage_verify()
 
 
 class _Child:
     """One stage of one mutant running in a forked child process."""
 
-    def __init__(self, mu: Mutant | None, stage: str, golden_check: bool, cpu: float | None = None) -> None:
+    def __init__(self, mu: Mutant | None, stage: str, golden_check: bool, cpu: float | None = None,
+                 select: tuple[str, ...] | None = None) -> None:
         self.mu, self.stage = mu, stage
         self.cpu = CPU_LIMIT[stage] if cpu is None else cpu
         self.deadline = time.monotonic() + 20 * self.cpu
@@ -325,7 +354,7 @@ class _Child:
             import resource
             resource.setrlimit(resource.RLIMIT_CPU, (int(self.cpu), int(self.cpu) + 1))
             try:
-                result = _child(mu, stage, golden_check)
+                result = _child(mu, stage, golden_check, select)
             except BaseException as e:  # noqa: BLE001 - a mutant may break anything; it is then killed
                 result = (True, f"crash: {type(e).__name__}: {e}"[:300])
             try:
@@ -380,7 +409,7 @@ def run_mutant(mu: Mutant | None, stages=STAGES, *, golden_check: bool = True) -
 
 
 def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs: int = 1, skip: dict | None = None,
-             on_pass=None):
+             on_pass=None, select: dict | None = None):
     """Yield (mutant, killed, why) for every mutant, as they finish, with up to ``jobs`` children at once.
 
     ``skip`` maps a mutant id to stages it cannot fail (see :func:`unreached`) or already passed: they are not
@@ -391,13 +420,13 @@ def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs
     todo.reverse()
     running: dict[int, tuple[_Child, int]] = {}
     try:
-        yield from _loop(todo, running, stages, golden_check, jobs, skip, on_pass)
+        yield from _loop(todo, running, stages, golden_check, jobs, skip, on_pass, select or {})
     finally:                                          # interrupted (a signal, the consumer stopped): no child is left
         for c, _ in running.values():
             c.result(late=True)
 
 
-def _loop(todo, running, stages, golden_check, jobs, skip, on_pass):
+def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, select):
     while todo or running:
         while todo and len(running) < jobs:
             mu, k = todo.pop()
@@ -407,7 +436,7 @@ def _loop(todo, running, stages, golden_check, jobs, skip, on_pass):
             if skip and stages[k] in skip.get(mu.id, ()):
                 todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
                 continue
-            c = _Child(mu, stages[k], golden_check)
+            c = _Child(mu, stages[k], golden_check, select=select.get(mu.id) if stages[k] == "tests" else None)
             running[c.fd] = (c, k)
         if not running:
             continue
@@ -442,30 +471,52 @@ def _coverage() -> list:
     return sorted([list(r[:4]) + [list(r[4])] for r in seen])
 
 
-def unreached(machines: tuple[Machine, ...], fired, stage: str = "scenarios") -> dict[str, tuple[str, ...]]:
-    """Mutant ids that ``stage`` cannot kill, as {id: (stage,)}: the bundled scenarios (and the fast tests,
-    derandomized) run deterministically, so a mutant changes nothing there when what it changes is never
-    used by them. A
-    changed transition's destination, effects or hand-offs matter only when it fires; its guards, ``unless``
-    or place in the order only when its row (machine, source, trigger) is looked up, which fires one of the
-    row's transitions; an ``enter`` effect only when a transition into that state fires."""
+def _usage(machines: tuple[Machine, ...], fired):
+    """A predicate ``uses(mutant)``: can a deterministic run that fired exactly ``fired`` (records (leaf, source,
+    trigger, dest, guards)) behave differently under the mutant? A changed transition's destination, effects
+    or hand-offs matter only when it fires; its guards, ``unless`` or place in the order only when its row
+    (machine, source, trigger) is looked up, which fires one of the row's transitions; an ``enter`` effect
+    only when a transition into that state fires."""
     fired_t = {(r[0], r[1], r[2], r[3], tuple(r[4])) for r in fired}
     rows = {(r[0], r[1], r[2]) for r in fired_t}
     dests = {(r[0], r[3]) for r in fired_t}
-    out: dict[str, tuple[str, ...]] = {}
     leaves = {leaf.name: leaf for m in machines for leaf in m.leaves()}
-    for mu in mutants(machines):
-        leaf = leaves[mu.leaf]
+
+    def uses(mu: Mutant) -> bool:
         if mu.op == "drop-enter":
-            used = (mu.leaf, mu.arg) in dests
-        else:
-            t = leaf.transitions[mu.index]
-            if mu.op in ("drop-guard", "drop-unless", "swap"):
-                used = (mu.leaf, t.source, t.trigger) in rows
-            else:
-                used = (mu.leaf, t.source, t.trigger, t.dest, t.guards) in fired_t
-        if not used:
-            out[mu.id] = (stage,)
+            return (mu.leaf, mu.arg) in dests
+        t = leaves[mu.leaf].transitions[mu.index]
+        if mu.op in ("drop-guard", "drop-unless", "swap"):
+            return (mu.leaf, t.source, t.trigger) in rows
+        return (mu.leaf, t.source, t.trigger, t.dest, t.guards) in fired_t
+    return uses
+
+
+def unreached(machines: tuple[Machine, ...], fired, stage: str = "scenarios") -> dict[str, tuple[str, ...]]:
+    """Mutant ids that ``stage`` cannot kill, as {id: (stage,)}: the bundled scenarios (and the fast tests,
+    derandomized) run deterministically, so a mutant changes nothing there when what it changes is never
+    used by them (see :func:`_usage`)."""
+    uses = _usage(machines, fired)
+    return {mu.id: (stage,) for mu in mutants(machines) if not uses(mu)}
+
+
+def tests_using(machines: tuple[Machine, ...], cov: dict) -> dict[str, tuple[str, ...] | None]:
+    """For stage 2: {mutant id: the node ids of the tests that use what it changes}, from the per-test record
+    of ``tests-coverage``; ``None`` (every test) when something fired outside any test (at import) uses it;
+    a mutant no test uses is left out (stage 2 cannot kill it). Each test is deterministic (hypothesis
+    derandomized), so a test that never uses the mutated transition passes under the mutant as it did
+    unmutated: running only the others can miss no kill."""
+    records = cov["records"]
+    outside = _usage(machines, [records[i] for i in cov["outside"]])
+    per_test = [(t, _usage(machines, [records[i] for i in idx])) for t, idx in cov["tests"].items()]
+    out: dict[str, tuple[str, ...] | None] = {}
+    for mu in mutants(machines):
+        if outside(mu):
+            out[mu.id] = None
+            continue
+        names = tuple(t for t, uses in per_test if uses(mu))
+        if names:
+            out[mu.id] = names
     return out
 
 
@@ -562,6 +613,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true",
                    help="continue the run recorded in --json FILE: a mutant with an outcome there is not run "
                         "again, a stage it survived there is skipped; new records are appended")
+    p.add_argument("--retry-survivors", action="store_true",
+                   help="with --resume: run again, from the first stage, the mutants recorded there as survivors "
+                        "(after a new scenario, test or invariant)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -606,6 +660,13 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as e:
             print(f"riftsim mutate: cannot resume: {e}", file=sys.stderr)
             return 2
+        if args.retry_survivors:
+            again = {mid for mid, (dead, _) in done.items() if not dead}
+            done = {mid: r for mid, r in done.items() if mid not in again}
+            passed = {mid: st for mid, st in passed.items() if mid not in again}
+    elif args.retry_survivors:
+        print("riftsim mutate: --retry-survivors needs --resume", file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
     killed, survived, eq_killed, eq_survived = [], [], [], []
     base_killed, why = run_mutant(None, stages[:1], golden_check=not args.no_golden)
@@ -613,17 +674,29 @@ def run(args: argparse.Namespace) -> int:
         print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
         return 1
     skip: dict = dict(passed)
+    select: dict = {}
     for stage, cov in (("scenarios", "coverage"), ("tests", "tests-coverage")):
         if stage not in stages:
             continue
         failed, fired = run_stage(None, cov)
         if failed:
-            print(f"riftsim mutate: stage {stage} fails unmutated ({fired[:200]})", file=sys.stderr)
+            print(f"riftsim mutate: stage {stage} fails unmutated, recording what it fires ({fired[:300]})",
+                  file=sys.stderr)
             return 1
-        for mid, st in unreached(statecharts.MACHINES, json.loads(fired), stage).items():
+        if stage == "scenarios":
+            never = unreached(statecharts.MACHINES, json.loads(fired), stage)
+        else:
+            select = tests_using(statecharts.MACHINES, json.loads(fired))
+            never = {m.id: (stage,) for m in everything if m.id not in select}
+        for mid, st in never.items():
             skip[mid] = skip.get(mid, ()) + st
         n_skip = sum(1 for m in ms if stage in skip.get(m.id, ()))
         print(f"{len(ms)} mutants; {n_skip} change nothing stage '{stage}' uses (skipped for them)", flush=True)
+        if stage == "tests":
+            sizes = sorted(len(select[m.id]) if select[m.id] is not None else -1 for m in ms if m.id in select)
+            if sizes:
+                print(f"stage 'tests' runs, for each of the others, only the tests that use what it changes "
+                      f"(median {sizes[len(sizes) // 2]} tests)", flush=True)
     recorded = [(m, *done[m.id]) for m in ms if m.id in done]
     if args.resume:
         print(f"resuming {args.json}: {len(recorded)} of {len(ms)} mutants have an outcome there, "
@@ -640,7 +713,7 @@ def run(args: argparse.Namespace) -> int:
 
     import itertools
     fresh = run_many([m for m in ms if m.id not in done], stages, golden_check=not args.no_golden, jobs=args.jobs,
-                     skip=skip, on_pass=record_pass)
+                     skip=skip, on_pass=record_pass, select=select)
     by_stage: dict[str, int] = {}
     try:
         for n, (mu, dead, why) in enumerate(itertools.chain(recorded, fresh), 1):
