@@ -56,7 +56,7 @@ STAGES = ("scenarios", "tests", "verify")
 #: CPU seconds a stage may use in the child before the kernel stops it (a mutant may loop forever: killed,
 #: "timeout"); CPU time, not wall time, so a busy machine does not turn slow runs into kills. The unmutated
 #: stages take about 0.2, 12 and 40 CPU seconds. The wall-clock limit is a backstop 20 times as long.
-CPU_LIMIT = {"scenarios": 2, "tests": 120, "verify": 400, "coverage": 30, "tests-coverage": 300}
+CPU_LIMIT = {"scenarios": 2, "tests": 120, "verify": 400, "coverage": 30, "tests-coverage": 300, "graph": 600}
 #: test files left out of stage 2: slow checks of things no declaration changes (the file format, diagrams,
 #: docs, the import layers, the schema, packaging, the browser viewer), and what stage 1 already ran (scenarios,
 #: golden traces) or stage 3 runs (verify)
@@ -66,6 +66,8 @@ SLOW_TESTS = ("test_loader.py", "test_diagrams.py", "test_docs.py", "test_layers
 #: and, in the files kept, the tests that render pictures (graphviz: seconds each, no rule in them) and the
 #: exhaustive exploration (what stage 3 does in full)
 SLOW_KEYWORDS = "not svg and not exhaustive_exploration"
+#: a child's exit status when Ctrl-C interrupted it (no outcome: the run stops, nothing is recorded for it)
+INTERRUPTED = 130
 
 
 # -- the mutants (pure functions of the declarations) ----------------------------------------------
@@ -321,6 +323,25 @@ def _stage_verify() -> tuple[bool, str]:
     return True, f"verify: {lines[0] if lines else f'exit {code}'}"[:300]
 
 
+def _graphs() -> list:
+    """The state graph ``riftsim verify`` explores from each of its default positions, as [position, states,
+    edges, digest]: the digest is a hash of the sorted node fingerprints (a state's identity, ``State.key``)
+    and labelled edges, so two runs with the same digests reached the same states by the same actions."""
+    import hashlib
+    import importlib
+    command = importlib.import_module("simulator.verify.command")
+    explore = importlib.import_module("simulator.verify.explore")
+    out = []
+    for path in command.DEFAULT_FILES:
+        positions, _ = command.load_positions(str(path))
+        for pos in positions:
+            res = explore.explore(pos, graph=True)
+            nodes, edges = res.graph or ({}, [])
+            h = hashlib.sha256(repr((sorted(nodes), sorted(edges))).encode()).hexdigest()[:16]
+            out.append([pos.name, res.states, res.edges, h])
+    return out
+
+
 def _child(mu: Mutant | None, stage: str, golden_check: bool, select: tuple[str, ...] | None = None) -> tuple[bool, str]:
     import statecharts
     if mu is not None:
@@ -329,6 +350,8 @@ def _child(mu: Mutant | None, stage: str, golden_check: bool, select: tuple[str,
         _install(statecharts.MACHINES)
     if stage == "coverage":
         return False, json.dumps(_coverage())
+    if stage == "graph":
+        return False, json.dumps(_graphs())
     if stage == "tests-coverage":
         return _stage_tests(record=True)
     if stage == "scenarios":
@@ -353,8 +376,13 @@ class _Child:
             os.close(r)
             import resource
             resource.setrlimit(resource.RLIMIT_CPU, (int(self.cpu), int(self.cpu) + 1))
+            # a run started in the background has SIGINT ignored, and the programs the tests start would inherit
+            # that (the tests of Ctrl-C would fail): the default handler, and an interrupt gives no result
+            signal.signal(signal.SIGINT, signal.default_int_handler)
             try:
                 result = _child(mu, stage, golden_check, select)
+            except KeyboardInterrupt:
+                os._exit(INTERRUPTED)
             except BaseException as e:  # noqa: BLE001 - a mutant may break anything; it is then killed
                 result = (True, f"crash: {type(e).__name__}: {e}"[:300])
             try:
@@ -380,6 +408,8 @@ class _Child:
         if late:
             return True, f"timeout: {self.stage} ran over {20 * self.cpu:.0f} s of wall time"
         if not self.chunks:
+            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == INTERRUPTED:
+                raise KeyboardInterrupt             # Ctrl-C reached the child: no outcome, the run stops
             if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
                 return True, f"timeout: {self.stage} used more than {self.cpu:.0f} CPU seconds"
             return True, "crash: the child died without a result"
@@ -540,6 +570,30 @@ def sample(ms: list[Mutant], n: int, skip: dict | None = None) -> list[Mutant]:
     return chosen
 
 
+def same_graph(ms: list[Mutant], equivalents: dict[str, str]) -> int:
+    """``--same-graph``: exit 0 when every mutant explores the same state graph as the unmutated declarations."""
+    failed, base = run_stage(None, "graph")
+    if failed:
+        print(f"riftsim mutate: the unmutated exploration fails ({base[:200]})", file=sys.stderr)
+        return 1
+    want = json.loads(base)
+    states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
+    print(f"unmutated: {len(want)} positions, {states} states, {edges} edges", flush=True)
+    differ = 0
+    for mu in ms:
+        dead, got = run_stage(mu, "graph")
+        if dead:
+            differ += 1
+            print(f"DIFFERENT {mu.id}: the exploration fails ({got[:200]})", flush=True)
+            continue
+        diff = [f"{w[0]}: {w[1]}->{g[1]} states, {w[2]}->{g[2]} edges" for w, g in zip(want, json.loads(got)) if w != g]
+        differ += bool(diff)
+        tag = "  (listed as equivalent)" if mu.id in equivalents else ""
+        print(f"DIFFERENT {mu.id}{tag}: {'; '.join(diff)}" if diff else
+              f"same      {mu.id}{tag}: the same {states} states and {edges} edges", flush=True)
+    return 1 if differ else 0
+
+
 # -- a resumable run: the JSON lines file --------------------------------------------------------
 
 def _commit() -> str:
@@ -610,6 +664,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--goal", type=float, default=98.0, help="the score to reach, in percent (default: 98)")
     p.add_argument("--json", metavar="FILE",
                    help="also write every mutant's outcome (and each stage it survived) as JSON lines to FILE")
+    p.add_argument("--same-graph", action="store_true",
+                   help="instead of the stages: for each mutant selected, say whether the state graph verify explores "
+                        "(every default position) is the same as with the unmutated declarations: evidence for a "
+                        "mutant listed as equivalent (slow: one exploration per mutant)")
     p.add_argument("--resume", action="store_true",
                    help="continue the run recorded in --json FILE: a mutant with an outcome there is not run "
                         "again, a stage it survived there is skipped; new records are appended")
@@ -646,6 +704,8 @@ def run(args: argparse.Namespace) -> int:
             print(m.id + (f"  # equivalent: {equivalents[m.id]}" if m.id in equivalents else ""))
         print(f"{len(ms)} mutants", file=sys.stderr)
         return 0
+    if args.same_graph:
+        return same_graph(ms, equivalents)
     ids = {m.id for m in everything}
     stale = sorted(set(equivalents) - ids)
     header = {"stages": list(stages), "golden": not args.no_golden, "commit": _commit()}
