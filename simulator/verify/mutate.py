@@ -242,8 +242,8 @@ def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
     return False, ""
 
 
-def _stage_tests(record: bool = False, select: tuple[str, ...] | None = None) -> tuple[bool, str]:
-    """Stage 2: the fast unit tests, or only the tests ``select`` names (their node ids). With ``record``, run
+def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None) -> tuple[bool, str]:
+    """Stage 2: the fast unit tests, or only the tests ``only_tests`` names (their node ids). With ``record``, run
     every test (no ``-x``) and return, as JSON, the transitions each test fires: ``{"records": [...],
     "tests": {nodeid: [record index...]}, "outside": [record index...]}`` (``outside``: fired while no test
     ran, e.g. when a test module is imported)."""
@@ -253,7 +253,7 @@ def _stage_tests(record: bool = False, select: tuple[str, ...] | None = None) ->
 
     failed: list[str] = []
     current: list[str] = [""]
-    wanted = set(select) if select is not None else None
+    wanted = set(only_tests) if only_tests is not None else None
 
     class Watch:
         def pytest_runtest_logreport(self, report):
@@ -342,7 +342,7 @@ def _graphs() -> list:
     return out
 
 
-def _child(mu: Mutant | None, stage: str, golden_check: bool, select: tuple[str, ...] | None = None) -> tuple[bool, str]:
+def _child(mu: Mutant | None, stage: str, golden_check: bool, only_tests: tuple[str, ...] | None = None) -> tuple[bool, str]:
     import statecharts
     if mu is not None:
         _install(apply(statecharts.MACHINES, mu))
@@ -357,7 +357,7 @@ def _child(mu: Mutant | None, stage: str, golden_check: bool, select: tuple[str,
     if stage == "scenarios":
         return _stage_scenarios(golden_check)
     if stage == "tests":
-        return _stage_tests(select=select)
+        return _stage_tests(only_tests=only_tests)
     return _stage_verify()
 
 
@@ -365,7 +365,7 @@ class _Child:
     """One stage of one mutant running in a forked child process."""
 
     def __init__(self, mu: Mutant | None, stage: str, golden_check: bool, cpu: float | None = None,
-                 select: tuple[str, ...] | None = None) -> None:
+                 only_tests: tuple[str, ...] | None = None) -> None:
         self.mu, self.stage = mu, stage
         self.cpu = CPU_LIMIT[stage] if cpu is None else cpu
         self.deadline = time.monotonic() + 20 * self.cpu
@@ -380,7 +380,7 @@ class _Child:
             # that (the tests of Ctrl-C would fail): the default handler, and an interrupt gives no result
             signal.signal(signal.SIGINT, signal.default_int_handler)
             try:
-                result = _child(mu, stage, golden_check, select)
+                result = _child(mu, stage, golden_check, only_tests)
             except KeyboardInterrupt:
                 os._exit(INTERRUPTED)
             except BaseException as e:  # noqa: BLE001 - a mutant may break anything; it is then killed
@@ -439,7 +439,7 @@ def run_mutant(mu: Mutant | None, stages=STAGES, *, golden_check: bool = True) -
 
 
 def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs: int = 1, skip: dict | None = None,
-             on_pass=None, select: dict | None = None):
+             on_pass=None, only_tests: dict | None = None):
     """Yield (mutant, killed, why) for every mutant, as they finish, with up to ``jobs`` children at once.
 
     ``skip`` maps a mutant id to stages it cannot fail (see :func:`unreached`) or already passed: they are not
@@ -450,13 +450,13 @@ def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs
     todo.reverse()
     running: dict[int, tuple[_Child, int]] = {}
     try:
-        yield from _loop(todo, running, stages, golden_check, jobs, skip, on_pass, select or {})
+        yield from _loop(todo, running, stages, golden_check, jobs, skip, on_pass, only_tests or {})
     finally:                                          # interrupted (a signal, the consumer stopped): no child is left
         for c, _ in running.values():
             c.result(late=True)
 
 
-def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, select):
+def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
     while todo or running:
         while todo and len(running) < jobs:
             mu, k = todo.pop()
@@ -466,7 +466,7 @@ def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, select):
             if skip and stages[k] in skip.get(mu.id, ()):
                 todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
                 continue
-            c = _Child(mu, stages[k], golden_check, select=select.get(mu.id) if stages[k] == "tests" else None)
+            c = _Child(mu, stages[k], golden_check, only_tests=chosen.get(mu.id) if stages[k] == "tests" else None)
             running[c.fd] = (c, k)
         if not running:
             continue
@@ -734,7 +734,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
         return 1
     skip: dict = dict(passed)
-    select: dict = {}
+    only_tests: dict = {}
     for stage, cov in (("scenarios", "coverage"), ("tests", "tests-coverage")):
         if stage not in stages:
             continue
@@ -746,14 +746,14 @@ def run(args: argparse.Namespace) -> int:
         if stage == "scenarios":
             never = unreached(statecharts.MACHINES, json.loads(fired), stage)
         else:
-            select = tests_using(statecharts.MACHINES, json.loads(fired))
-            never = {m.id: (stage,) for m in everything if m.id not in select}
+            only_tests = tests_using(statecharts.MACHINES, json.loads(fired))
+            never = {m.id: (stage,) for m in everything if m.id not in only_tests}
         for mid, st in never.items():
             skip[mid] = skip.get(mid, ()) + st
         n_skip = sum(1 for m in ms if stage in skip.get(m.id, ()))
         print(f"{len(ms)} mutants; {n_skip} change nothing stage '{stage}' uses (skipped for them)", flush=True)
         if stage == "tests":
-            sizes = sorted(len(select[m.id]) if select[m.id] is not None else -1 for m in ms if m.id in select)
+            sizes = sorted(len(only_tests[m.id]) if only_tests[m.id] is not None else -1 for m in ms if m.id in only_tests)
             if sizes:
                 print(f"stage 'tests' runs, for each of the others, only the tests that use what it changes "
                       f"(median {sizes[len(sizes) // 2]} tests)", flush=True)
@@ -773,7 +773,7 @@ def run(args: argparse.Namespace) -> int:
 
     import itertools
     fresh = run_many([m for m in ms if m.id not in done], stages, golden_check=not args.no_golden, jobs=args.jobs,
-                     skip=skip, on_pass=record_pass, select=select)
+                     skip=skip, on_pass=record_pass, only_tests=only_tests)
     by_stage: dict[str, int] = {}
     try:
         for n, (mu, dead, why) in enumerate(itertools.chain(recorded, fresh), 1):
