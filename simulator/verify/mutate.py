@@ -308,38 +308,57 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
 
 
 def _stage_verify() -> tuple[bool, str]:
+    """Stage 3: ``riftsim verify``. A mutant it does not kill gets, as its ``why``, the digests of the state
+    graphs verify explored (:func:`graph_digests`), so that a survivor can be compared with the unmutated
+    declarations: a different graph shows the mutant changes what can happen, the same graph is evidence
+    that it is equivalent."""
     import io
     import contextlib
     import importlib
     import tempfile
 
     main = importlib.import_module("simulator.cli.main")
+    command = importlib.import_module("simulator.verify.command")
+    explored: list = []
+    orig = command.run_positions
+
+    def keep(*args, **kw):
+        results = orig(*args, **kw)
+        explored.extend(results)
+        return results
+    command.run_positions = keep
     sink = io.StringIO()
     with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = main.main(["verify", "--jobs", "1", "--out", tmp])
     if code == 0:
-        return False, ""
+        return False, "graph " + json.dumps(graph_digests(explored))
     lines = [ln.strip() for ln in sink.getvalue().splitlines() if "FINDING" in ln or "VIOLATION" in ln or "error" in ln]
     return True, f"verify: {lines[0] if lines else f'exit {code}'}"[:300]
 
 
-def _graphs() -> list:
-    """The state graph ``riftsim verify`` explores from each of its default positions, as [position, states,
-    edges, digest]: the digest is a hash of the sorted node fingerprints (a state's identity, ``State.key``)
-    and labelled edges, so two runs with the same digests reached the same states by the same actions."""
+def graph_digests(results) -> list:
+    """[position, states, edges, digest] per explored position: the digest hashes the sorted node fingerprints
+    (a state's identity, ``State.key``) and labelled edges, so equal digests mean the same states were reached
+    by the same actions."""
     import hashlib
+    out = []
+    for res in results:
+        nodes, edges = res.graph or ({}, [])
+        h = hashlib.sha256(repr((sorted(nodes), sorted(edges))).encode()).hexdigest()[:16]
+        out.append([res.position, res.states, res.edges, h])
+    return out
+
+
+def _graphs() -> list:
+    """The state graphs ``riftsim verify`` explores from each of its default positions (:func:`graph_digests`)."""
     import importlib
     command = importlib.import_module("simulator.verify.command")
     explore = importlib.import_module("simulator.verify.explore")
-    out = []
+    results = []
     for path in command.DEFAULT_FILES:
         positions, _ = command.load_positions(str(path))
-        for pos in positions:
-            res = explore.explore(pos, graph=True)
-            nodes, edges = res.graph or ({}, [])
-            h = hashlib.sha256(repr((sorted(nodes), sorted(edges))).encode()).hexdigest()[:16]
-            out.append([pos.name, res.states, res.edges, h])
-    return out
+        results += [explore.explore(pos, graph=True) for pos in positions]
+    return graph_digests(results)
 
 
 def _child(mu: Mutant | None, stage: str, golden_check: bool, only_tests: tuple[str, ...] | None = None) -> tuple[bool, str]:
@@ -570,6 +589,22 @@ def sample(ms: list[Mutant], n: int, skip: dict | None = None) -> list[Mutant]:
     return chosen
 
 
+def _compare_graphs(graphs: dict[str, list]) -> dict[str, str]:
+    """{mutant id: '  (the same state graph ...)' or '  (a different state graph: ...)'} for the survivors of
+    stage 3, against ``verify`` on the unmutated declarations (run once here)."""
+    failed, why = run_stage(None, "verify")
+    if failed or not why.startswith("graph "):
+        return {}
+    want = json.loads(why[len("graph "):])
+    states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
+    out = {}
+    for mid, got in graphs.items():
+        diff = [f"{w[0]}: {w[1]}->{g[1]} states, {w[2]}->{g[2]} edges" for w, g in zip(want, got) if w != g]
+        out[mid] = (f"  (a different state graph in verify: {'; '.join(diff[:3])})" if diff else
+                    f"  (the same state graph in verify as unmutated: {states} states, {edges} edges)")
+    return out
+
+
 def same_graph(ms: list[Mutant], equivalents: dict[str, str]) -> int:
     """``--same-graph``: exit 0 when every mutant explores the same state graph as the unmutated declarations."""
     failed, base = run_stage(None, "graph")
@@ -736,8 +771,8 @@ def run(args: argparse.Namespace) -> int:
     skip: dict = dict(passed)
     only_tests: dict = {}
     for stage, cov in (("scenarios", "coverage"), ("tests", "tests-coverage")):
-        if stage not in stages:
-            continue
+        if stage not in stages or all(m.id in done or stage in passed.get(m.id, ()) for m in ms):
+            continue                                  # (a resumed run: every mutant is past that stage)
         failed, fired = run_stage(None, cov)
         if failed:
             print(f"riftsim mutate: stage {stage} fails unmutated, recording what it fires ({fired[:300]})",
@@ -775,6 +810,7 @@ def run(args: argparse.Namespace) -> int:
     fresh = run_many([m for m in ms if m.id not in done], stages, golden_check=not args.no_golden, jobs=args.jobs,
                      skip=skip, on_pass=record_pass, only_tests=only_tests)
     by_stage: dict[str, int] = {}
+    graphs: dict[str, list] = {}
     try:
         for n, (mu, dead, why) in enumerate(itertools.chain(recorded, fresh), 1):
             eq = equivalents.get(mu.id)
@@ -783,8 +819,10 @@ def run(args: argparse.Namespace) -> int:
                 by_stage[why.split(":")[0]] = by_stage.get(why.split(":")[0], 0) + 1
             else:
                 (eq_survived if eq else survived).append(mu)
+                if why.startswith("graph "):
+                    graphs[mu.id] = json.loads(why[len("graph "):])
             mark = "killed  " if dead else ("equiv.  " if eq else "SURVIVED")
-            print(f"[{n}/{len(ms)}] {mark} {mu.id}" + (f"  <- {why}" if dead else f"  ({eq})" if eq else ""),
+            print(f"[{n}/{len(ms)}] {mark} {mu.id}" + (f"  <- {why}" if dead else f"  ({eq[:80]})" if eq else ""),
                   flush=True)
             if out and mu.id not in done:
                 out.write(json.dumps({"id": mu.id, "killed": dead, "why": why, "equivalent": eq}) + "\n")
@@ -799,8 +837,12 @@ def run(args: argparse.Namespace) -> int:
     considered = len(ms) - len(eq_survived)
     score = 100.0 * len(killed) / considered if considered else 100.0
     print()
+    same = _compare_graphs(graphs) if graphs else {}
     for mu in survived:
-        print(f"SURVIVED {mu.id}")
+        print(f"SURVIVED {mu.id}{same.get(mu.id, '')}")
+    for mu in eq_survived:
+        if mu.id in same:
+            print(f"equivalent {mu.id}{same[mu.id]}")
     for mu, why in eq_killed:
         print(f"LISTED AS EQUIVALENT BUT KILLED ({why}): {mu.id}: remove it from {EQUIVALENTS.name}")
     for s in stale:
