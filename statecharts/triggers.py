@@ -43,8 +43,9 @@ KINDS: dict[str, Kind] = {
                      "settle_showdown"),
     "on-hold": _k("its controller holds this battlefield at the Scoring Step", ("383.4.d", "469.2"),
                   "hold_scoring"),
-    "on-showdown-start": _k("a showdown (combat or not) begins at this battlefield", ("383", "344"),
-                            "trigger_on_showdown_start"),
+    "on-showdown-start": _k("a showdown (combat or not) begins at this battlefield; a combat's joins the combat "
+                            "chain in its order", ("383", "344", "464.2.a", "464.2.e"),
+                            "trigger_on_showdown_start", "combat_chain"),
     "on-combat-end": _k("a combat this unit was in, or at this battlefield, ends", ("383", "466.7"),
                         "trigger_on_combat_end"),
     "on-turn-start": _k("the start of its controller's turn, before the Scoring Step", ("383", "315.2.a"),

@@ -458,6 +458,9 @@ def _check_activate(g: State, a: Action, st: str) -> None:
         raise IllegalAction(f"{a.source}'s {a.ability} is used once per turn and was used this turn", "381")
     _timing(g, p, "reaction" if ab.adds else ab.speed, st, f"{a.source}'s {a.ability}")
     check_targets(g, p, a.targets, target_fields(ab.effect), f"{a.source}'s {a.ability}")
+    if g.cfg.resources is not None and ab.cost > available(g, p):      # 377, 354: its cost is paid as it is activated
+        raise IllegalAction(f"{a.source}'s {a.ability} costs {ab.cost} energy; {p} has {g.energy.get(p, 0)} in the "
+                            f"pool and {g.runes.get(p, 0)} ready runes", "377, 354")
 
 
 # -- enumeration ---------------------------------------------------------------------------------

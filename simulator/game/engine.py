@@ -139,6 +139,7 @@ def perform(g: State, a: Action) -> None:
         log(g, "{player} activates {source}'s {ability} ({targets})" if a.targets else
             "{player} activates {source}'s {ability}", "377", p, source=a.source, ability=a.ability,
             targets=", ".join(f"{f}: {v}" for f, v in a.targets))
+        pay(g, p, ab.cost, f"{a.source}'s {a.ability}")     # its energy cost (377, 354), with resources: only
         given = dict(a.targets)
         item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds,
                     targets=tuple((f, given[f]) for f in target_fields(ab.effect)), ability=(src.id, ab.name), there=src.at if src.at in g.bfs else None)

@@ -248,8 +248,8 @@ def open_at(g: State, bf: str) -> None:
     g.focus_due = g.bfs[bf].contested_by
     if _status(g, bf) == "Staged":
         fire(g, "battlefield.status", "open_showdown", bf)
-    else:
-        fire(g, "battlefield.status", "open_combat", bf)
+    else:                                           # the combat's showdown begins with it (464.2.a)
+        fire(g, "battlefield.status", "open_combat", bf, showdown_starts=True)
     g.dirty = True
 
 

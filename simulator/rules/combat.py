@@ -47,17 +47,29 @@ def _designate(g: State, inst, ctx) -> None:
 
 @effect("combat_chain")
 def _combat_chain(g: State, inst, ctx) -> None:
-    """464.2.e: attack/defend triggers placed attacker first, then non-defenders in turn order, then defender.
+    """464.2.e: attack/defend triggers placed attacker first, then non-defenders in turn order, then defender,
+    with the on-showdown-start triggers of a combat whose showdown begins now (464.2.a) in the same order.
     Each player with two or more then orders their own among the positions they occupy (383.3.d)."""
     with simultaneous(g):
-        _place_combat_triggers(g)
+        _place_combat_triggers(g, starts=bool(ctx.get("showdown_starts")))
 
 
-def _place_combat_triggers(g: State) -> None:
+def _place_combat_triggers(g: State, starts: bool) -> None:
+    """``starts``: the combat's showdown begins now (323.13), not a running one converted (323.14): the
+    on-showdown-start abilities at its battlefield join the combat chain in its order (464.2.a, 464.2.e)."""
     bf = g.active
     b = g.bfs[bf]
     others = [p for p in g.from_turn_player(g.in_game()) if p not in (g.attacker, g.defender)]
     for p in [g.attacker, *others, g.defender]:
+        if starts:
+            for u in g.units_at(bf, p):
+                for ab in u.abilities:
+                    if ab.trigger == "on-showdown-start":
+                        pend(g, u.id, ab, p, there=bf, why="464.2.e")
+            if (b.controller or g.turn) == p:       # 190.6: its controller, else the turn player
+                for ab in b.abilities:
+                    if ab.trigger == "on-showdown-start":
+                        pend(g, bf, ab, p, there=bf, why="464.2.e")
         for u in list(g.units.values()):
             if u.zone != "board" or u.controller != p:
                 continue

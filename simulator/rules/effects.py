@@ -70,10 +70,16 @@ def enter_play(g: State, item: Item) -> None:
 
 
 def enter_token(g: State, u: Unit, by: Item) -> None:
-    """354.3: a unit played by an item's instruction enters once that item has finished resolving (its play
-    process waited), exhausted (359.2); being played to a battlefield is no move (no on-arrive)."""
+    """354.3: a unit or gear played by an item's instruction enters once that item has finished resolving (its
+    play process waited, 158.3), a unit exhausted, gear ready in its base (359.2); being played to a battlefield
+    is no move (no on-arrive)."""
     g.units[u.id] = u
     g.dirty = True                                  # 319: an object entered the board
+    if u.kind == "gear":                            # non-unit gear enters ready in its base (359.2)
+        log(g, "{player}'s gear {unit} enters play in base: {item} has finished resolving", "354.3, 158.3, 359.2",
+            u.controller, unit=u.id, item=by.name)
+        trigger_abilities(g, u, "on-play")          # 383.4.a.2: pending after it has entered
+        return
     log(g, "{unit} (might {might}) enters play at {at}: {item} has finished resolving",
         "354.3, 359.2", u.controller, unit=u.id, might=u.might, at=u.at, item=by.name)
     if u.at in g.bfs:
@@ -226,12 +232,15 @@ def run_effects(g: State, item: Item, entering: list | None = None) -> None:
 def _forced_play(g: State, item: Item, card: str, where: str, entering: list, owner: str | None = None) -> str:
     """A forced play of ``card``: a unit gets the id ``CARD#N`` and its card's abilities, and enters once the
     playing item has finished resolving (354.3), exhausted (359.2), its play triggers after it (383.4.a.2);
-    gear enters its base at once."""
+    gear too waits for the playing item (158.3, 354.3), then enters its base ready (359.2)."""
     who = owner or item.controller
     c = g.cfg.cards[card]
     if c.type == "gear":
-        resolve(g, Item(g.next_uid(), card, who, "gear", card=card))
-        return f"{card}#{g.counters[card]}"
+        n = _next_id(g, card)
+        entering.append(Unit(n, who, "base", 0, abilities=c.abilities, card=card, kind="gear"))
+        log(g, "{who} plays the gear {value}: it enters its base once {item} has finished resolving",
+            "354.3, 158.3", who, who=who, value=n, item=item.name)
+        return n
     if where in g.bfs and (g.bfs[where].controller != who or combat_outsider(g, who, where)):
         log(g, '{card} may not be played to {at}: it is played to base instead', "359.2, 462", who, card=card, at=where)
         where = "base"

@@ -211,9 +211,10 @@ def _on_death(g: State, inst, ctx) -> None:
 
 @effect("trigger_on_showdown_start")
 def _on_showdown_start(g: State, inst, ctx) -> None:
-    """344, 383: a showdown begins at the active battlefield: its units' and its own abilities."""
+    """344, 383: a non-combat showdown begins at the active battlefield: its units' and its own abilities. A
+    combat's showdown (323.13) places them in the combat chain instead, in its order (464.2.e, ``combat_chain``)."""
     bf = g.active
-    if bf is None:
+    if bf is None or g.ms[("battlefield.status", bf)] == "Combat":
         return
     b = g.bfs[bf]
     pending = [(u.controller, u.id, ab, bf, None) for u in g.units_at(bf) for ab in _of(u, "on-showdown-start")]
