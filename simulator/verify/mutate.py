@@ -388,6 +388,7 @@ class _Child:
         self.mu, self.stage = mu, stage
         self.cpu = CPU_LIMIT[stage] if cpu is None else cpu
         self.deadline = time.monotonic() + 20 * self.cpu
+        self.used = 0.0                                  # its CPU seconds when the deadline was last checked
         self.chunks: list[bytes] = []
         r, w = os.pipe()
         pid = os.fork()
@@ -411,6 +412,18 @@ class _Child:
         os.close(w)
         self.pid, self.fd = pid, r
 
+    def overdue(self) -> bool:
+        """Past its wall-clock deadline and not using CPU (stuck). A child that is only starved by a busy machine
+        (its CPU time still grows) gets another period: the CPU limit, not the wall clock, ends a slow mutant."""
+        if time.monotonic() < self.deadline:
+            return False
+        used = _cpu_seconds(self.pid)
+        if used is not None and used > self.used + 0.01:
+            self.used = used
+            self.deadline = time.monotonic() + 20 * self.cpu
+            return False
+        return True
+
     def read(self) -> bool:
         """Read what is there; True once the child has closed its end."""
         data = os.read(self.fd, 65536)
@@ -425,7 +438,7 @@ class _Child:
         os.close(self.fd)
         _, status = os.waitpid(self.pid, 0)
         if late:
-            return True, f"timeout: {self.stage} ran over {20 * self.cpu:.0f} s of wall time"
+            return True, f"timeout: {self.stage} used no CPU for {20 * self.cpu:.0f} s of wall time"
         if not self.chunks:
             if os.WIFEXITED(status) and os.WEXITSTATUS(status) == INTERRUPTED:
                 raise KeyboardInterrupt             # Ctrl-C reached the child: no outcome, the run stops
@@ -436,13 +449,23 @@ class _Child:
         return bool(killed), why
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system) a process has used so far, from /proc (None where there is none)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def run_stage(mu: Mutant | None, stage: str, *, golden_check: bool = True, timeout: float | None = None) -> tuple[bool, str]:
     """(killed, why) for one mutant and one stage, run in a forked child (``None``: the unmutated declarations)."""
     c = _Child(mu, stage, golden_check, timeout)
     while True:
-        left = c.deadline - time.monotonic()
-        if left <= 0:
+        if c.overdue():
             return c.result(late=True)
+        left = max(0.0, c.deadline - time.monotonic())
         ready, _, _ = select.select([c.fd], [], [], left)
         if ready and c.read():
             return c.result()
@@ -493,7 +516,7 @@ def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
         wait = max(0.0, min(c.deadline for c, _ in running.values()) - now)
         ready, _, _ = select.select(list(running), [], [], wait)
         done = [(fd, False) for fd in ready if running[fd][0].read()]
-        done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.deadline <= time.monotonic()]
+        done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.overdue()]
         for fd, late in done:
             c, k = running.pop(fd)
             killed, why = c.result(late=late)
