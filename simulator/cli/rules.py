@@ -40,7 +40,7 @@ def _ids(text: str) -> list[str]:
 
 def declarations() -> list[tuple[tuple[str, ...], str]]:
     """Every declaration that cites rules, as (rule ids, one line saying where): machine transitions, the
-    schedule's steps and the timing tables' rows."""
+    schedule's steps, the timing tables' rows and the rulings table."""
     out: list[tuple[tuple[str, ...], str]] = []
     for m in statecharts.MACHINES:
         for leaf in m.leaves():
@@ -69,6 +69,8 @@ def declarations() -> list[tuple[tuple[str, ...], str]]:
         out.append((rules, f"timing.KEYWORD_TIMING[{kw}]: played this way, it has {speed} timing"))
     for what, (how, rules) in timing.READINESS.items():
         out.append((rules, f"timing.READINESS[{what}]: {how}"))
+    for rid, r in RULINGS.items():
+        out.append((r.rules, f"statecharts/rulings.py {rid} {r.name}: {r.default}"))
     for (action, st), (reason, cited) in timing.REFUSED.items():
         out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
     return out
@@ -126,11 +128,13 @@ def run(args) -> int:
               f"(`riftsim rules` lists them)", file=sys.stderr)
         return 1
     print(title(q) or q)
-    if q in RULINGS and "why" in RULINGS[q]:
-        print(f"  why: {RULINGS[q]['why']}")
-    if q in RULINGS and "alternative" in RULINGS[q]:
-        alt = RULINGS[q]["alternative"]
-        print(f"  switch: --ruling {q}={alt[0]}  ({alt[1]})")
+    if q in RULINGS:
+        r = RULINGS[q]
+        print(f"  rules: {', '.join(r.rules)}")
+        if r.why:
+            print(f"  why: {r.why}")
+        for value, meaning in r.alternatives:
+            print(f"  switch: --ruling {q}={value}  ({meaning})")
     subs = sorted({r for rules, _ in decl for r in rules if cites(r, q) and r != q}, key=_sort_key)
     if subs:
         print("  sub-rules cited: " + ", ".join(subs))

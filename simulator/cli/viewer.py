@@ -55,7 +55,7 @@ CHROME = {
     "no_units": N_("no units"),
     "controller": N_("controlled by"),
     "uncontrolled": N_("uncontrolled"),
-    "contested": N_("Contested"),
+    "contested": N_("Contested"),          # a word shown on the page, not a state
     "staged": N_("staged"),
     "active": N_("active"),
     "trace": N_("This step"),

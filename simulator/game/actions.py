@@ -7,6 +7,7 @@ from functools import lru_cache
 from itertools import combinations, product
 
 from statecharts import timing
+from statecharts.states import ChainState, Phase
 
 from simulator.rules.targets import check_targets, pool, target_fields, target_options, target_pool
 from simulator.rules.triggers import deciding, orderer, unordered_labels
@@ -197,12 +198,14 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return
     if a.kind == "choose" and a.option is None:
         raise IllegalAction("there is no choice of battlefield to make", "323.12")
+    if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving is not None:
+        return _check_resolving_choice(g, a)
     who = orderer(g)
     if who is not None:
         return _check_order(g, a, who)
     if a.kind == "order":
         raise IllegalAction("there are no simultaneous triggers to order", "383.3.d")
-    if g.ms[("chain", None)] == "Decide" and deciding(g) is not None:
+    if g.ms[("chain", None)] == ChainState.Decide and deciding(g) is not None:
         return _check_decision(g, a)
     if a.kind == "choose":
         raise IllegalAction("there is no optional ability to decide", "383.3.a")
@@ -292,6 +295,19 @@ def _check_decision(g: State, a: Action) -> None:
     check_targets(g, a.player, a.targets, target_fields(it.effect), f"{it.source}'s {it.name}")
 
 
+def _check_resolving_choice(g: State, a: Action) -> None:
+    """383.3.a.3, 158.3: an item waits mid-resolution for its controller's yes or no on a may; nothing else
+    happens meanwhile (nobody has priority, no trigger is ordered, no cleanup runs)."""
+    it = g.resolving.item
+    if a.kind != "choose":
+        raise IllegalAction(f"{it.controller} must first decide whether {it.name} does its optional part as it "
+                            f"resolves; nobody has priority", "383.3.a.3")
+    if a.player != it.controller:
+        raise IllegalAction(f"only {it.controller}, who controls {it.name}, decides", "383.3.a.3")
+    if a.option not in ("yes", "no"):
+        raise IllegalAction("a may is decided with option yes or no", "383.3.a.3")
+
+
 def _check_assign(g: State, a: Action, who: str) -> None:
     """465.2.c: while ``who`` assigns combat damage, that is the only decision (nobody has priority)."""
     if a.kind != "assign":
@@ -342,7 +358,7 @@ def _check_move(g: State, a: Action, st: str) -> None:
     if p != g.turn or g.priority != p:
         raise IllegalAction("only the turn player holding priority may make a standard move",
                             ", ".join(timing.ALLOWED["move"][st]))
-    if g.ms[("phases", None)] != "Main":
+    if g.ms[("phases", None)] != Phase.Main:
         raise IllegalAction("standard moves happen in the Main Phase", "144")
     if not a.units:
         raise IllegalAction("a move names at least one unit", "144")
@@ -477,9 +493,14 @@ def candidates(g: State, p: str) -> list[Action]:
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
+    if g.ms[("chain", None)] == ChainState.ResolveChoice:    # a may as its entry executes (383.3.a.3)
+        r = g.resolving
+        if r is None or r.item.controller != p:
+            return out
+        return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]
     if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
         return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
-    if g.ms[("chain", None)] == "Decide":
+    if g.ms[("chain", None)] == ChainState.Decide:
         it = deciding(g)
         if it is None or it.controller != p:
             return out
@@ -558,6 +579,43 @@ def budget(checks: int):
         _BUDGET.pop()
 
 
+def _refused_now(g: State, p: str, st: str):
+    """A test ``shut(a)``: True for a candidate of ``p`` that :func:`_check_choice` refuses in the turn state
+    ``st`` by the timing tables alone (``statecharts/timing.py``: ``ALLOWED``, ``NO_PASS``, ``PLAY``), whatever
+    its cards, units or targets, computed once per state so that :func:`legal` skips those candidates
+    without building each refusal. Only a necessary condition: every other candidate is still checked in
+    full. None while a choice, an order, a decision or a damage assignment is due (those come first in
+    :func:`_check_choice`, and :func:`candidates` offers only them), or when ``p`` lacks priority."""
+    if g.choosing or g.priority != p or g.ms[("chain", None)] == ChainState.Decide or orderer(g) is not None \
+            or damage.assigner(g) is not None:
+        return None
+    turn = p == g.turn
+    no_pass = st in timing.NO_PASS and g.invited != p
+    end = not (turn and st in timing.ALLOWED["end-turn"])
+    move = not (turn and st in timing.ALLOWED["move"] and g.ms[("phases", None)] == Phase.Main)
+    invite = not (turn and st in timing.ALLOWED["invite"])
+    speeds = timing.PLAY[st]
+    cards = g.cfg.cards
+
+    def shut(a: Action) -> bool:
+        k = a.kind
+        if k == "pass":
+            return no_pass
+        if k == "end-turn":
+            return end
+        if k == "move":
+            return move
+        if k == "invite":
+            return invite
+        if k == "play" and not a.hidden:
+            card = cards.get(a.card)
+            # a card whose timing a keyword may raise (Ambush, 822.1.b) is left to the full check
+            return card is not None and card.timing not in speeds and keyword(card.keywords, "ambush") is None
+        return False
+
+    return shut
+
+
 def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     """The candidates :func:`check` accepts; its player part, the same for every candidate, is checked once.
 
@@ -582,8 +640,11 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     st = g.turn_state()
     res = []
     movers: dict[str, list[str]] = {}
+    shut = _refused_now(g, p, st)
     for a in cands:
         if a.kind != "concede":
+            if shut is not None and shut(a):
+                continue                         # the timing tables refuse it whatever its details
             try:
                 _check_choice(g, a, st)
             except IllegalAction:

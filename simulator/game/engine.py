@@ -8,6 +8,7 @@ success).
 from __future__ import annotations
 
 from statecharts import timing
+from statecharts.states import ChainState
 
 from simulator.rules import concede
 from simulator.game.actions import Action, check, choice, legal
@@ -51,6 +52,12 @@ def perform(g: State, a: Action) -> None:
     k = a.kind
     if k == "concede":
         concede.concede(g, p)
+    elif k == "choose" and a.option is not None and g.ms[("chain", None)] == ChainState.ResolveChoice:
+        r = g.resolving
+        verb = r.item.effect[r.at][0]
+        if a.option == "yes":
+            log(g, "{player} chooses to {verb} ({item}'s optional part)", "383.3.a.3", p, verb=verb, item=r.item.name)
+        fire(g, "chain", "decide", item=r.item.name, player=p, option=a.option)
     elif k == "choose" and a.option is not None:
         it = deciding(g)
         if a.option == "yes":
@@ -83,7 +90,7 @@ def perform(g: State, a: Action) -> None:
         if g.invited == p and g.turn_state() in timing.NO_PASS:
             log(g, "{player} declines the invitation; priority returns to {turn}", "R13", p, turn=g.turn)
             g.invited = None
-        elif g.ms[("chain", None)] == "Execute":
+        elif g.ms[("chain", None)] == ChainState.Execute:
             log(g, "{player} passes priority", "338.2", p)
             pass_priority(g, p)
         else:

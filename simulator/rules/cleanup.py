@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
+from statecharts.states import CleanupState, CombatStep, Status, Window
 
 from simulator.core.log import fire, log
 from simulator.core.model import State
@@ -10,13 +11,13 @@ from simulator.rules.moves import contest
 from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
 
-ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled")
+ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
 
 
 def run_cleanup(g: State) -> None:
     """One cleanup, repeated until a pass changes nothing (322). Awards no focus or priority (320.1)."""
     g.dirty = False
-    g.cfg.rt.run(g, "cleanup", "run", "next", "Idle")
+    g.cfg.rt.run(g, "cleanup", "run", "next", CleanupState.Idle)
     g.dirty = False
 
 
@@ -75,7 +76,7 @@ def declare_winner(g: State, team: int, rule: str) -> None:
 @effect("designations")
 def _designations(g: State, inst, ctx) -> None:
     """323 task 2: designations follow the controller while a combat is in progress."""
-    if g.ms[("combat", None)] == "Idle" or g.active is None:
+    if g.ms[("combat", None)] == CombatStep.Idle or g.active is None:
         return
     roles = {g.attacker: "attacker", g.defender: "defender"}
     for u in g.units.values():
@@ -139,7 +140,7 @@ def _ending_special(g: State, inst, ctx) -> None:
 @effect("loss_of_control")
 def _loss_of_control(g: State, inst, ctx) -> None:
     """323.6 (190.4.c): lose control where you have no units, if Open and nothing ongoing there."""
-    if g.ms[("turn.window", None)] != "Open":
+    if g.ms[("turn.window", None)] != Window.Open:
         return
     ms = g.ms
     for name, b in g.bfs.items():
@@ -165,13 +166,13 @@ def _stage_showdowns(g: State, inst, ctx) -> None:
     ms = g.ms
     for name, b in g.bfs.items():
         st = ms[("battlefield.status", name)]
-        if st not in ("Contested", "Staged", "StagedCombat"):
+        if st not in (Status.Contested, Status.Staged, Status.StagedCombat):
             continue                        # nothing to stage or unstage here (and no need to look at units)
         present = bool(b.contested_by and g.has_units(name, b.contested_by))
-        if st == "Contested" and present:
+        if st == Status.Contested and present:
             fire(g, "battlefield.status", "stage_showdown", name)
             _changed(g)
-        elif st in ("Staged", "StagedCombat") and not present:
+        elif st in (Status.Staged, Status.StagedCombat) and not present:
             fire(g, "battlefield.status", "unstage", name)
             _changed(g)
 
@@ -196,11 +197,11 @@ def _stage_combats(g: State, inst, ctx) -> None:
     ms = g.ms
     for name in g.bfs:
         st = ms[("battlefield.status", name)]
-        if st in ("Staged", "Showdown"):
+        if st in (Status.Staged, Status.Showdown):
             if two_sides(g, name):
                 fire(g, "battlefield.status", "stage_combat", name)
                 _changed(g)
-        elif st in ("StagedCombat", "ShowdownCombatStaged"):
+        elif st in (Status.StagedCombat, Status.ShowdownCombatStaged):
             if not two_sides(g, name):
                 fire(g, "battlefield.status", "unstage_combat", name)
                 _changed(g)
@@ -212,7 +213,7 @@ def _clear_contested(g: State, inst, ctx) -> None:
     leaves units there whose controller doesn't control it, that controller applies Contested (R7 order)."""
     ms = g.ms
     for name, b in g.bfs.items():
-        if ms[("battlefield.status", name)] == "Contested" and not (b.contested_by and
+        if ms[("battlefield.status", name)] == Status.Contested and not (b.contested_by and
                                                                      g.has_units(name, b.contested_by)):
             b.contested_by = None
             fire(g, "battlefield.status", "clear", name)
@@ -225,7 +226,7 @@ def _clear_contested(g: State, inst, ctx) -> None:
 
 
 def _open(g: State, kind: str) -> None:
-    want = "Staged" if kind == "showdown" else "StagedCombat"
+    want = Status.Staged if kind == "showdown" else Status.StagedCombat
     ms = g.ms
     cands = [n for n in g.bfs if ms[("battlefield.status", n)] == want]
     if not cands:
@@ -246,7 +247,7 @@ def open_at(g: State, bf: str) -> None:
     g.choosing = ()
     g.active = bf
     g.focus_due = g.bfs[bf].contested_by
-    if _status(g, bf) == "Staged":
+    if _status(g, bf) == Status.Staged:
         fire(g, "battlefield.status", "open_showdown", bf)
     else:                                           # the combat's showdown begins with it (464.2.a)
         fire(g, "battlefield.status", "open_combat", bf, showdown_starts=True)
@@ -257,8 +258,8 @@ def open_at(g: State, bf: str) -> None:
 def _open_showdown(g: State, inst, ctx) -> None:
     """323.12: in Neutral Open, a staged non-combat showdown opens; the turn player picks among several."""
     if g.choosing:
-        staged = tuple(n for n in g.bfs if _status(g, n) == "Staged")
-        combats = tuple(n for n in g.bfs if _status(g, n) == "StagedCombat")
+        staged = tuple(n for n in g.bfs if _status(g, n) == Status.Staged)
+        combats = tuple(n for n in g.bfs if _status(g, n) == Status.StagedCombat)
         if g.choosing not in (staged, combats) or (staged and g.choosing != staged):
             g.choosing = ()
     if g.active is None and g.winner is None and g.turn_state() == NEUTRAL_OPEN:
@@ -273,7 +274,7 @@ def _open_combat(g: State, inst, ctx) -> None:
     st = g.turn_state()
     if st == NEUTRAL_OPEN and g.active is None and not g.choosing:
         _open(g, "combat")
-    elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
+    elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == Status.ShowdownCombatStaged:
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)
 

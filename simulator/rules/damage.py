@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
+from statecharts.states import CombatStep
 from simulator.core.model import State, Unit
 
 #: at most this many distinct outcomes are listed for one assignment decision (hostile input stays bounded)
@@ -81,7 +82,7 @@ def needs_to_assign(g: State, p: str) -> bool:
 
 def assigner(g: State) -> str | None:
     """Who assigns next in a manual Assignment: the attacker first, then the defender (465.2.c)."""
-    if g.ms[("combat", None)] != "Assignment":
+    if g.ms[("combat", None)] != CombatStep.Assignment:
         return None
     done = {p for p, _ in g.assigned}
     for p in (g.attacker, g.defender):

@@ -1,9 +1,10 @@
 """What items do when they resolve (340, 337.2): the effect vocabulary, units and gear entering play."""
 from __future__ import annotations
 
+from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
-from simulator.core.model import Item, State, Unit
-from simulator.core.registry import effect
+from simulator.core.model import Item, Resolving, State, Unit
+from simulator.core.registry import effect, guard
 from simulator.rules.triggers import describe, holds
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 from simulator.rules.triggers import trigger_abilities
@@ -34,17 +35,68 @@ def resolve(g: State, item: Item) -> None:
         trigger_abilities(g, gear, "on-play")          # 383.4.a.2: pending after it has entered
         return
     log(g, "{item} resolves", "340" if not item.immediate else "337.2, 429", item.controller, item=item.name)
-    g.arrivals = []
-    entering: list[Unit] = []
+    _carry_out(g, Resolving(item, 0))
+
+
+def _carry_out(g: State, r: Resolving, decided: bool | None = None) -> None:
+    """Carry out ``r.item``'s instructions from entry ``r.at`` (``decided``: the answer to that entry's may);
+    stop at the next may decided as it executes, keeping what was done in ``g.resolving`` (383.3.a.3), or
+    finish: arrivals settled together (R7), then what it played enters (354.3), then 419.4.a."""
+    item = r.item
+    g.arrivals = list(r.arrivals)
+    entering = [u.clone() for u in r.entering]      # a resumed resolution never shares units with its parent
     try:
-        run_effects(g, item, entering)
+        stop = run_effects(g, item, entering, r.at, decided, r.here)
     finally:
         arrivals, g.arrivals = g.arrivals, None
+    if stop is not None:
+        g.resolving = Resolving(item, stop[0], tuple(entering), tuple(arrivals), stop[1])
+        return
     settle_arrivals(g, arrivals)
     for u in entering:                              # 354.3: their play resumes once the item has resolved
         enter_token(g, u, item)
     if item.kind == "spell" and g.spell_watchers():
         fire(g, "chain", "spell_resolved", item=item.name, player=item.controller)   # 419.4.a
+
+
+def asks_while_resolving(item: Item, i: int, fields: tuple) -> bool:
+    """Entry ``i`` has ``may: true`` decided as it executes (383.3.a.3): any entry of a spell or an activated
+    ability, a triggered ability's entries after the first (its first is decided at finalization, 383.3.a)."""
+    return ("may", True) in fields and not (item.kind == "trigger" and i == 0)
+
+
+@guard("resolving_choice")
+def _resolving_choice(g: State, inst, ctx) -> bool:
+    """An item's resolution waits for its controller's decision on a may (383.3.a.3)."""
+    return g.resolving is not None
+
+
+@effect("await_resolution_choice")
+def _await_resolution_choice(g: State, inst, ctx) -> None:
+    """383.3.a.3: the resolving item's controller decides its may as that entry executes; nobody has priority."""
+    r = g.resolving
+    assert r is not None                            # the schedule's guard resolving_choice held
+    g.priority = None
+    fire(g, "chain", "await_choice", item=r.item.name, player=r.item.controller)
+
+
+@effect("resume_resolution")
+def _resume_resolution(g: State, inst, ctx) -> None:
+    """383.3.a.3: the decision is made; the resolution goes on from that entry (yes: it is carried out)."""
+    r, g.resolving = g.resolving, None
+    assert r is not None
+    _carry_out(g, r, ctx["option"] == "yes")
+
+
+@effect("abandon_resolution")
+def _abandon_resolution(g: State, inst, ctx) -> None:
+    """652.4: the controller of the waiting item left the game: the rest of it is not carried out (it is
+    countered), and what it was playing never enters."""
+    r, g.resolving = g.resolving, None
+    assert r is not None
+    g.dirty = True
+    log(g, "the rest of {item} is not carried out: its controller left", "652.4", r.item.controller,
+        item=r.item.name)
 
 
 def _next_id(g: State, card: str) -> str:
@@ -117,11 +169,14 @@ def _value(g: State, item: Item, field: str, value):
     return value
 
 
-def run_effects(g: State, item: Item, entering: list | None = None) -> None:
-    """Carry out the item's instructions in order; a unit it plays is added to ``entering`` (354.3)."""
-    here_override: str | None = None
+def run_effects(g: State, item: Item, entering: list | None = None, start: int = 0, decided: bool | None = None,
+                here_override: str | None = None) -> tuple[int, str | None] | None:
+    """Carry out the item's instructions in order from entry ``start``; a unit or gear it plays is added to
+    ``entering`` (354.3). An entry whose ``may`` is decided as it executes (383.3.a.3) stops the resolution:
+    the entry's index and ``here`` are returned, and it is resumed with ``decided``, the controller's answer."""
     entering = [] if entering is None else entering
-    for verb, fields in item.effect:
+    for i in range(start, len(item.effect)):
+        verb, fields = item.effect[i]
         meta = dict(f for f in fields if f[0] in ("if", "may"))
         if meta:
             fields = tuple(f for f in fields if f[0] not in ("if", "may"))
@@ -129,6 +184,13 @@ def run_effects(g: State, item: Item, entering: list | None = None) -> None:
             src = item.source or ""
             if not holds(g, meta["if"], src, item.controller, item.here):
                 log(g, '{verb}: {value} is false; this part does nothing', "383.2.b", item.controller, verb=verb, value=describe(meta['if']))
+                continue
+        if asks_while_resolving(item, i, item.effect[i][1]):
+            if i != start or decided is None:
+                return i, here_override             # 383.3.a.3: its controller decides now
+            if not decided:
+                log(g, "{player} declines {verb}: this part of {item} does nothing", "383.3.a.3", item.controller,
+                    verb=verb, item=item.name)
                 continue
         args = {f: _value(g, item, f, v) for f, v in fields}
         if any(v is None for f, v in args.items() if dict(fields).get(f) == "there"):
@@ -222,7 +284,7 @@ def run_effects(g: State, item: Item, entering: list | None = None) -> None:
             log(g, "{player} draws {count}", "340", item.controller, count=k)
         elif verb == "extra-turn":
             who = args.get("player") or item.controller
-            if g.cfg.rulings.get("R11") == "fifo":
+            if ruling_is(g, "R11", "fifo"):
                 g.extra.append(who)
             else:
                 g.extra.insert(0, who)

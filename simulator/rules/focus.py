@@ -1,6 +1,8 @@
 """Focus (313, 341-348): who may start a chain in Showdown Open."""
 from __future__ import annotations
 
+from statecharts.states import CombatStep
+from simulator.core.rulings import ruling_is
 from simulator.core.log import fire
 from simulator.core.model import State
 from simulator.core.registry import effect, guard, test
@@ -9,7 +11,7 @@ from simulator.core.registry import effect, guard, test
 def next_focus(g: State, current: str) -> str:
     """R2: the next player in turn order; with R2=defender-last, in a combat, the defender comes last."""
     players = g.in_game()
-    if g.cfg.rulings.get("R2") == "defender-last" and g.attacker and g.defender in players:
+    if ruling_is(g, "R2", "defender-last") and g.attacker and g.defender in players:
         order = g.cfg.order
         i = order.index(g.attacker)
         ring = [order[(i + k) % len(order)] for k in range(len(order))]
@@ -32,12 +34,12 @@ def _by_trigger(g: State, inst, ctx) -> bool:
 
 @guard("in_combat")
 def _in_combat(g: State, inst, ctx) -> bool:
-    return g.ms[("combat", None)] != "Idle"
+    return g.ms[("combat", None)] != CombatStep.Idle
 
 
 @guard("ruling_R1_attacker")
 def _r1(g: State, inst, ctx) -> bool:
-    return g.cfg.rulings.get("R1") == "attacker"
+    return ruling_is(g, "R1", "attacker")
 
 
 @effect("focus_to_contester")

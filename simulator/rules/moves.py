@@ -1,6 +1,7 @@
 """Moving units (144, 445-458): destinations, Contested, recalls, arrivals."""
 from __future__ import annotations
 
+from statecharts.states import Status
 from simulator.core.log import fire, log
 from simulator.core.model import State, Unit
 
@@ -10,7 +11,7 @@ MOVE_TRIGGERS = ("on-move", "on-arrive")
 
 #: statuses in which a battlefield is not Contested (190.3.a.1: an arrival may apply it): Calm, and an
 #: ongoing combat whose control is already settled (466.5.a)
-UNCONTESTED = ("Calm", "Settled")
+UNCONTESTED = (Status.Calm, Status.Settled)
 
 
 def contest(g: State, bf: str, player: str) -> None:
@@ -24,7 +25,7 @@ def combat_outsider(g: State, player: str, bf: str) -> bool:
     """462, 447.2.a: a staged or ongoing combat between two others, and ``player`` has no units there (an
     attacker or defender of the ongoing combat is no outsider, even with no units left there)."""
     st = g.ms[("battlefield.status", bf)]
-    if st not in ("StagedCombat", "ShowdownCombatStaged", "Combat", "Settled"):
+    if st not in (Status.StagedCombat, Status.ShowdownCombatStaged, Status.Combat, Status.Settled):
         return False
     if g.units_at(bf, player):
         return False

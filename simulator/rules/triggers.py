@@ -20,6 +20,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
+from statecharts.states import CombatStep, Status
 from simulator.core.log import N_, fire, log
 from simulator.core.model import Ability, Item, State, Unit
 from simulator.core.registry import effect, guard
@@ -100,7 +101,7 @@ def _holds(g: State, name: str, arg, source: str, controller: str, recorded: str
         enemies = [u for u in g.units_at(here) if g.opponents(u.controller, controller)]
         return len(enemies) == 1
     if name == "in-combat":
-        return at_bf and g.active == here and g.ms[("combat", None)] != "Idle"
+        return at_bf and g.active == here and g.ms[("combat", None)] != CombatStep.Idle
     u = g.units.get(source)
     if name == "not-damaged-this-turn":
         return u is not None and not u.hurt
@@ -214,7 +215,7 @@ def _on_showdown_start(g: State, inst, ctx) -> None:
     """344, 383: a non-combat showdown begins at the active battlefield: its units' and its own abilities. A
     combat's showdown (323.13) places them in the combat chain instead, in its order (464.2.e, ``combat_chain``)."""
     bf = g.active
-    if bf is None or g.ms[("battlefield.status", bf)] == "Combat":
+    if bf is None or g.ms[("battlefield.status", bf)] == Status.Combat:
         return
     b = g.bfs[bf]
     pending = [(u.controller, u.id, ab, bf, None) for u in g.units_at(bf) for ab in _of(u, "on-showdown-start")]
