@@ -59,6 +59,9 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from simulator.verify.explore import explore
 from simulator.verify.command import DEFAULT_FILES, load_positions
+if sys.argv[2] == "names":
+    print(json.dumps([p.name for f in DEFAULT_FILES for p in load_positions(str(f))[0]]))
+    sys.exit(0)
 names = set(json.loads(sys.argv[2]))
 st = ed = 0
 cpu = 0.0
@@ -71,13 +74,18 @@ print(json.dumps([st, ed, cpu]))
 """
 
 
+def _against(path: str, arg: str):
+    import json
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", AGAINST, path, arg], check=True, capture_output=True, text=True,
+                         cwd=path).stdout
+    return json.loads(out.splitlines()[-1])
+
+
 def against_round(path: str, ps) -> tuple[int, int, float]:
     """(states, edges, CPU seconds) of the same positions explored by the riftsim checkout at ``path``."""
     import json
-    import subprocess
-    out = subprocess.run([sys.executable, "-c", AGAINST, path, json.dumps([p.name for p in ps])], check=True,
-                         capture_output=True, text=True, cwd=path).stdout
-    st, ed, cpu = json.loads(out.splitlines()[-1])
+    st, ed, cpu = _against(path, json.dumps([p.name for p in ps]))
     return st, ed, cpu
 
 
@@ -136,6 +144,12 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=30)
     args = ap.parse_args(argv)
     ps = positions(args.positions)
+    if args.against:                       # only the positions both checkouts have: the same state space
+        theirs = set(_against(args.against, "names"))
+        left = [p.name for p in ps if p.name not in theirs]
+        ps = [p for p in ps if p.name in theirs]
+        if left:
+            print(f"{args.against} lacks {len(left)} position(s): compared on the other {len(ps)}")
     ratios, rift_us, lean_us, old_ratios, old_us = [], [], [], [], []
     for i in range(args.rounds):
         rs, re_, rc = riftsim_round(ps)
