@@ -46,6 +46,7 @@ class ChainState(States):
     Decide = "Decide"
     Execute = "Execute"
     Resolve = "Resolve"
+    ResolveChoice = "ResolveChoice"
 
 
 class FocusState(States):
@@ -102,6 +103,7 @@ class CombatStep(States):
 class Phase(States):
     """phases (315-317)"""
     Awaken = "Awaken"
+    BeginningStep = "BeginningStep"
     Beginning = "Beginning"
     Channel = "Channel"
     Draw = "Draw"

@@ -48,7 +48,7 @@ KINDS: dict[str, Kind] = {
                             "trigger_on_showdown_start", "combat_chain"),
     "on-combat-end": _k("a combat this unit was in, or at this battlefield, ends", ("383", "466.7"),
                         "trigger_on_combat_end"),
-    "on-turn-start": _k("the start of its controller's turn, before the Scoring Step", ("383", "315.2.a"),
+    "on-turn-start": _k("the Beginning Step of its controller's turn, before the Scoring Step", ("383", "315.2.a"),
                         "trigger_on_turn_start"),
     "on-turn-end": _k("the Ending Step of its controller's turn", ("383", "317.1"), "trigger_on_turn_end"),
     "on-spell": _k("a spell finishes resolving (never a countered one)", ("383", "419.4.a"), "trigger_on_spell"),

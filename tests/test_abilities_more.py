@@ -107,3 +107,109 @@ def test_a_non_combat_showdown_places_its_own_and_a_conversion_does_not_trigger_
     do(g, "B play move-spell unit=b1 to=North", "B pass", "A pass")
     expect(g, active={"kind": "combat", "at": "North", "attacker": "A", "defender": "B"}, chain=["charge"])
     assert sum(e.event == "beacon goes on the chain" for e in g.trace) == 1
+
+
+# -- 315.2.a: the Beginning Step ----------------------------------------------------------------------------------
+
+def test_the_beginning_step_is_a_declared_state_where_turn_start_triggers_fire():
+    """315.1, 315.2.a, 315.2.b: Awaken -> BeginningStep (trigger_on_turn_start) -> Beginning (the Scoring
+    Step, hold_scoring); nothing else places turn-start triggers."""
+    from statecharts.phases import PHASES
+    assert "BeginningStep" in PHASES.states and "BeginningStep" in PHASES.state_docs
+    placing = [t for t in PHASES.transitions if "trigger_on_turn_start" in t.effects]
+    assert [(t.source, t.dest) for t in placing] == [("Awaken", "BeginningStep")]
+    assert "315.2.a" in placing[0].rules
+    scoring = [t for t in PHASES.transitions if "hold_scoring" in t.effects]
+    assert [(t.source, t.dest) for t in scoring] == [("BeginningStep", "Beginning")]
+
+
+def test_a_turn_start_trigger_is_played_out_in_the_beginning_step_after_the_awaken_before_the_hold():
+    g = game(control={"South": "B"},
+             units=[{"id": "b1", "owner": "B", "at": "South", "might": 2, "exhausted": True,
+                     "abilities": [{"name": "withdraw", "trigger": "on-turn-start",
+                                    "effect": [{"recall": {"unit": "self"}}]}]}])
+    do(g, "A end-turn")
+    expect(g, turn="B", phase="BeginningStep", state="neutral-closed", chain=["withdraw"], priority="B",
+           units={"b1": {"exhausted": False, "at": "South"}}, score={"B": 0},
+           legal={"A": ["concede"], "B": ["concede", "pass"]})
+    illegal(g, "B end-turn", "closed", "R14")
+    do(g, "B pass", "A pass")
+    # recalled: the cleanup took South from B (323.6) before the Scoring Step, so nothing is held
+    expect(g, phase="Main", turn="B", chain=[], units={"b1": {"at": "base"}}, controller={"South": None},
+           score={"B": 0})
+
+
+# -- 383.3.a.3: a may decided as its entry executes ---------------------------------------------------------------
+
+GAMBIT = {"gambit": {"type": "spell", "timing": "action",
+                     "effect": [{"damage": {"unit": "b1", "amount": 2}},
+                                {"move": {"unit": "a1", "to": "North"}, "may": True},
+                                {"draw": {"count": 1}}]}}
+
+
+def gambit_game(**keys):
+    setup = dict(control={"North": "A"}, hands={"A": ["gambit"]},
+                 units=[{"id": "a1", "owner": "A", "at": "base", "might": 1,
+                         "abilities": [{"name": "scout", "trigger": "on-move", "effect": [{"draw": {"count": 1}}]}]},
+                        {"id": "b1", "owner": "B", "at": "South", "might": 2}])
+    setup.update(keys)
+    return game(cards=GAMBIT, **setup)
+
+
+def test_a_spells_may_is_decided_mid_resolution_with_no_cleanup_and_no_priority(backend):
+    """383.3.a.3, 158.3, 321: the spell stops at its may; b1's lethal damage waits for the cleanup; the chain
+    machine is in its declared ResolveChoice state; the later entries run after the decision."""
+    from simulator.core.model import Resolving
+    g = gambit_game(backend=backend)
+    do(g, "A play gambit", "A pass", "B pass")
+    assert g.state.ms[("chain", None)] == "ResolveChoice"
+    assert isinstance(g.state.resolving, Resolving) and g.state.resolving.at == 1
+    expect(g, state="neutral-closed", chain=["gambit"], priority=None, focus=None,
+           units={"b1": {"zone": "board", "damage": 2}, "a1": {"at": "base"}},
+           legal={"A": ["choose no", "choose yes", "concede"], "B": ["concede"]})
+    illegal(g, "A pass", "must first decide whether gambit", "383.3.a.3")
+    drawn = g.state.drawn.get("A", 0)
+    from simulator.game.actions import Action
+    g.apply(Action("choose", "A", option="no"), g.state.step + 1)
+    # declined: no move (no scout), the draw after it happened, the cleanup killed b1, the chain is empty
+    assert g.state.drawn["A"] == drawn + 1 and g.state.resolving is None
+    expect(g, state="neutral-open", chain=[], priority="A", units={"a1": {"at": "base"}, "b1": {"zone": "trash"}})
+
+
+def test_triggers_made_before_the_decision_wait_for_the_item_and_a_yes_runs_the_entry():
+    from simulator.game.actions import Action
+    g = gambit_game()
+    do(g, "A play gambit", "A pass", "B pass")
+    g.apply(Action("choose", "A", option="yes"), g.state.step + 1)
+    events = [e.event for e in g.trace]
+    assert events.index("scout goes on the chain, pending") < events.index("b1 dies (lethal damage)")
+    assert events.index("a1 moves to North") < events.index("A draws 1", events.index("a1 moves to North"))
+    expect(g, chain=["scout"], priority="A", units={"a1": {"at": "North"}, "b1": {"zone": "trash"}})
+
+
+def test_the_decider_conceding_counters_the_rest_of_the_item():
+    """652.4: the controller of the item waiting for its may leaves: the rest is not carried out."""
+    from simulator.game.actions import Action
+    g = gambit_game(mode="skirmish", players=["A", "B", "C"], battlefields=["North", "South", "East"])
+    do(g, "A play gambit", "A pass", "B pass", "C pass")
+    expect(g, chain=["gambit"], priority=None)
+    g.apply(Action("concede", "A"), g.state.step + 1)
+    assert g.state.resolving is None and g.state.ms[("chain", None)] != "ResolveChoice"
+    assert any(e.event == "the rest of gambit is not carried out: its controller left" for e in g.trace)
+    expect(g, chain=[], players=["B", "C"])
+
+
+def test_another_player_conceding_leaves_the_decision_waiting():
+    from simulator.game.actions import Action
+    g = gambit_game(mode="skirmish", players=["A", "B", "C"], battlefields=["North", "South", "East"])
+    do(g, "A play gambit", "A pass", "B pass", "C pass")
+    g.apply(Action("concede", "C"), g.state.step + 1)
+    expect(g, chain=["gambit"], priority=None, legal={"A": ["choose no", "choose yes", "concede"], "B": ["concede"]})
+
+
+def test_may_is_accepted_on_any_entry_of_a_spell_and_of_a_triggered_ability():
+    from simulator.scenario.loader import loads
+    text = ("name: t\nplayers: [A, B]\nbattlefields: [North]\ncards:\n  s: {type: spell, effect: [{draw: {count: 1},"
+            " may: true}]}\nunits:\n  - {id: a1, owner: A, might: 1, abilities: [{name: x, trigger: on-move, "
+            "effect: [{draw: {count: 1}}, {draw: {count: 1}, may: true}]}]}\nsteps: []\n")
+    assert loads(text, "f.yaml") is not None

@@ -158,6 +158,24 @@ class Item:
                 self.ask, self.there, self.ready)
 
 
+@dataclass(frozen=True)
+class Resolving:
+    """An item whose resolution waits, at its effect entry ``at``, for its controller's decision on that entry's
+    ``may`` (383.3.a.3). Nothing else is finalized or resolved meanwhile (158.3, 321). What the resolution has
+    done so far is kept: the units and gear it plays (entering once it has finished, 354.3; cloned on resuming),
+    its arrivals (settled together, R7) and a ``here`` changed by a play into a combat (462)."""
+
+    item: Item
+    at: int
+    entering: tuple = ()
+    arrivals: tuple = ()
+    here: str | None = None
+
+    def key(self) -> tuple:
+        return (self.item.key(), self.item.targets, self.at, tuple([u.key() for u in self.entering]),
+                self.arrivals, self.here)
+
+
 @dataclass(slots=True)
 class Event:
     """One line of the trace."""
@@ -210,7 +228,7 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once")
+                 "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -257,6 +275,7 @@ class State:
         self.hidden: tuple = ()                   # facedown cards (811): ((battlefield, player, card, fresh), ...)
         self.assigned: tuple = ()                 # manual combat damage so far: ((player, ((unit, n), ...)), ...)
         self.once: tuple = ()                     # (source, ability) used this turn (once-per-turn)
+        self.resolving: Resolving | None = None   # an item waiting mid-resolution for a may (383.3.a.3)
 
     # -- copying and identity ------------------------------------------------
     def clone(self) -> "State":
@@ -287,7 +306,7 @@ class State:
             tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()]),
             tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())), self.blocked,
             tuple(self.extra), self.invited, self.winner, self.handoff, self.normal, self.once,
-            self.hidden, self.assigned,
+            self.hidden, self.assigned, self.resolving.key() if self.resolving is not None else None,
             (tuple(self.energy.values()), tuple(self.runes.values())) if self.cfg.resources is not None else (),
         )
 
@@ -392,7 +411,7 @@ _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
-           "blocked", "hidden", "assigned", "once")
+           "blocked", "hidden", "assigned", "once", "resolving")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
            "trace", "runes")                    # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"

@@ -442,9 +442,6 @@ class SetupValidator:
                 self.boolean(e["may"], p + ("may",), "may")
             if shape_only:
                 continue
-            if e.get("may") and not (triggered and i == 0):
-                self.fail(p + ("may",), "may: true is modelled on the first effect of a triggered ability only "
-                                        "(decided at finalization, 383.3.a)")
             for f, val in fields.items():
                 fp = p + (verb, f)
                 if val == "target":

@@ -54,7 +54,8 @@ UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "dam
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None)}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
                "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
-PHASES = (Phase.Awaken, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending, Phase.GameOver)
+PHASES = (Phase.Awaken, Phase.BeginningStep, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending,
+          Phase.GameOver)
 
 
 # -- YAML with line numbers, at a bounded cost ---------------------------------------------------------

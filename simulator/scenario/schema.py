@@ -77,7 +77,7 @@ def defs() -> dict:
         verbs[verb] = {"anyOf": [verbs[verb], {"type": "null"}]}
     effect = {"type": "object", "minProperties": 1, "maxProperties": 3,
               "properties": {**verbs, "if": REF("condition"),
-                             "may": {"type": "boolean", "description": "optional: decided at finalization (383.3.a)"}},
+                             "may": {"type": "boolean", "description": "optional: on a triggered ability's first entry decided at finalization (383.3.a), else as the entry executes (383.3.a.3)"}},
               "additionalProperties": False,
               "description": "one effect: {VERB: {FIELD: VALUE}} with optional if: and may:; a value is a literal, "
                              "target, self, here or there"}

@@ -9,7 +9,9 @@ from simulator.rules.scoring import points
 
 
 def chain_names(g: State) -> list[str]:
-    return [it.name for it in g.chain]
+    """The chain's items, oldest first; an item waiting mid-resolution for a may (383.3.a.3) is listed last."""
+    names = [it.name for it in g.chain]
+    return names + [g.resolving.item.name] if g.resolving is not None else names
 
 
 def active(g: State):

@@ -91,7 +91,7 @@ def _chain_closed(g: State, actors) -> str | None:
     if g.winner is not None:
         return None                  # the game is over (323.1, 651.1): nothing is Open or Closed any more
     window = g.ms[("turn.window", None)]
-    if bool(g.chain) != (window == Window.Closed):
+    if bool(g.chain or g.resolving) != (window == Window.Closed):    # an item waiting mid-resolution is on it
         return f"the chain has {len(g.chain)} item(s) but the state is {window}"
     return None
 
@@ -113,8 +113,9 @@ def _one_actor(g: State, actors) -> str | None:
     if len(who) > 1:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
-        orders = orderer(g)
-        decides = deciding(g) if g.ms[("chain", None)] == ChainState.Decide else None
+        mid = g.resolving.item if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving else None
+        orders = None if mid else orderer(g)      # a may while resolving comes first (383.3.a.3, 158.3)
+        decides = deciding(g) if g.ms[("chain", None)] == ChainState.Decide else mid
         assigns = assigner(g)
         expected = g.turn if g.choosing else orders or (decides.controller if decides else assigns or g.priority)
         if who[0] != expected:
