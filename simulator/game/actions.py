@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import cast
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
@@ -15,7 +16,7 @@ from simulator.rules.triggers import deciding, orderer, unordered_labels
 from simulator.rules import damage, hidden as facedown
 from simulator.rules.resources import available, cost_of
 from simulator.core.cards import keyword
-from simulator.core.errors import IllegalAction, TooCostly
+from simulator.core.errors import IllegalAction, TooCostly, need as _need
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
 
@@ -299,7 +300,7 @@ def _check_decision(g: State, a: Action) -> None:
 def _check_resolving_choice(g: State, a: Action) -> None:
     """383.3.a.3, 158.3: an item waits mid-resolution for its controller's yes or no on a may; nothing else
     happens meanwhile (nobody has priority, no trigger is ordered, no cleanup runs)."""
-    it = g.resolving.item
+    it = _need(g.resolving, "the resolving item").item
     if a.kind != "choose":
         raise IllegalAction(f"{it.controller} must first decide whether {it.name} does its optional part as it "
                             f"resolves; nobody has priority", cite("actions.must-first-decide-optional-part"))
@@ -397,25 +398,26 @@ _SPEED = {"normal": 0, "action": 1, "reaction": 2}
 
 def _check_play(g: State, a: Action, st: str) -> None:
     p = a.player
+    name = _need(a.card, "play's card")
     card = _card(g, a)
     kw = card.timing if card is not None else "normal"
     where_hidden = None
     if a.hidden:
-        e = facedown.entry(g, p, a.card, a.at)
+        e = facedown.entry(g, p, name, a.at)
         if e is None and card is not None and card.type == "unit":
-            e = facedown.entry(g, p, a.card, None)           # a unit's at: is where it enters (checked below)
+            e = facedown.entry(g, p, name, None)           # a unit's at: is where it enters (checked below)
         if card is None or e is None:
             raise IllegalAction(f"{p} has no facedown {a.card}" + (f" at {a.at}" if a.at else ""), cite("actions.has-no-facedown"))
         if e[3]:
             raise IllegalAction(f"{a.card} was hidden this turn: it can be played from the next turn", cite("actions.was-hidden-turn-can-played"))
         where_hidden = e[0]
-        kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.get)
+        kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.__getitem__)
     elif card is None or a.card not in g.hands.get(p, []):
         raise IllegalAction(f"{a.card} is not in {p}'s hand", cite("actions.not-hand-2"))
     if card.type == "unit" and not a.hidden and keyword(card.keywords, "ambush") is not None \
             and a.at in g.bfs and g.has_units(a.at, p):
-        kw = max(kw, timing.KEYWORD_TIMING["ambush"][0], key=_SPEED.get)     # 822.1.b
-    _timing(g, p, kw, st, a.card)
+        kw = max(kw, timing.KEYWORD_TIMING["ambush"][0], key=_SPEED.__getitem__)     # 822.1.b
+    _timing(g, p, kw, st, name)
     if card.type == "unit":
         where = a.at or (where_hidden or "base")
         if where_hidden is not None and where != where_hidden:
@@ -457,12 +459,12 @@ def _check_hidden_choices(g: State, a: Action, card, bf: str) -> None:
 
 
 def _check_targets(g: State, a: Action, card) -> None:
-    check_targets(g, a.player, a.targets, card.target_fields(), a.card, card.friendly)
+    check_targets(g, a.player, a.targets, card.target_fields(), _need(a.card, "play's card"), card.friendly)
 
 
 def _check_activate(g: State, a: Action, st: str) -> None:
     p = a.player
-    src = g.units.get(a.source)
+    src = g.units.get(a.source) if a.source is not None else None
     if src is None or src.zone != "board":
         raise IllegalAction(f"{a.source} is not on the board", cite("actions.not-board"))
     if src.controller != p:
@@ -640,7 +642,7 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     except IllegalAction:
         return []
     st = g.turn_state()
-    res = []
+    res: list[Action | str] = []
     movers: dict[str, list[str]] = {}
     shut = _refused_now(g, p, st)
     for a in cands:
@@ -652,21 +654,22 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
             except IllegalAction:
                 continue
         if a.kind == "move" and moves != "single":
-            if a.to not in movers:
-                movers[a.to] = []
-                res.append(a.to)                 # the destination's place in the list, filled in below
-            movers[a.to].append(a.units[0])
+            to = _need(a.to, "move's destination")
+            if to not in movers:
+                movers[to] = []
+                res.append(to)                   # the destination's place in the list, filled in below
+            movers[to].append(a.units[0])
             continue
         res.append(a)
-    if not movers:
-        return res
+    if not movers:                               # no destination was added: res holds actions only
+        return cast("list[Action]", res)
     out: list[Action] = []
-    for a in res:
-        if isinstance(a, str):
-            group = _action("move", p, units=tuple(movers[a]), to=a)
+    for x in res:
+        if isinstance(x, str):
+            group = _action("move", p, units=tuple(movers[x]), to=x)
             out += expand(group) if moves == "all" else [group]
         else:
-            out.append(a)
+            out.append(x)
     return out
 
 

@@ -241,7 +241,7 @@ class SetupValidator:
         names: list[str] = []
         self.most(doc.get("battlefields"), ("battlefields",), "battlefields", MAX_BATTLEFIELDS, "entries")
         for i, e in enumerate(self.seq(self.opt(doc, "battlefields", []), ("battlefields",), "battlefields")):
-            path = ("battlefields", i)
+            path: tuple = ("battlefields", i)
             if isinstance(e, dict):
                 self.mapping(e, path, "a battlefield", ("name", "provider", "abilities"), required=("name",))
                 if "provider" in e:
