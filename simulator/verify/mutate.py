@@ -19,7 +19,9 @@ are never touched), imports the simulator afresh on them and runs the stages in 
 2. ``tests``: the fast unit tests of ``tests/`` (pytest in the child; not the slow checks of the file
    format, diagrams, docs and layers, nor the scenario and golden tests already run in stage 1); for each
    mutant only the tests that use what it changes (recorded once, per test, on the unmutated declarations);
-3. ``verify``: ``riftsim verify`` (statechart checks, exploration with every invariant, coverage).
+3. ``verify``: ``riftsim verify`` (statechart checks, exploration with every invariant, coverage); only
+   the positions whose unmutated exploration uses what the mutant changes are explored again, the others
+   keep their unmutated results. A survivor is compared with the unmutated state graphs (same or different).
 
 A mutant that survives every stage either is **equivalent** (it cannot change any behaviour; listed
 with its reason in ``tests/mutation-equivalents.txt``) or shows a gap: a rule that can break without
