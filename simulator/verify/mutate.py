@@ -778,8 +778,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="continue the run recorded in --json FILE: a mutant with an outcome there is not run "
                         "again, a stage it survived there is skipped; new records are appended")
     p.add_argument("--retry-survivors", action="store_true",
-                   help="with --resume: run again, from the first stage, the mutants recorded there as survivors "
-                        "(after a new scenario, test or invariant)")
+                   help="with --resume: run the first stage again for the mutants recorded there as survivors or "
+                        "not finished (after a new scenario or golden file); the later stages they survived stay "
+                        "skipped")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -817,6 +818,7 @@ def run(args: argparse.Namespace) -> int:
     header = {"stages": list(stages), "golden": not args.no_golden, "commit": _commit()}
     done: dict[str, tuple[bool, str]] = {}
     passed: dict[str, tuple[str, ...]] = {}
+    kept: dict[str, str] = {}
     if args.resume:
         if not args.json:
             print("riftsim mutate: --resume needs --json FILE (the run to continue)", file=sys.stderr)
@@ -827,9 +829,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"riftsim mutate: cannot resume: {e}", file=sys.stderr)
             return 2
         if args.retry_survivors:
-            again = {mid for mid, (dead, _) in done.items() if not dead}
+            # the survivors and the unfinished mutants run stage 1 again (new scenarios and golden files); the
+            # later stages they survived stay skipped, and a survivor keeps what its last stage recorded
+            again = {mid for mid, (dead, _) in done.items() if not dead} | (set(passed) - set(done))
+            kept = {mid: done[mid][1] for mid in again if mid in done}
             done = {mid: r for mid, r in done.items() if mid not in again}
-            passed = {mid: st for mid, st in passed.items() if mid not in again}
+            passed = {mid: tuple(st for st in sts if st != stages[0]) for mid, sts in passed.items()}
     elif args.retry_survivors:
         print("riftsim mutate: --retry-survivors needs --resume", file=sys.stderr)
         return 2
@@ -895,6 +900,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         for n, (mu, dead, why) in enumerate(itertools.chain(recorded, fresh), 1):
             eq = equivalents.get(mu.id)
+            if not dead and not why:
+                why = kept.get(mu.id, "")             # every stage skipped: what its last run recorded
             if dead:
                 (eq_killed if eq else killed).append((mu, why))
                 by_stage[why.split(":")[0]] = by_stage.get(why.split(":")[0], 0) + 1
