@@ -32,6 +32,10 @@ ISSUE_MUTANTS = [
     "battlefield.status: Staged --unstage--> Contested  dest Calm",            # 323.11, 323.11.a
     "phases: Main --game_over--> GameOver  dest Main",                         # 323.1: the phase after a win
     "phases: Draw --advance--> Main  drop-effect main_start",                  # 316.1: the pool at Main start
+    # found surviving by the first full run (docs/testing.md), with the scenario that now kills them
+    "phases: Ending --game_over--> GameOver  dest Expiration",                 # 651.1, 323.1: concede in Ending
+    "cleanup: WinCheck --next[game_over]--> Idle  dest StageCombats",          # 323.1, R15: no task after a win
+    "cleanup: WinCheck --next[game_over]--> Idle  swap with  cleanup: WinCheck --next--> Designations",
 ]
 
 
