@@ -346,11 +346,13 @@ class State:
         return after
 
     def from_turn_player(self, players) -> list[str]:
-        """``players`` sorted in turn order starting with the turn player (303.2.a)."""
+        """``players`` (distinct players of this game) in turn order starting with the turn player (303.2.a)."""
         order = self.cfg.order
-        i = order.index(self.turn)
-        rank = {p: (order.index(p) - i) % len(order) for p in order}
-        return sorted(players, key=rank.__getitem__)
+        rot = _ROTATIONS.get((order, self.turn))
+        if rot is None:
+            i = order.index(self.turn)
+            rot = _ROTATIONS[(order, self.turn)] = order[i:] + order[:i]
+        return [p for p in rot if p in players]
 
     def team(self, p: str) -> int:
         return self.cfg.team_of[p]
@@ -399,6 +401,9 @@ class State:
         self.uid += 1
         return self.uid
 
+
+#: (turn order, turn player) -> the turn order starting with the turn player (from_turn_player)
+_ROTATIONS: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
 
 #: turn_state() by (mode is Showdown, window is Closed)
 _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED))
