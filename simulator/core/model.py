@@ -53,7 +53,7 @@ class Ability:
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
                  "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "keywords", "given",
-                 "hurt")
+                 "hurt", "ward")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
                  abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = ()) -> None:
@@ -75,6 +75,7 @@ class Unit:
         self.keywords = keywords      # ((name, value), ...): tank, backline, ganking, assault, shield, ... (8xx)
         self.given: tuple = ()        # keywords given this turn (give-keyword)
         self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
+        self.ward = False             # the next time it would die, instead it is healed, exhausted, recalled (R21)
 
     def clone(self) -> "Unit":
         return _copy_unit(self, Unit)
@@ -91,7 +92,7 @@ class Unit:
 
     def key(self) -> tuple:
         return (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
-                self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt)
+                self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt, self.ward)
 
 
 class Battlefield:
@@ -345,11 +346,13 @@ class State:
         return after
 
     def from_turn_player(self, players) -> list[str]:
-        """``players`` sorted in turn order starting with the turn player (303.2.a)."""
+        """``players`` (distinct players of this game) in turn order starting with the turn player (303.2.a)."""
         order = self.cfg.order
-        i = order.index(self.turn)
-        rank = {p: (order.index(p) - i) % len(order) for p in order}
-        return sorted(players, key=rank.__getitem__)
+        rot = _ROTATIONS.get((order, self.turn))
+        if rot is None:
+            i = order.index(self.turn)
+            rot = _ROTATIONS[(order, self.turn)] = order[i:] + order[:i]
+        return [p for p in rot if p in players]
 
     def team(self, p: str) -> int:
         return self.cfg.team_of[p]
@@ -398,6 +401,9 @@ class State:
         self.uid += 1
         return self.uid
 
+
+#: (turn order, turn player) -> the turn order starting with the turn player (from_turn_player)
+_ROTATIONS: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
 
 #: turn_state() by (mode is Showdown, window is Closed)
 _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED))

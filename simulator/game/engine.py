@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from statecharts import timing
 from statecharts.states import ChainState
+from statecharts.citations import cite
 
 from simulator.rules import concede
 from simulator.game.actions import Action, check, choice, legal
@@ -56,45 +57,45 @@ def perform(g: State, a: Action) -> None:
         r = g.resolving
         verb = r.item.effect[r.at][0]
         if a.option == "yes":
-            log(g, "{player} chooses to {verb} ({item}'s optional part)", "383.3.a.3", p, verb=verb, item=r.item.name)
+            log(g, "{player} chooses to {verb} ({item}'s optional part)", cite("engine.chooses-optional-part"), p, verb=verb, item=r.item.name)
         fire(g, "chain", "decide", item=r.item.name, player=p, option=a.option)
     elif k == "choose" and a.option is not None:
         it = deciding(g)
         if a.option == "yes":
-            log(g, "{player} chooses to use {source}'s {name}", "383.3.a", p, source=it.source, name=it.name)
+            log(g, "{player} chooses to use {source}'s {name}", cite("engine.chooses-use"), p, source=it.source, name=it.name)
             replace_item(g, it, it.but(ask=it.ask[1:]))
             fire(g, "chain", "decide", item=it.name, player=p)
         else:
             drop_item(g, it, N_("{player} declines {source}'s {item}: it is removed as if it never triggered"),
-                      "383.3.a", "decide")
+                      cite("engine.declined"), "decide")
     elif k == "target":
         it = deciding(g)
-        log(g, "{player} chooses targets for {source}'s {item}: {targets}", "383.3.a, 356", p, source=it.source,
+        log(g, "{player} chooses targets for {source}'s {item}: {targets}", cite("engine.chooses-targets"), p, source=it.source,
             item=it.name, targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         given = dict(a.targets)
         replace_item(g, it, it.but(ask=it.ask[1:], targets=tuple((f, given[f]) for f in target_fields(it.effect))))
         fire(g, "chain", "decide", item=it.name, player=p)
     elif k == "choose":
-        log(g, "{player} chooses {bf}", "323.12, 323.13", p, bf=a.battlefield)
+        log(g, "{player} chooses {bf}", cite("engine.chooses"), p, bf=a.battlefield)
         open_at(g, a.battlefield)
     elif k == "order":
         rest = unordered_labels(g, p)
         for lab in a.triggers:
             rest.remove(lab)
         if len(rest) <= 1:                                   # the order is complete (a last one has no choice)
-            log(g, '{player} orders their simultaneous triggers: {rest} (the last resolves first)', "383.3.d", p, rest=', '.join([*a.triggers, *rest]))
+            log(g, '{player} orders their simultaneous triggers: {rest} (the last resolves first)', cite("engine.orders-their-simultaneous-triggers-last"), p, rest=', '.join([*a.triggers, *rest]))
         else:
-            log(g, '{player} places {triggers} next among their simultaneous triggers; {rest} remain to be ordered', "383.3.d", p, triggers=', '.join(a.triggers), rest=len(rest))
+            log(g, '{player} places {triggers} next among their simultaneous triggers; {rest} remain to be ordered', cite("engine.places-next-among-their-simultaneous"), p, triggers=', '.join(a.triggers), rest=len(rest))
         order_triggers(g, p, a.triggers)
     elif k == "pass":
         if g.invited == p and g.turn_state() in timing.NO_PASS:
-            log(g, "{player} declines the invitation; priority returns to {turn}", "R13", p, turn=g.turn)
+            log(g, "{player} declines the invitation; priority returns to {turn}", cite("engine.declines-invitation-priority-returns"), p, turn=g.turn)
             g.invited = None
         elif g.ms[("chain", None)] == ChainState.Execute:
-            log(g, "{player} passes priority", "338.2", p)
+            log(g, "{player} passes priority", cite("engine.passes-priority"), p)
             pass_priority(g, p)
         else:
-            log(g, "{player} passes focus", "347.2", p)
+            log(g, "{player} passes focus", cite("engine.passes-focus"), p)
             g.focus_passed = g.focus_passed + (p,)
             fire(g, "focus", "pass_focus", player=p)
     elif k == "end-turn":
@@ -104,7 +105,7 @@ def perform(g: State, a: Action) -> None:
     elif k == "invite":
         g.invited = a.teammate
         g.priority = a.teammate
-        log(g, "{player} invites {teammate} to act with {player}'s priority", "316.5.b.1, 489.8.a, R13", p,
+        log(g, "{player} invites {teammate} to act with {player}'s priority", cite("engine.invites-act-with-priority"), p,
             teammate=a.teammate)
     elif k == "move":
         standard_move(g, p, [g.units[u] for u in a.units], a.to)
@@ -116,11 +117,11 @@ def perform(g: State, a: Action) -> None:
             facedown.take(g, e)
             at = e[0]
             log(g, "{player} plays {card} from facedown at {at} ({targets})" if a.targets else
-                "{player} plays {card} from facedown at {at}", "811.1.d", p, card=a.card, at=at,
+                "{player} plays {card} from facedown at {at}", cite("engine.plays-from-facedown"), p, card=a.card, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         else:
             g.hands[p].remove(a.card)
-            log(g, PLAYS[card.type == "unit", bool(a.targets)], "353", p, card=a.card, at=at,
+            log(g, PLAYS[card.type == "unit", bool(a.targets)], cite("engine.plays"), p, card=a.card, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         g.invited = None
         pay(g, p, cost_of(card, accelerate=a.accelerate, hidden=a.hidden),
@@ -132,7 +133,7 @@ def perform(g: State, a: Action) -> None:
     elif k == "hide":
         facedown.hide(g, p, a.card, a.at)
     elif k == "assign":
-        log(g, "{player} assigns combat damage: {damage}", "465.2.c", p,
+        log(g, "{player} assigns combat damage: {damage}", cite("engine.assigns-combat-damage"), p,
             damage=", ".join(f"{u} {n}" for u, n in a.damage))
         record_assignment(g, p, a.damage)
     elif k == "activate":
@@ -144,7 +145,7 @@ def perform(g: State, a: Action) -> None:
             g.once = g.once + ((src.id, ab.name),)
         g.invited = None
         log(g, "{player} activates {source}'s {ability} ({targets})" if a.targets else
-            "{player} activates {source}'s {ability}", "377", p, source=a.source, ability=a.ability,
+            "{player} activates {source}'s {ability}", cite("engine.activates"), p, source=a.source, ability=a.ability,
             targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         pay(g, p, ab.cost, f"{a.source}'s {a.ability}")     # its energy cost (377, 354), with resources: only
         given = dict(a.targets)
@@ -152,7 +153,7 @@ def perform(g: State, a: Action) -> None:
                     targets=tuple((f, given[f]) for f in target_fields(ab.effect)), ability=(src.id, ab.name), there=src.at if src.at in g.bfs else None)
         put_on_chain(g, item, "add" if ab.adds else "card")
     else:  # pragma: no cover - check() refuses unknown kinds
-        raise IllegalAction(f"unknown action {k!r}", "410")
+        raise IllegalAction(f"unknown action {k!r}", cite("engine.unknown-action"))
 
 
 def step(g: State, a: Action, number: int | None = None) -> State:

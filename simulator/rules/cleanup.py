@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from statecharts.states import CleanupState, CombatStep, Status, Window
+from statecharts.citations import cite
 
 from simulator.core.log import fire, log
 from simulator.core.model import State
@@ -59,7 +60,7 @@ def _win_check(g: State, inst, ctx) -> None:
         mine = team_score(g, t)
         others = [team_score(g, o) for o in teams if o != t]
         if mine >= g.cfg.victory and all(mine > o for o in others):
-            declare_winner(g, t, "323.1")
+            declare_winner(g, t, cite("cleanup.win-check-declare-winner"))
             return
 
 
@@ -96,14 +97,48 @@ def _board_state(g: State, inst, ctx) -> None:
              if u.damage > 0 and u.zone == "board" and u.kind == "unit" and u.damage >= g.might(u)]
     if not dying:
         return
+    warded = [u.id for u in dying if u.ward]
+    if warded:                                      # R21: a replaced death is no death (3a notes nothing for it)
+        dying = [u for u in dying if not u.ward]
+        fire(g, "cleanup", "replaced", units=warded)
+        _changed(g)
+        if not dying:
+            return
     for u in dying:
-        log(g, '{unit} dies (lethal damage)', "323, 142.4", u.controller, unit=u.id)
+        log(g, '{unit} dies (lethal damage)', cite("cleanup.dies-lethal-damage"), u.controller, unit=u.id)
     if any(ab.trigger == "on-death" for u in dying for ab in u.abilities):
         fire(g, "cleanup", "lethal", units=[u.id for u in dying])   # 3a: before they reach the trash (808.1.d)
     for u in dying:
         u.zone = "trash"
         u.designation = None
         _changed(g)
+
+
+def replace_deaths(g: State, units: list[str]) -> None:
+    """R21: each unit would die and has a ward: instead it is healed, exhausted and recalled to its base, and
+    the ward is used up. It does not die, so its own-death abilities (Deathknell, on-death) do not trigger
+    (808.1.d); it stays on the board (no trash, no new object)."""
+    from simulator.rules.moves import recall
+    for uid in units:
+        u = g.units[uid]
+        u.ward = False
+        u.damage = 0
+        u.exhausted = True
+        own = [ab.name for ab in u.abilities if ab.trigger == "on-death"]
+        log(g, "{unit} would die: its ward replaces the death; instead it is healed and exhausted",
+            cite("cleanup.ward-replaces-death"), u.controller, unit=u.id)
+        if own:
+            log(g, "{unit} does not die, so its {abilities} does not trigger", cite("cleanup.replaced-no-own-death"),
+                u.controller, unit=u.id, abilities=", ".join(own))
+        if u.at != "base":
+            recall(g, u, cite("cleanup.ward-recall"))
+        g.dirty = True
+
+
+@effect("replace_death")
+def _replace_death(g: State, inst, ctx) -> None:
+    """R21 (cleanup task 3 and a kill as it executes): the deaths of ``ctx["units"]`` are replaced."""
+    replace_deaths(g, ctx["units"])
 
 
 @effect("combat_cleanup")
@@ -119,7 +154,7 @@ def _combat_special(g: State, inst, ctx) -> None:
             u.at = "base"
             u.designation = None
             g.recalled = True
-            log(g, "{unit} is recalled to base: defenders remain", "466.1", u.controller, unit=u.id)
+            log(g, "{unit} is recalled to base: defenders remain", cite("cleanup.recalled-base-defenders-remain"), u.controller, unit=u.id)
             _changed(g)
 
 
@@ -156,7 +191,7 @@ def _corrective(g: State, inst, ctx) -> None:
     sits in its base in this model: no recall to do."""
     if g.hidden:
         from simulator.rules.hidden import trash_uncontrolled
-        if trash_uncontrolled(g, "323.7, 811"):
+        if trash_uncontrolled(g, cite("cleanup.corrective-trash-uncontrolled")):
             _changed(g)
 
 
@@ -221,7 +256,7 @@ def _clear_contested(g: State, inst, ctx) -> None:
             claimants = [p for p in g.players_at(name) if p != b.controller]
             if claimants:
                 log(g, "{player}'s units remain at {bf}, which {player} doesn't control: {player} applies Contested",
-                    "323.11.a, R7", claimants[0], bf=name)
+                    cite("cleanup.units-remain-which-doesn-t"), claimants[0], bf=name)
                 contest(g, name, claimants[0])
 
 
@@ -239,7 +274,7 @@ def _open(g: State, kind: str) -> None:
         g.choosing = cands
         g.priority = None
         log(g, "{player} must choose where to open a {kind}: {choices}",
-            "323.12" if kind == "showdown" else "323.13", g.turn, kind=kind, choices=", ".join(cands))
+            cite("cleanup.must-choose-where-open") if kind == "showdown" else cite("cleanup.must-choose-where-open-2"), g.turn, kind=kind, choices=", ".join(cands))
 
 
 def open_at(g: State, bf: str) -> None:

@@ -1,6 +1,7 @@
 """Combat (459-466): designations, the combat chain, damage, resolution."""
 from __future__ import annotations
 
+from statecharts.citations import cite
 from simulator.rules.cleanup import run_cleanup
 from simulator.core.log import fire, log
 from simulator.core.model import State
@@ -37,7 +38,7 @@ def _designate(g: State, inst, ctx) -> None:
         # as for arrivals together (R7), the first of them in turn order from the turn player applies Contested
         g.attacker = g.bfs[bf].contested_by = present[0]
         log(g, "{player} now applies Contested at {bf}: none of the applier's units are left there",
-            "464.2.b, 323.11.a, R7", g.attacker, bf=bf)
+            cite("combat.now-applies-contested-none-applier"), g.attacker, bf=bf)
     g.defender = next(p for p in present if p != g.attacker and g.opponents(p, g.attacker))
     for u in g.units_at(bf):
         u.designation = "attacker" if u.controller == g.attacker else "defender" if u.controller == g.defender else None
@@ -65,11 +66,11 @@ def _place_combat_triggers(g: State, starts: bool) -> None:
             for u in g.units_at(bf, p):
                 for ab in u.abilities:
                     if ab.trigger == "on-showdown-start":
-                        pend(g, u.id, ab, p, there=bf, why="464.2.e")
+                        pend(g, u.id, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
             if (b.controller or g.turn) == p:       # 190.6: its controller, else the turn player
                 for ab in b.abilities:
                     if ab.trigger == "on-showdown-start":
-                        pend(g, bf, ab, p, there=bf, why="464.2.e")
+                        pend(g, bf, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
         for u in list(g.units.values()):
             if u.zone != "board" or u.controller != p:
                 continue
@@ -78,12 +79,12 @@ def _place_combat_triggers(g: State, starts: bool) -> None:
                          or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
                          or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
                 if fires:
-                    pend(g, u.id, ab, p, there=bf, why="464.2.e")
+                    pend(g, u.id, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
         # a battlefield's "when a player attacks / defends here": controlled by that player
         role = "on-attack" if p == g.attacker else "on-defend" if p == g.defender else None
         for ab in b.abilities:
             if role and ab.trigger == role:
-                pend(g, bf, ab, p, there=bf, why="464.2.e")
+                pend(g, bf, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
 
 
 @guard("manual_assignment")
@@ -124,10 +125,10 @@ def _deal(g: State, inst, ctx) -> None:
     att = g.units_at(bf, g.attacker)
     dfn = g.units_at(bf, g.defender)
     stunned = [u.id for u in att + dfn if u.stunned]
-    log(g, ('combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2} (stunned, adding nothing: {stunned})' if stunned else 'combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2}'), "465.2, 423.1.b", bf=bf, attacker=g.attacker, attacker2=totals[g.attacker], defender=g.defender, defender2=totals[g.defender], stunned=', '.join(stunned))
+    log(g, ('combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2} (stunned, adding nothing: {stunned})' if stunned else 'combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2}'), cite("combat.combat-damage-deals-deals-stunned"), bf=bf, attacker=g.attacker, attacker2=totals[g.attacker], defender=g.defender, defender2=totals[g.defender], stunned=', '.join(stunned))
     for u, n in hits:
         u.damage += n
-        log(g, "{unit} takes {amount} combat damage", "465.2, 465.3", u.controller, unit=u.id, amount=n)
+        log(g, "{unit} takes {amount} combat damage", cite("combat.takes-combat-damage"), u.controller, unit=u.id, amount=n)
     g.dirty = False                                 # 465.3: skip FEPR, cancel outstanding tasks
 
 
@@ -141,16 +142,16 @@ def _resolve(g: State, inst, ctx) -> None:
     a = bool(g.units_at(bf, g.attacker))
     d = bool(g.units_at(bf, g.defender))
     if g.recalled or a == d:
-        log(g, "combat at {bf}: no result", "466.3.d", bf=bf)
+        log(g, "combat at {bf}: no result", cite("combat.combat-no-result"), bf=bf)
     else:
         win, lose = (g.attacker, g.defender) if a else (g.defender, g.attacker)
-        log(g, "combat at {bf}: {winner} wins, {loser} loses", "466.3", bf=bf, winner=win, loser=lose)
+        log(g, "combat at {bf}: {winner} wins, {loser} loses", cite("combat.combat-wins-loses"), bf=bf, winner=win, loser=lose)
     if not (a and d):
         if a or d:
             establish_control(g, bf, g.attacker if a else g.defender)
             if g.hidden:
                 from simulator.rules.hidden import trash_uncontrolled
-                trash_uncontrolled(g, "466.5.c, 811", only=bf)
+                trash_uncontrolled(g, cite("combat.resolve-trash-uncontrolled"), only=bf)
         elif g.bfs[bf].controller is not None:
             g.bfs[bf].controller = None
             fire(g, "battlefield.control", "lose", bf)

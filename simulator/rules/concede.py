@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from statecharts.states import ChainState, FocusState, PlayerState, Status
+from statecharts.citations import cite
 from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
 from simulator.core.model import State
@@ -24,8 +25,8 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
                 concede(g, mate, "lose")
     left = g.in_game()
     if g.winner is None and len({g.team(p) for p in left}) == 1 and left:
-        log(g, "only one side is left in the game", "651.1, 195")
-        declare_winner(g, g.team(left[0]), "651.1")
+        log(g, "only one side is left in the game", cite("concede.only-one-side-left-game"))
+        declare_winner(g, g.team(left[0]), cite("concede.concede-declare-winner"))
 
 
 @effect("banish_all")
@@ -35,7 +36,7 @@ def _banish(g: State, inst, ctx) -> None:
         if u.zone == "board" and (u.owner == inst or u.controller == inst):
             u.zone = "banished"
             u.designation = None
-            log(g, '{unit} is banished', "652.1", inst, unit=u.id)
+            log(g, '{unit} is banished', cite("concede.banished"), inst, unit=u.id)
     if g.hidden:
         from simulator.rules.hidden import banish_player
         banish_player(g, inst)
@@ -50,7 +51,7 @@ def _replace(g: State, inst, ctx) -> None:
             b.token = True
             b.abilities = ()
             b.static_might = 0
-            log(g, "{bf} is replaced by a token battlefield with no abilities; units there stay", "652.2, R9", inst,
+            log(g, "{bf} is replaced by a token battlefield with no abilities; units there stay", cite("concede.replaced-token-battlefield-with-no"), inst,
                 bf=name)
             if ruling_is(g, "R9", "reset"):
                 if b.controller:
@@ -78,7 +79,7 @@ def _counter(g: State, inst, ctx) -> None:
     keep = [it for it in g.chain if it.controller != inst]
     for it in g.chain:
         if it.controller == inst:
-            log(g, "{item} is countered: its controller left", "652.4", inst, item=it.name)
+            log(g, "{item} is countered: its controller left", cite("concede.countered-controller-left"), inst, item=it.name)
     g.chain[:] = keep
 
 
@@ -95,7 +96,7 @@ def _continue(g: State, inst, ctx) -> None:
     if ctx.get("was_turn"):
         g.turn = g.next_player(inst)
         g.handoff = True
-        log(g, "the turn passes to {player} once nothing is ongoing", "652.5, R10", g.turn)
+        log(g, "the turn passes to {player} once nothing is ongoing", cite("concede.turn-passes-once-nothing-ongoing"), g.turn)
     if g.winner is not None or len({g.team(p) for p in g.in_game()}) <= 1:
         return
     st = g.ms[("chain", None)]
