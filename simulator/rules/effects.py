@@ -236,6 +236,8 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
             u.hurt = True
             g.dirty = True
             log(g, "{unit} takes {amount} damage", cite("effects.takes-damage"), item.controller, unit=u.id, amount=args["amount"])
+        elif verb == "kill" and u.ward:
+            fire(g, "chain", "replaced", units=[u.id])      # R21: the kill is replaced; no death, no on-death
         elif verb == "kill":
             log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
             if any(ab.trigger == "on-death" for ab in u.abilities):
@@ -256,6 +258,10 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
             u.exhausted = verb == "exhaust"
             g.dirty = True
             log(g, '{unit} is {readied}', cite("effects.x"), item.controller, unit=u.id, readied='exhausted' if u.exhausted else 'readied')
+        elif verb == "ward":
+            u.ward = True
+            log(g, "{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled",
+                cite("effects.gets-ward"), item.controller, unit=u.id)
         elif verb == "give-keyword":
             if args["keyword"] not in u.given:
                 u.given = u.given + (args["keyword"],)
