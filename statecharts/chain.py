@@ -51,6 +51,7 @@ CHAIN = Machine(
         T("moved", "Resolve", "Resolve", ("446", "383"), effects=("trigger_on_move",)),
         T("moved", "Empty", "Empty", ("144", "383"), effects=("trigger_on_move",)),
         T("dies", "Resolve", "Resolve", ("808.1.d", "383", "354.3"), effects=("trigger_on_death",)),
+        T("replaced", "Resolve", "Resolve", ("340", "R21"), effects=("replace_death",)),
         T("pass", "Execute", "Resolve", ("339", "340"), guards=("all_passed",),
           effects=("resolve_item",), say="every player has passed in succession"),
         T("pass", "Execute", "Execute", ("338.2", "312.2.d"), effects=("priority_to_next",)),

@@ -117,6 +117,9 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('actions.unit-played-base-or-battlefield', 'refusal', ('359.2', '806'), 'a unit is played to its base or a battlefield its controller controls; ... does not control ...'),
     Cited('actions.unit-played-base-or-battlefield-ambush', 'refusal', ('359.2', '806', '822.1.b'), 'the same, for a unit with Ambush where its controller has no units (822.1.b)'),
     # -- simulator/rules/cleanup.py
+    Cited('cleanup.ward-replaces-death', 'event', ('R21',), '{unit} would die: its ward replaces the death; instead it is healed and exhausted'),
+    Cited('cleanup.replaced-no-own-death', 'event', ('R21', '808.1.d'), '{unit} does not die, so its {abilities} does not trigger'),
+    Cited('cleanup.ward-recall', 'event', ('R21', '455'), 'recall in replace_deaths: {unit} is recalled to base'),
     Cited('cleanup.dies-lethal-damage', 'event', ('323', '142.4'), '{unit} dies (lethal damage)'),
     Cited('cleanup.corrective-trash-uncontrolled', 'event', ('323.7', '811'), 'trash_uncontrolled in corrective'),
     Cited('cleanup.win-check-declare-winner', 'event', ('323.1',), 'declare_winner in win_check'),
@@ -148,6 +151,7 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('damage.has-backline-must-assigned-lethal', 'refusal', ('826.3', '465.2.c.6'), '... has Backline: ... must be assigned lethal damage first'),
     Cited('damage.has-tank-must-assigned-lethal', 'refusal', ('815.1.b', '465.2.c.6'), '... has Tank: it must be assigned lethal damage before ... gets any'),
     # -- simulator/rules/effects.py
+    Cited('effects.gets-ward', 'event', ('340', 'R21'), '{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled'),
     Cited('effects.might-enters-play-has-finished', 'event', ('354.3', '359.2'), '{unit} (might {might}) enters play at {at}: {item} has finished resolving'),
     Cited('effects.plays-enters-once-has-finished', 'event', ('354.3',), '{who} plays {value} at {at}: it enters once {item} has finished resolving'),
     Cited('effects.banished', 'event', ('340',), '{unit} is banished'),

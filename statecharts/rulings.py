@@ -77,6 +77,13 @@ RULINGS: dict[str, Ruling] = {r.id: r for r in (
     Ruling('R20', 'move-to-own-place', ('355.4.a', '055', '447.2.c'),
            'an instruction that moves a unit to the place where it already is does nothing: no move (no on-arrive, no Contested), and no recall',
            why="a move's destination is a place other than the unit's own (355.4.a), so there is no move to carry out; an impossible instruction is ignored (055); 447.2.c recalls only a unit that may not be present at its destination, and it is already present there"),
+    Ruling('R21', 'replaced-death', ('808.1.d', '323', '142.4'),
+           "a unit that would die (lethal damage in cleanup task 3, or a kill) with a ward does not die: instead "
+           "it is healed, exhausted and recalled to its base and the ward is used up; its own-death abilities "
+           "(Deathknell, on-death) do not trigger, and nothing is noted for it in task 3a",
+           why="own-death abilities trigger on a death (808.1.d: noted in 3a for a unit being killed in 3b); a "
+               "replacement effect means the event does not happen, so there is no death to trigger them; the "
+               "digest gives replacement effects no rule number (465.2.c.5 only names them), hence a ruling"),
 )}
 
 #: the rulings that are switches: id -> allowed values ("default" first)

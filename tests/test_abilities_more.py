@@ -213,3 +213,35 @@ def test_may_is_accepted_on_any_entry_of_a_spell_and_of_a_triggered_ability():
             " may: true}]}\nunits:\n  - {id: a1, owner: A, might: 1, abilities: [{name: x, trigger: on-move, "
             "effect: [{draw: {count: 1}}, {draw: {count: 1}, may: true}]}]}\nsteps: []\n")
     assert loads(text, "f.yaml") is not None
+
+
+# -- R21, 808.1.d: replaced deaths ------------------------------------------------------------------------------
+
+def test_replaced_death_is_a_declared_hook_of_cleanup_task_3_and_of_a_kill():
+    import statecharts
+    for leaf, src in (("cleanup", "BoardState"), ("chain", "Resolve")):
+        ts = [t for t in statecharts.LEAVES[leaf].transitions if t.trigger == "replaced"]
+        assert [(t.source, t.dest, t.effects) for t in ts] == [(src, src, ("replace_death",))]
+        assert "R21" in ts[0].rules
+    from statecharts.rulings import RULINGS
+    assert "808.1.d" in RULINGS["R21"].rules
+
+
+def test_a_warded_unit_killed_by_a_spell_does_not_die_and_its_on_death_does_not_trigger_the_second_kill_does():
+    """R21: B answers A's kill with a ward (a Reaction): the kill is replaced as it executes, b1 stays on the board
+    (healed, exhausted, recalled), grudge does not trigger; a second kill, with no ward left, kills it (808.1.d)."""
+    cards = {"guard": {"type": "spell", "timing": "reaction", "effect": [{"ward": {"unit": "target"}}]},
+             "smite": {"type": "spell", "timing": "action", "effect": [{"kill": {"unit": "target"}}]}}
+    g = game(cards=cards, hands={"A": ["smite", "smite"], "B": ["guard"]}, control={"South": "B"},
+             units=[{"id": "b1", "owner": "B", "at": "South", "might": 2,
+                     "abilities": [{"name": "grudge", "trigger": "on-death", "effect": [{"draw": {"count": 1}}]}]}])
+    do(g, "A play smite unit=b1", "A pass", "B play guard unit=b1", "B pass", "A pass")
+    expect(g, chain=["smite"], priority="A", units={"b1": {"ward": True, "zone": "board"}})
+    do(g, "A pass", "B pass")        # smite resolves: the kill is replaced (R21)
+    expect(g, chain=[], state="neutral-open", priority="A",
+           units={"b1": {"zone": "board", "at": "base", "exhausted": True, "damage": 0}})
+    assert g.state.units["b1"].ward is False                # used up
+    assert not any("grudge goes on the chain" in e.event for e in g.trace)
+    assert any(e.event == "b1 does not die, so its grudge does not trigger" and "R21" in e.rule for e in g.trace)
+    do(g, "A play smite unit=b1", "A pass", "B pass")    # no ward left: it dies, grudge triggers (808.1.d)
+    expect(g, chain=["grudge"], units={"b1": {"zone": "trash"}})

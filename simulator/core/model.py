@@ -53,7 +53,7 @@ class Ability:
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
                  "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "keywords", "given",
-                 "hurt")
+                 "hurt", "ward")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
                  abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = ()) -> None:
@@ -75,6 +75,7 @@ class Unit:
         self.keywords = keywords      # ((name, value), ...): tank, backline, ganking, assault, shield, ... (8xx)
         self.given: tuple = ()        # keywords given this turn (give-keyword)
         self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
+        self.ward = False             # the next time it would die, instead it is healed, exhausted, recalled (R21)
 
     def clone(self) -> "Unit":
         return _copy_unit(self, Unit)
@@ -91,7 +92,7 @@ class Unit:
 
     def key(self) -> tuple:
         return (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
-                self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt)
+                self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt, self.ward)
 
 
 class Battlefield:

@@ -218,6 +218,13 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return _check_assign(g, a, who)
     if a.kind == "assign":
         raise IllegalAction("there is no combat damage to assign now", cite("actions.there-no-combat-damage-assign"))
+    return _check_with_priority(g, a, st)
+
+
+def _check_with_priority(g: State, a: Action, st: str) -> None:
+    """The rest of :func:`_check_choice` once no choice, order, decision or assignment is due: the
+    discretionary actions of the timing tables (pass, end-turn, invite, hide, move, play, activate)."""
+    p = a.player
     if a.kind == "hide":
         return _check_hide(g, a, st)
     if a.kind == "pass":
@@ -588,10 +595,11 @@ def _refused_now(g: State, p: str, st: str):
     ``st`` by the timing tables alone (``statecharts/timing.py``: ``ALLOWED``, ``NO_PASS``, ``PLAY``), whatever
     its cards, units or targets, computed once per state so that :func:`legal` skips those candidates
     without building each refusal. Only a necessary condition: every other candidate is still checked in
-    full. None while a choice, an order, a decision or a damage assignment is due (those come first in
-    :func:`_check_choice`, and :func:`candidates` offers only them), or when ``p`` lacks priority."""
-    if g.choosing or g.priority != p or g.ms[("chain", None)] == ChainState.Decide or orderer(g) is not None \
-            or damage.assigner(g) is not None:
+    full (by :func:`_check_with_priority`: the part of :func:`_check_choice` that is left then). None while a
+    choice, an order, a decision (383.3.a, also while resolving) or a damage assignment is due (those come
+    first in :func:`_check_choice`, and :func:`candidates` offers only them), or when ``p`` lacks priority."""
+    if g.choosing or g.priority != p or g.ms[("chain", None)] in (ChainState.Decide, ChainState.ResolveChoice) \
+            or orderer(g) is not None or damage.assigner(g) is not None:
         return None
     turn = p == g.turn
     no_pass = st in timing.NO_PASS and g.invited != p
@@ -645,12 +653,14 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     res: list[Action | str] = []
     movers: dict[str, list[str]] = {}
     shut = _refused_now(g, p, st)
+    # with priority and nothing else due, _check_choice comes down to its last part for every candidate
+    rest = _check_choice if shut is None else _check_with_priority
     for a in cands:
         if a.kind != "concede":
             if shut is not None and shut(a):
                 continue                         # the timing tables refuse it whatever its details
             try:
-                _check_choice(g, a, st)
+                rest(g, a, st)
             except IllegalAction:
                 continue
         if a.kind == "move" and moves != "single":

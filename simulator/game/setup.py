@@ -84,6 +84,7 @@ def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
     u = Unit(entry["id"], entry["owner"], entry.get("at", "base"), might, entry.get("controller"), abilities,
              entry.get("card"), kind, keywords)
     u.exhausted = bool(entry.get("exhausted", False))
+    u.ward = bool(entry.get("ward", False))
     if kind == "gear":
         u.at = "base"
     if entry.get("exhausted"):

@@ -283,7 +283,8 @@ class SetupValidator:
             self.fail(("units",) if "units" in doc else ("gear",),
                       f"the board has {n:,} units and gear: at most {MAX_UNITS:,}")
         for key in ("units", "gear"):
-            fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted") \
+            fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted",
+                      "ward") \
                 if key == "units" else ("id", "owner", "controller", "card", "abilities", "exhausted")
             for i, e in enumerate(self.seq(self.opt(doc, key, []), (key,), key)):
                 path = (key, i)
@@ -309,6 +310,8 @@ class SetupValidator:
                 self.keywords(e.get("keywords"), path + ("keywords",))
                 if "exhausted" in e:
                     self.boolean(e["exhausted"], path + ("exhausted",), "exhausted")
+                if "ward" in e:
+                    self.boolean(e["ward"], path + ("ward",), "ward")
                 (self.units if key == "units" else self.gear).add(uid)
 
     def keywords(self, v, path: Path) -> None:

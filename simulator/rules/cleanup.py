@@ -97,6 +97,13 @@ def _board_state(g: State, inst, ctx) -> None:
              if u.damage > 0 and u.zone == "board" and u.kind == "unit" and u.damage >= g.might(u)]
     if not dying:
         return
+    warded = [u.id for u in dying if u.ward]
+    if warded:                                      # R21: a replaced death is no death (3a notes nothing for it)
+        dying = [u for u in dying if not u.ward]
+        fire(g, "cleanup", "replaced", units=warded)
+        _changed(g)
+        if not dying:
+            return
     for u in dying:
         log(g, '{unit} dies (lethal damage)', cite("cleanup.dies-lethal-damage"), u.controller, unit=u.id)
     if any(ab.trigger == "on-death" for u in dying for ab in u.abilities):
@@ -105,6 +112,33 @@ def _board_state(g: State, inst, ctx) -> None:
         u.zone = "trash"
         u.designation = None
         _changed(g)
+
+
+def replace_deaths(g: State, units: list[str]) -> None:
+    """R21: each unit would die and has a ward: instead it is healed, exhausted and recalled to its base, and
+    the ward is used up. It does not die, so its own-death abilities (Deathknell, on-death) do not trigger
+    (808.1.d); it stays on the board (no trash, no new object)."""
+    from simulator.rules.moves import recall
+    for uid in units:
+        u = g.units[uid]
+        u.ward = False
+        u.damage = 0
+        u.exhausted = True
+        own = [ab.name for ab in u.abilities if ab.trigger == "on-death"]
+        log(g, "{unit} would die: its ward replaces the death; instead it is healed and exhausted",
+            cite("cleanup.ward-replaces-death"), u.controller, unit=u.id)
+        if own:
+            log(g, "{unit} does not die, so its {abilities} does not trigger", cite("cleanup.replaced-no-own-death"),
+                u.controller, unit=u.id, abilities=", ".join(own))
+        if u.at != "base":
+            recall(g, u, cite("cleanup.ward-recall"))
+        g.dirty = True
+
+
+@effect("replace_death")
+def _replace_death(g: State, inst, ctx) -> None:
+    """R21 (cleanup task 3 and a kill as it executes): the deaths of ``ctx["units"]`` are replaced."""
+    replace_deaths(g, ctx["units"])
 
 
 @effect("combat_cleanup")

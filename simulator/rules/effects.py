@@ -254,7 +254,8 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
 
 
 #: the verbs that act on a unit on the board (its ``unit`` field)
-UNIT_VERBS = ('move', 'recall', 'stun', 'buff', 'en-garde', 'damage', 'kill', 'banish', 'replay', 'ready', 'exhaust', 'give-keyword')
+UNIT_VERBS = ('move', 'recall', 'stun', 'buff', 'en-garde', 'damage', 'kill', 'banish', 'replay', 'ready', 'exhaust', 'ward',
+              'give-keyword')
 
 
 def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: list) -> None:
@@ -285,6 +286,8 @@ def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: l
         u.hurt = True
         g.dirty = True
         log(g, "{unit} takes {amount} damage", cite("effects.takes-damage"), item.controller, unit=u.id, amount=args["amount"])
+    elif verb == "kill" and u.ward:
+        fire(g, "chain", "replaced", units=[u.id])      # R21: the kill is replaced; no death, no on-death
     elif verb == "kill":
         log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
         if any(ab.trigger == "on-death" for ab in u.abilities):
@@ -303,6 +306,10 @@ def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: l
         u.exhausted = verb == "exhaust"
         g.dirty = True
         log(g, '{unit} is {readied}', cite("effects.readied-or-exhausted"), item.controller, unit=u.id, readied='exhausted' if u.exhausted else 'readied')
+    elif verb == "ward":
+        u.ward = True
+        log(g, "{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled",
+            cite("effects.gets-ward"), item.controller, unit=u.id)
     elif verb == "give-keyword":
         if args["keyword"] not in u.given:
             u.given = u.given + (args["keyword"],)

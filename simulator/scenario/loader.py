@@ -51,7 +51,8 @@ REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("sou
 STATES = TURN_STATES
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
-               "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None)}
+               "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None),
+               "ward": bool}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
                "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
 PHASES = (Phase.Awaken, Phase.BeginningStep, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending,
@@ -664,7 +665,8 @@ def _objects(kind: str, prefix: str, want: dict, got: dict) -> list[str]:
         if o is None:
             out.append(f"expected {kind} {oid}, but no such {kind} exists")
             continue
-        out += [f"expected {prefix}{oid} {f} {_fmt(x)}, got {_fmt(o[f])}" for f, x in fields.items() if o[f] != x]
+        out += [f"expected {prefix}{oid} {f} {_fmt(x)}, got {_fmt(o.get(f, False))}" for f, x in fields.items()
+                if o.get(f, False) != x]                # only ward may be absent (no ward: false)
     return out
 
 

@@ -61,6 +61,8 @@ UNIT_ENTRY = {
     "abilities": _list(REF("ability")),
     "keywords": _list(REF("keyword")),
     "exhausted": {"type": "boolean"},
+    "ward": {"type": "boolean", "description": "the next time it would die, instead it is healed, exhausted and "
+             "recalled (a replaced death, R21)"},
 }
 
 
@@ -136,7 +138,7 @@ def defs() -> dict:
         "keyword": keyword,
         "battlefield": battlefield,
         "unit": _obj(UNIT_ENTRY, ("id", "owner")),
-        "gear": _obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might")}, ("id", "owner")),
+        "gear": _obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might", "ward")}, ("id", "owner")),
         "card_id": {"anyOf": [{"enum": sorted(cardlib.CATALOGUE)}, WORD],
                     "description": "a built-in card id, or a custom card declared under cards:"},
         "players": players,

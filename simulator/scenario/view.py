@@ -38,8 +38,12 @@ def contested(g: State) -> list[str]:
 
 
 def unit_view(g: State, u) -> dict:
-    return {"at": u.at, "might": g.might(u), "stunned": u.stunned, "zone": u.zone, "damage": u.damage,
-            "controller": u.controller, "exhausted": u.exhausted, "designation": u.designation}
+    """A unit as expectations see it; ``ward`` is shown only while it has one (expected ``false`` otherwise)."""
+    v = {"at": u.at, "might": g.might(u), "stunned": u.stunned, "zone": u.zone, "damage": u.damage,
+         "controller": u.controller, "exhausted": u.exhausted, "designation": u.designation}
+    if u.ward:
+        v["ward"] = True
+    return v
 
 
 def hidden(g: State) -> dict:

@@ -19,7 +19,9 @@ are never touched), imports the simulator afresh on them and runs the stages in 
 2. ``tests``: the fast unit tests of ``tests/`` (pytest in the child; not the slow checks of the file
    format, diagrams, docs and layers, nor the scenario and golden tests already run in stage 1); for each
    mutant only the tests that use what it changes (recorded once, per test, on the unmutated declarations);
-3. ``verify``: ``riftsim verify`` (statechart checks, exploration with every invariant, coverage).
+3. ``verify``: ``riftsim verify`` (statechart checks, exploration with every invariant, coverage); only
+   the positions whose unmutated exploration uses what the mutant changes are explored again, the others
+   keep their unmutated results. A survivor is compared with the unmutated state graphs (same or different).
 
 A mutant that survives every stage either is **equivalent** (it cannot change any behaviour; listed
 with its reason in ``tests/mutation-equivalents.txt``) or shows a gap: a rule that can break without
@@ -307,11 +309,37 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
     return True, f"tests: {failed[0] if failed else f'pytest exit {int(code)}'}"
 
 
-def _stage_verify() -> tuple[bool, str]:
-    """Stage 3: ``riftsim verify``. A mutant it does not kill gets, as its ``why``, the digests of the state
-    graphs verify explored (:func:`graph_digests`), so that a survivor can be compared with the unmutated
-    declarations: a different graph shows the mutant changes what can happen, the same graph is evidence
-    that it is equivalent."""
+#: verify's explorations on the unmutated declarations, made by the parent before it forks the children of
+#: stage 3 (:func:`verify_baseline`): {"results": {position: Result}, "digests": {position: [...]}}
+_BASE: dict | None = None
+
+
+def verify_baseline() -> dict:
+    """Explore every default position of ``riftsim verify`` on the unmutated declarations (in this process:
+    the children forked afterwards share the results) and keep them in ``_BASE``."""
+    global _BASE
+    from simulator.verify import command
+    positions = [p for path in command.DEFAULT_FILES for p in command.load_positions(str(path))[0]]
+    results = command.run_positions(positions, jobs=1, graph=True)
+    _BASE = {"results": {r.position: r for r in results},
+             "digests": {r.position: d for r, d in zip(results, graph_digests(results))}}
+    return _BASE
+
+
+def positions_using(machines: tuple[Machine, ...], base: dict) -> dict[str, tuple[str, ...]]:
+    """{mutant id: the verify positions whose unmutated exploration uses what it changes}. An exploration is
+    deterministic, so a position that never uses the mutated transition explores exactly the same states under
+    the mutant: stage 3 takes its unmutated result instead of exploring it again."""
+    per_position = [(name, _usage(machines, r.coverage)) for name, r in base["results"].items()]
+    return {mu.id: tuple(name for name, uses in per_position if uses(mu)) for mu in mutants(machines)}
+
+
+def _stage_verify(only_positions: tuple[str, ...] | None = None) -> tuple[bool, str]:
+    """Stage 3: ``riftsim verify`` (its statechart checks on the mutated declarations, then the exploration),
+    exploring again only ``only_positions`` when the unmutated results are at hand (``_BASE``). A mutant it
+    does not kill gets, as its ``why``, the digests of the state graphs (:func:`graph_digests`), so that a
+    survivor can be compared with the unmutated declarations: a different graph shows the mutant changes what
+    can happen, the same graph is evidence that it is equivalent."""
     import io
     import contextlib
     import importlib
@@ -320,10 +348,27 @@ def _stage_verify() -> tuple[bool, str]:
     main = importlib.import_module("simulator.cli.main")
     command = importlib.import_module("simulator.verify.command")
     explored: list = []
+    digests: list = []
     orig = command.run_positions
+    base = _BASE if only_positions is not None else None
+    again = set(only_positions or ())
 
-    def keep(*args, **kw):
-        results = orig(*args, **kw)
+    def keep(positions, **kw):
+        todo = [p for p in positions if base is None or p.name in again or p.name not in base["results"]]
+        fresh = iter(orig(todo, **kw) if todo else ())
+        fresh_digests = []
+        results = []
+        for p in positions:
+            if base is None or p.name in again or p.name not in base["results"]:
+                r = next(fresh)
+                fresh_digests.append(r)
+                results.append(r)
+                digests.append(None)
+            else:
+                results.append(base["results"][p.name])
+                digests.append(base["digests"][p.name])
+        new = iter(graph_digests(fresh_digests))
+        digests[:] = [d if d is not None else next(new) for d in digests]
         explored.extend(results)
         return results
     command.run_positions = keep
@@ -331,7 +376,7 @@ def _stage_verify() -> tuple[bool, str]:
     with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = main.main(["verify", "--jobs", "1", "--out", tmp])
     if code == 0:
-        return False, "graph " + json.dumps(graph_digests(explored))
+        return False, "graph " + json.dumps(digests)
     lines = [ln.strip() for ln in sink.getvalue().splitlines() if "FINDING" in ln or "VIOLATION" in ln or "error" in ln]
     return True, f"verify: {lines[0] if lines else f'exit {code}'}"[:300]
 
@@ -361,7 +406,7 @@ def _graphs() -> list:
     return graph_digests(results)
 
 
-def _child(mu: Mutant | None, stage: str, golden_check: bool, only_tests: tuple[str, ...] | None = None) -> tuple[bool, str]:
+def _child(mu: Mutant | None, stage: str, golden_check: bool, only: tuple[str, ...] | None = None) -> tuple[bool, str]:
     import statecharts
     if mu is not None:
         _install(apply(statecharts.MACHINES, mu))
@@ -376,15 +421,15 @@ def _child(mu: Mutant | None, stage: str, golden_check: bool, only_tests: tuple[
     if stage == "scenarios":
         return _stage_scenarios(golden_check)
     if stage == "tests":
-        return _stage_tests(only_tests=only_tests)
-    return _stage_verify()
+        return _stage_tests(only_tests=only)
+    return _stage_verify(only)
 
 
 class _Child:
     """One stage of one mutant running in a forked child process."""
 
     def __init__(self, mu: Mutant | None, stage: str, golden_check: bool, cpu: float | None = None,
-                 only_tests: tuple[str, ...] | None = None) -> None:
+                 only: tuple[str, ...] | None = None) -> None:
         self.mu, self.stage = mu, stage
         self.cpu = CPU_LIMIT[stage] if cpu is None else cpu
         self.deadline = time.monotonic() + 20 * self.cpu
@@ -400,7 +445,7 @@ class _Child:
             # that (the tests of Ctrl-C would fail): the default handler, and an interrupt gives no result
             signal.signal(signal.SIGINT, signal.default_int_handler)
             try:
-                result = _child(mu, stage, golden_check, only_tests)
+                result = _child(mu, stage, golden_check, only)
             except KeyboardInterrupt:
                 os._exit(INTERRUPTED)
             except BaseException as e:  # noqa: BLE001 - a mutant may break anything; it is then killed
@@ -481,7 +526,7 @@ def run_mutant(mu: Mutant | None, stages=STAGES, *, golden_check: bool = True) -
 
 
 def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs: int = 1, skip: dict | None = None,
-             on_pass=None, only_tests: dict | None = None):
+             on_pass=None, only: dict | None = None):
     """Yield (mutant, killed, why) for every mutant, as they finish, with up to ``jobs`` children at once.
 
     ``skip`` maps a mutant id to stages it cannot fail (see :func:`unreached`) or already passed: they are not
@@ -492,7 +537,7 @@ def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs
     todo.reverse()
     running: dict[int, tuple[_Child, int]] = {}
     try:
-        yield from _loop(todo, running, stages, golden_check, jobs, skip, on_pass, only_tests or {})
+        yield from _loop(todo, running, stages, golden_check, jobs, skip, on_pass, only or {})
     finally:                                          # interrupted (a signal, the consumer stopped): no child is left
         for c, _ in running.values():
             c.result(late=True)
@@ -508,7 +553,7 @@ def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
             if skip and stages[k] in skip.get(mu.id, ()):
                 todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
                 continue
-            c = _Child(mu, stages[k], golden_check, only_tests=chosen.get(mu.id) if stages[k] == "tests" else None)
+            c = _Child(mu, stages[k], golden_check, only=chosen.get((stages[k], mu.id)))
             running[c.fd] = (c, k)
         if not running:
             continue
@@ -615,10 +660,13 @@ def sample(ms: list[Mutant], n: int, skip: dict | None = None) -> list[Mutant]:
 def _compare_graphs(graphs: dict[str, list]) -> dict[str, str]:
     """{mutant id: '  (the same state graph ...)' or '  (a different state graph: ...)'} for the survivors of
     stage 3, against ``verify`` on the unmutated declarations (run once here)."""
-    failed, why = run_stage(None, "verify")
-    if failed or not why.startswith("graph "):
-        return {}
-    want = json.loads(why[len("graph "):])
+    if _BASE is not None:
+        want = list(_BASE["digests"].values())
+    else:
+        failed, why = run_stage(None, "verify")
+        if failed or not why.startswith("graph "):
+            return {}
+        want = json.loads(why[len("graph "):])
     states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
     out = {}
     for mid, got in graphs.items():
@@ -730,8 +778,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="continue the run recorded in --json FILE: a mutant with an outcome there is not run "
                         "again, a stage it survived there is skipped; new records are appended")
     p.add_argument("--retry-survivors", action="store_true",
-                   help="with --resume: run again, from the first stage, the mutants recorded there as survivors "
-                        "(after a new scenario, test or invariant)")
+                   help="with --resume: run the first stage again for the mutants recorded there as survivors or "
+                        "not finished (after a new scenario or golden file); the later stages they survived stay "
+                        "skipped")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -769,6 +818,7 @@ def run(args: argparse.Namespace) -> int:
     header = {"stages": list(stages), "golden": not args.no_golden, "commit": _commit()}
     done: dict[str, tuple[bool, str]] = {}
     passed: dict[str, tuple[str, ...]] = {}
+    kept: dict[str, str] = {}
     if args.resume:
         if not args.json:
             print("riftsim mutate: --resume needs --json FILE (the run to continue)", file=sys.stderr)
@@ -779,9 +829,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"riftsim mutate: cannot resume: {e}", file=sys.stderr)
             return 2
         if args.retry_survivors:
-            again = {mid for mid, (dead, _) in done.items() if not dead}
+            # the survivors and the unfinished mutants run stage 1 again (new scenarios and golden files); the
+            # later stages they survived stay skipped, and a survivor keeps what its last stage recorded
+            again = {mid for mid, (dead, _) in done.items() if not dead} | (set(passed) - set(done))
+            kept = {mid: done[mid][1] for mid in again if mid in done}
             done = {mid: r for mid, r in done.items() if mid not in again}
-            passed = {mid: st for mid, st in passed.items() if mid not in again}
+            passed = {mid: tuple(st for st in sts if st != stages[0]) for mid, sts in passed.items()}
     elif args.retry_survivors:
         print("riftsim mutate: --retry-survivors needs --resume", file=sys.stderr)
         return 2
@@ -792,7 +845,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
         return 1
     skip: dict = dict(passed)
-    only_tests: dict = {}
+    only: dict = {}
     for stage, cov in (("scenarios", "coverage"), ("tests", "tests-coverage")):
         if stage not in stages or all(m.id in done or stage in passed.get(m.id, ()) for m in ms):
             continue                                  # (a resumed run: every mutant is past that stage)
@@ -805,6 +858,7 @@ def run(args: argparse.Namespace) -> int:
             never = unreached(statecharts.MACHINES, json.loads(fired), stage)
         else:
             only_tests = tests_using(statecharts.MACHINES, json.loads(fired))
+            only.update({("tests", mid): names for mid, names in only_tests.items()})
             never = {m.id: (stage,) for m in everything if m.id not in only_tests}
         for mid, st in never.items():
             skip[mid] = skip.get(mid, ()) + st
@@ -815,6 +869,15 @@ def run(args: argparse.Namespace) -> int:
             if sizes:
                 print(f"stage 'tests' runs, for each of the others, only the tests that use what it changes "
                       f"(median {sizes[len(sizes) // 2]} tests)", flush=True)
+    if "verify" in stages and not all(m.id in done or "verify" in passed.get(m.id, ()) for m in ms):
+        print("stage 'verify': exploring verify's positions on the unmutated declarations once ...", flush=True)
+        base = verify_baseline()
+        using = positions_using(statecharts.MACHINES, base)
+        only.update({("verify", mid): names for mid, names in using.items()})
+        sizes = sorted(len(using[m.id]) for m in ms)
+        print(f"stage 'verify' explores again, for each mutant, only the positions that use what it changes "
+              f"(median {sizes[len(sizes) // 2]} of {len(base['results'])}); the others keep their unmutated "
+              f"results", flush=True)
     recorded = [(m, *done[m.id]) for m in ms if m.id in done]
     if args.resume:
         print(f"resuming {args.json}: {len(recorded)} of {len(ms)} mutants have an outcome there, "
@@ -831,12 +894,14 @@ def run(args: argparse.Namespace) -> int:
 
     import itertools
     fresh = run_many([m for m in ms if m.id not in done], stages, golden_check=not args.no_golden, jobs=args.jobs,
-                     skip=skip, on_pass=record_pass, only_tests=only_tests)
+                     skip=skip, on_pass=record_pass, only=only)
     by_stage: dict[str, int] = {}
     graphs: dict[str, list] = {}
     try:
         for n, (mu, dead, why) in enumerate(itertools.chain(recorded, fresh), 1):
             eq = equivalents.get(mu.id)
+            if not dead and not why:
+                why = kept.get(mu.id, "")             # every stage skipped: what its last run recorded
             if dead:
                 (eq_killed if eq else killed).append((mu, why))
                 by_stage[why.split(":")[0]] = by_stage.get(why.split(":")[0], 0) + 1
