@@ -10,7 +10,7 @@ from .spec import Machine, T
 
 CHAIN = Machine(
     "chain", "Chain and priority: HOT FEPR (334-340)",
-    ("Empty", "Finalize", "Order", "Decide", "Execute", "Resolve"), "Empty",
+    ("Empty", "Finalize", "Order", "Decide", "Execute", "Resolve", "ResolveChoice"), "Empty",
     (
         T("add", "Empty", "Finalize", ("329.1", "354.1"), sends=("turn.window:close_state", "focus:start_chain"),
           say="{item} goes on the chain"),
@@ -51,9 +51,14 @@ CHAIN = Machine(
         T("moved", "Resolve", "Resolve", ("446", "383"), effects=("trigger_on_move",)),
         T("moved", "Empty", "Empty", ("144", "383"), effects=("trigger_on_move",)),
         T("dies", "Resolve", "Resolve", ("808.1.d", "383", "354.3"), effects=("trigger_on_death",)),
+        T("replaced", "Resolve", "Resolve", ("340", "R21"), effects=("replace_death",)),
         T("pass", "Execute", "Resolve", ("339", "340"), guards=("all_passed",),
           effects=("resolve_item",), say="every player has passed in succession"),
         T("pass", "Execute", "Execute", ("338.2", "312.2.d"), effects=("priority_to_next",)),
+        T("await_choice", "Resolve", "ResolveChoice", ("383.3.a.3", "158.3", "321"), guards=("resolving_choice",),
+          say="{player} decides a may of {item} as it executes; nothing else happens meanwhile"),
+        T("decide", "ResolveChoice", "Resolve", ("383.3.a.3", "340"), effects=("resume_resolution",)),
+        T("withdraw", "ResolveChoice", "Resolve", ("652.4",), effects=("abandon_resolution",)),
         T("resolved", "Resolve", "Empty", ("340.2",), guards=("chain_empty",),
           sends=("turn.window:open_state", "focus:chain_closed"), say="the chain is empty"),
         T("resolved", "Resolve", "Finalize", ("340.3",), guards=("pending_remain",)),
@@ -75,6 +80,8 @@ CHAIN = Machine(
         "Decide": "the controller of a triggered ability being finalized decides its may and targets (383.3.a)",
         "Execute": "the priority holder plays a Reaction or passes (338)",
         "Resolve": "the newest finalized item resolves (340)",
+        "ResolveChoice": "the resolving item waits for its controller to decide a may as that entry executes "
+                         "(383.3.a.3); no cleanup, nobody has priority (158.3, 321)",
     },
     doc="Step 1 Finalize, 2 Execute, 3 Pass, 4 Resolve; tasks (cleanups) are handled before each step.",
 )

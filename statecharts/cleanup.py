@@ -40,6 +40,8 @@ def _chain() -> tuple[T, ...]:
     ts.append(T("next", "OpenCombat", "Idle", ("322",)))
     # 3a: a unit with lethal damage triggers its own-death abilities before it reaches the trash
     ts.append(T("lethal", "BoardState", "BoardState", ("323", "808.1.d", "383"), effects=("trigger_on_death",)))
+    # 3: a unit with lethal damage and a ward does not die: the death is replaced (R21), nothing is noted in 3a
+    ts.append(T("replaced", "BoardState", "BoardState", ("323", "R21"), effects=("replace_death",)))
     return tuple(ts)
 
 

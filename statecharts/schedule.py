@@ -4,13 +4,14 @@ After every action the engine *settles* the game: it tries these steps in order 
 conditions all hold. A step that does something (``do``: a named effect, which fires the declared
 transition or runs the cleanup machine) sends the engine back to the top; a step that stops (``stop``)
 hands the decision to a player (``decides``), after its ``do`` (who gets priority), and the engine returns.
-So: handle Outstanding tasks first (the cleanup loop, 319-322), then Finalize, Execute, Pass and Resolve
+So: an item waiting mid-resolution for a may comes first, because no cleanup runs while an item
+resolves (383.3.a.3, 321); then handle Outstanding tasks (the cleanup loop, 319-322), then Finalize, Execute, Pass and Resolve
 (337-340), then the combat steps and the turn's phases. Nothing in the engine restates this order.
 
 A condition is a guard name (``simulator/rules``) or ``machine=State`` (that machine is in that state).
 
->>> [s.name for s in SCHEDULE][:3]
-['game over', 'outstanding tasks', 'choose a battlefield']
+>>> [s.name for s in SCHEDULE][:4]
+['game over', 'a may while resolving', 'deciding while resolving', 'outstanding tasks']
 """
 from __future__ import annotations
 
@@ -44,6 +45,10 @@ class Step:
 SCHEDULE: tuple[Step, ...] = (
     Step("game over", ("game_over",), ("323.1", "651.1"), do="priority_to_nobody", stop=True,
          decides="nobody: the game is over"),
+    Step("a may while resolving", ("chain=Resolve", "resolving_choice"), ("383.3.a.3", "158.3", "321"),
+         do="await_resolution_choice"),
+    Step("deciding while resolving", ("chain=ResolveChoice",), ("383.3.a.3", "321"), do="priority_to_nobody",
+         stop=True, decides="the resolving item's controller decides its may; no cleanup runs meanwhile"),
     Step("outstanding tasks", ("cleanup_outstanding",), ("334", "319", "322"), do="run_cleanups"),
     Step("choose a battlefield", ("choice_pending",), ("323.12", "323.13"), do="priority_to_nobody", stop=True,
          decides="the turn player chooses which staged showdown or combat opens"),

@@ -30,6 +30,8 @@ TITLES: dict[str, str] = {
     '103': 'players and teams',
     '142.4': "lethal damage: damage at least the unit's Might",
     '144': 'moving a unit between locations',
+    '305': 'a step or phase ends when the chain is empty and the turn player will not or cannot act',
+    '438': 'Replace: a token takes the object\'s place, inheriting its effects and statuses',
     '155': 'default timing of spells',
     '158.3': 'what a resolving item creates waits until it has fully resolved',
     '190': 'control of battlefields, Contested',
@@ -240,7 +242,7 @@ def title(rule: str) -> str:
     rule = rule.strip()
     if rule in RULINGS:
         r = RULINGS[rule]
-        return f"{rule} {r['name']}: {r['default']}"
+        return f"{rule} {r.name}: {r.default}"
     parts = rule.split(".")
     for n in range(len(parts), 0, -1):
         key = ".".join(parts[:n])

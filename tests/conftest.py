@@ -151,3 +151,33 @@ def index_of(g: Game, text: str, since: int = 0) -> int:
 def backend(request) -> str:
     """Both backends pick the same declared transitions (a test taking this runs on each)."""
     return request.param
+
+
+# -- every refusal the tests produce cites declared rules (statecharts/citations.py, timing tables, ...) ----------
+_REFUSED: dict[str, str] = {}        # rule text -> one reason that cited it
+_init = IllegalAction.__init__
+
+
+def _recording_init(self, reason: str, rule: str) -> None:
+    _REFUSED.setdefault(rule, reason)
+    _init(self, reason, rule)
+
+
+IllegalAction.__init__ = _recording_init      # type: ignore[method-assign]
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fails the run if a refusal raised during it cites a rule id that no declaration cites."""
+    from simulator.cli.rules import declared
+
+    have = declared()
+    bad = sorted(f"[{rule}] ({reason})" for rule, reason in _REFUSED.items()
+                 if any(r.strip() and r.strip() not in have for r in rule.split(",")))
+    session.config._refusals_seen = len(_REFUSED)
+    if bad:
+        tr = session.config.pluginmanager.get_plugin("terminalreporter")
+        if tr is not None:
+            tr.write_line("refusals citing undeclared rule ids (declare them in statecharts/citations.py):", red=True)
+            for line in bad:
+                tr.write_line("  " + line, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -161,7 +161,7 @@ BASE = "name: t\nplayers: [A, B]\nbattlefields: [North]\nunits:\n"
 
 @pytest.mark.parametrize("unit, msg", [
     ("  - {id: a1, owner: A, might: 1, abilities: [{name: x, trigger: on-move, effect: [{draw: {count: 1}}, "
-     "{draw: {count: 1}, may: true}]}]}", "may: true is modelled on the first effect of a triggered ability"),
+     "{draw: {count: 1}, may: sometimes}]}]}", "may must be true or false"),
     ("  - {id: a1, owner: A, might: 1, abilities: [{name: x, trigger: on-move, if: sunny, effect: []}]}",
      "unknown condition sunny"),
     ("  - {id: a1, owner: A, might: 1, abilities: [{name: x, trigger: on-move, by: enemy, effect: []}]}",

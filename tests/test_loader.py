@@ -90,7 +90,7 @@ BAD = {
     "ruling-id": (BASE + "rulings: {R3: x}\n", "11: unknown ruling R3: rulings with alternatives are R1, R2, R9, R11"),
     "custom-card-verb": (BASE + "cards:\n  x: {effect: [{teleport: {unit: target}}]}\n",
                          "12: unknown effect verb teleport (verbs: move, recall, stun, buff, en-garde, damage, kill, "
-                         "play-unit, add, counter, draw, extra-turn, play, banish, replay, ready, exhaust, give-keyword)"),
+                         "play-unit, add, counter, draw, extra-turn, play, banish, replay, ready, exhaust, give-keyword, ward)"),
     "custom-card-field": (BASE + "cards:\n  x: {effect: [{stun: {unit: target, for: 2}}]}\n",
                           "12: unknown key for in stun's fields (expected one of: unit)"),
     "target-field": (BASE + "  - {do: play, player: A, card: rune-prison, targets: {to: North}}\n",

@@ -32,6 +32,10 @@ ISSUE_MUTANTS = [
     "battlefield.status: Staged --unstage--> Contested  dest Calm",            # 323.11, 323.11.a
     "phases: Main --game_over--> GameOver  dest Main",                         # 323.1: the phase after a win
     "phases: Draw --advance--> Main  drop-effect main_start",                  # 316.1: the pool at Main start
+    # found surviving by the first full run (docs/testing.md), with the scenario that now kills them
+    "phases: Ending --game_over--> GameOver  dest Expiration",                 # 651.1, 323.1: concede in Ending
+    "cleanup: WinCheck --next[game_over]--> Idle  dest StageCombats",          # 323.1, R15: no task after a win
+    "cleanup: WinCheck --next[game_over]--> Idle  swap with  cleanup: WinCheck --next--> Designations",
 ]
 
 
@@ -86,3 +90,29 @@ def test_mutants_never_touch_the_files():
     mutate.run_stage(BY_ID[SAMPLE[0]], "scenarios")
     assert digest() == before
     assert statecharts.MACHINES is machines and mutate.mutants(statecharts.MACHINES) == ALL
+
+
+def test_a_run_is_resumable_from_its_json_lines(tmp_path):
+    """--resume: outcomes and survived stages are read back; a line cut short by an interruption is ignored;
+    a file made with other stages is refused (its outcomes would not be this run's)."""
+    f = tmp_path / "run.jsonl"
+    f.write_text('{"run": {"stages": ["scenarios", "tests"], "golden": true}}\n'
+                 '{"id": "m1", "passed": "scenarios"}\n{"id": "m2", "killed": true, "why": "expect: x"}\n'
+                 '{"id": "m1", "passed": "tests"}\n{"id": "m3", "kil', encoding="utf-8")
+    done, passed = mutate.read_run(f, {"stages": ["scenarios", "tests"], "golden": True})
+    assert done == {"m2": (True, "expect: x")} and passed == {"m1": ("scenarios", "tests")}
+    with pytest.raises(ValueError, match="same options"):
+        mutate.read_run(f, {"stages": ["scenarios"], "golden": True})
+
+
+def test_stage_2_runs_only_the_tests_that_use_the_mutated_transition():
+    """A test that never fires the mutated transition (nor looks up its row) cannot notice it: it is not run."""
+    mu = BY_ID["phases: Ending --game_over--> GameOver  dest Expiration"]
+    fires = ["phases", "Ending", "game_over", "GameOver", []]
+    other = ["phases", "Draw", "advance", "Main", []]
+    cov = {"records": [fires, other], "tests": {"t::a": [0, 1], "t::b": [1]}, "outside": []}
+    chosen = mutate.tests_using(statecharts.MACHINES, cov)
+    assert chosen[mu.id] == ("t::a",)
+    assert chosen[BY_ID["phases: Draw --advance--> Main  drop-effect main_start"].id] == ("t::a", "t::b")
+    cov["outside"] = [0]                       # fired while a test module was imported: every test
+    assert mutate.tests_using(statecharts.MACHINES, cov)[mu.id] is None

@@ -112,8 +112,13 @@ def test_save_writes_a_scenario_that_simulate_replays(position):
 
 
 def test_play_lang_fr(position):
-    out = play(position, "A move a1 North\n", "--lang", "fr")
+    """The trace, the status line (focus, priority, chain: 313, 334) and play's own messages in French."""
+    out = play(position, "A move a1 North\nundo\nundo\n", "--lang", "fr")
     assert "1  A déplace a1 vers North  [144]" in out
+    assert ("[showdown-open | tour A | focalisation A | priorité A | chaîne vide | confrontation à North | "
+            "score A:0 B:0]") in out
+    assert "annulé. [neutral-open | tour A | focalisation personne | priorité A | chaîne vide | score A:0 B:0]" in out
+    assert out[-1] == "rien à annuler"
 
 
 def test_replay_starts_from_the_scenario_end():

@@ -43,7 +43,7 @@ def test_rules_shows_title_declarations_and_scenarios(capsys, traced):
     out = capsys.readouterr().out
     assert out.splitlines()[0] == title("340.2")
     assert "chain: Resolve --resolved [chain_empty]--> Empty   (340.2)" in out
-    assert "schedule step 4 after a resolution" in out
+    assert "schedule step 6 after a resolution" in out
     assert "seed001-reaction-resolves-before-the-spell" in out
     for stem in traced["340.2"]:
         assert stem in out

@@ -57,7 +57,7 @@ def test_page_narrates_only_trace_events_and_its_chrome_table(tmp_path):
     from simulator.cli import viewer
     rec = record(load(SEED002))
     data = viewer.page_data([{"name": "x", "file": "x", "readings": [viewer.scenario_data(rec)], "diverge": None}])
-    assert data["ui"] is viewer.CHROME
+    assert data["ui"] == viewer.CHROME == viewer.chrome("en")
     events = [e["event"] for s in data["scenarios"][0]["readings"][0]["steps"] for e in s["events"]]
     assert events == [e.event for e in rec.result.events]
     assert "A gains focus and priority" not in viewer.JS and "passes" not in viewer.JS
@@ -400,3 +400,34 @@ def test_scenario_text_cannot_break_out_of_the_page(tmp_path, driver):
     assert driver.title == "riftsim trace viewer"
     assert driver.find_element("css selector", "#scenario-info b").text == name
     assert console_errors(driver) == []
+
+
+def test_french_page_its_own_words_and_its_trace_in_french(driver, tmp_path):
+    """`simulate --html --lang fr`: the page's own words come from the French catalogue (viewer.CHROME
+    through gettext), the trace lines are the French narration of the same events, the rules cited are
+    the same (seed 002's move cites 144), and the document says lang="fr"."""
+    out = tmp_path / "fr.html"
+    assert main(["simulate", "-q", SEED002, "--html", str(out), "--lang", "fr"]) == 0
+    data = page_data(out)
+    assert data["lang"] == "fr" and data["ui"]["next"] == "Étape suivante"
+    assert all(data["ui"][k] for k in data["ui"])
+    open_page(driver, out)
+    assert driver.find_element("tag name", "html").get_attribute("lang") == "fr"
+    assert driver.find_element("id", "next").get_attribute("aria-label") == "Étape suivante"
+    assert driver.find_element("id", "title").text == "visionneuse de traces riftsim"
+    driver.find_element("id", "next").click()
+    v = shown(driver)
+    assert v["events"][0] == "A déplace a1 vers North" and v["rules"][0][0] == "144"
+    assert v["focus"] == "A" and v["state"] == "showdown-open"
+    headings = [h.text.casefold() for h in driver.find_elements("css selector", "h2")]   # CSS upper-cases them
+    assert {"plateau", "joueurs", "cette étape", "trace complète"} <= set(headings), headings
+    assert driver.find_element("id", "position").text == "étape 1 sur 14"
+    assert console_errors(driver) == []
+
+
+def test_compare_in_french_names_the_first_difference(capsys):
+    assert main(["compare", R1, "--ruling", "R1=attacker", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert "-- première différence : " in out and "étape 7 (B pass)" in out
+    assert "lecture A (toutes les décisions par défaut) : RÉUSSI : 12 étapes" in out
+    assert "lecture B (R1=attacker) : ÉCHEC : " in out and "-- lecture B à partir de là :" in out

@@ -18,6 +18,7 @@ import argparse
 import sys
 
 from simulator.cli.simulate import _ruling
+from simulator.core.i18n import gettext_for, languages
 from simulator.game.setup import RULINGS
 from simulator.scenario.loader import load
 from simulator.scenario.record import Recorded, record
@@ -36,10 +37,11 @@ def readings(sc, switches: dict) -> tuple[dict, dict]:
     return {}, b
 
 
-def _lines(step: dict) -> list[str]:
+def _lines(step: dict, lang: str = "en") -> list[str]:
     out = [f"{e['step']}  {e['event']}" + (f"  [{e['rule']}]" if e["rule"] else "") for e in step["events"]]
     if step["failure"]:
-        out.append(f"{step['n']}  FAILED: {step['failure']}")
+        _ = gettext_for(lang)
+        out.append(f"{step['n']}  " + _("FAILED: {message}").format(message=step["failure"]))
     return out
 
 
@@ -59,9 +61,10 @@ def divergence(a: Recorded, b: Recorded) -> dict | None:
     return None
 
 
-def _describe(pins: dict, sc) -> str:
+def _describe(pins: dict, sc, lang: str = "en") -> str:
     merged = {**sc.rulings, **pins}
-    return ", ".join(f"{k}={v}" for k, v in sorted(merged.items())) or "every ruling at its default"
+    _ = gettext_for(lang)
+    return ", ".join(f"{k}={v}" for k, v in sorted(merged.items())) or _("every ruling at its default")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -72,35 +75,45 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled",
                    help="how declared transitions are picked (both give the same traces)")
     p.add_argument("--html", metavar="OUT.html", help="also write the viewer page with both readings side by side")
+    p.add_argument("--lang", choices=languages(), default="en",
+                   help="narrate both readings (text and --html page) in this language; rules are cited unchanged")
 
 
 def run(args: argparse.Namespace) -> int:
     sc = load(args.file)
     pins_a, pins_b = readings(sc, dict(args.ruling))
-    a = record(sc, backend=args.backend, rulings=pins_a)
-    b = record(sc, backend=args.backend, rulings=pins_b)
-    label_a, label_b = _describe(pins_a, sc), _describe(pins_b, sc)
+    lang = getattr(args, "lang", "en")
+    _ = gettext_for(lang)
+    a = record(sc, backend=args.backend, rulings=pins_a, lang=lang)
+    b = record(sc, backend=args.backend, rulings=pins_b, lang=lang)
+    label_a, label_b = _describe(pins_a, sc, lang), _describe(pins_b, sc, lang)
     out = sys.stdout
     print(f"== {sc.file}: {sc.name}", file=out)
     for name, rec, label in (("A", a, label_a), ("B", b, label_b)):
         res = rec.result
-        status = {"pass": f"PASS: {res.steps_run} steps, {res.checks} expectations held"}.get(
-            res.status, f"{res.status.upper()}: {res.message}")
-        print(f"reading {name} ({label}): {status}", file=out)
+        if res.status == "pass":
+            status = _("PASS: {steps} steps, {checks} expectations held").format(steps=res.steps_run,
+                                                                                 checks=res.checks)
+        elif res.status == "pending":
+            status = _("PENDING: {message}").format(message=res.message)
+        else:
+            status = _("FAIL: {message}").format(message=res.message)
+        print(_("reading {name} ({label}): {status}").format(name=name, label=label, status=status), file=out)
     d = divergence(a, b)
     if d is None:
-        print("-- the two readings give the same trace and the same positions", file=out)
+        print(_("-- the two readings give the same trace and the same positions"), file=out)
     else:
         where = f"{sc.file}:{d['line']}: " if d["line"] else ""
-        how = {"lines": f"trace line {d['event'] + 1} of that step",
-               "position": "the same trace lines, but the positions after it differ",
-               "stopped": "one reading stopped before it"}[d["what"]]
-        print(f"-- first difference: {where}step {d['n']} ({d['label']}), {how}", file=out)
+        how = {"lines": _("trace line {n} of that step").format(n=d["event"] + 1),
+               "position": _("the same trace lines, but the positions after it differ"),
+               "stopped": _("one reading stopped before it")}[d["what"]]
+        print(_("-- first difference: {where}step {n} ({label}), {how}").format(
+            where=where, n=d["n"], label=d["label"], how=how), file=out)
         for name, rec in (("A", a), ("B", b)):
-            print(f"-- reading {name} from there:", file=out)
-            lines = [ln for s in rec.steps[d["index"]:] for ln in _lines(s)]
+            print(_("-- reading {name} from there:").format(name=name), file=out)
+            lines = [ln for s in rec.steps[d["index"]:] for ln in _lines(s, lang)]
             skip = d["event"] if d["index"] < len(rec.steps) else 0
-            for ln in lines[skip:] or ["(nothing: this reading stopped before that step)"]:
+            for ln in lines[skip:] or [_("(nothing: this reading stopped before that step)")]:
                 print("  " + ln, file=out)
     if args.html:
         from simulator.cli.diagrams import inline_svgs
@@ -108,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         data = [{"name": sc.name, "file": sc.file, "diverge": d,
                  "readings": [scenario_data(a, label_a), scenario_data(b, label_b)]}]
         try:
-            write_page(args.html, data, inline_svgs(), title=f"riftsim compare: {sc.name}")
+            write_page(args.html, data, inline_svgs(), title=f"riftsim compare: {sc.name}", lang=lang)
         except OSError as e:
             print(f"riftsim compare: cannot write {args.html}: {e.strerror or e}", file=sys.stderr)
             return 2

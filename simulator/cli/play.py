@@ -44,7 +44,7 @@ import yaml
 
 from simulator.cli.atomic import write_atomic
 from simulator.core.errors import IllegalAction, RiftsimError, RulesBug
-from simulator.core.i18n import languages
+from simulator.core.i18n import gettext_for, languages, value_word
 from simulator.core.model import Event, State
 from simulator.game.actions import KINDS, Action, legal
 from simulator.rules.triggers import orderer, unordered_labels
@@ -143,33 +143,41 @@ def _one(words: list[str], msg: str) -> str:
     return words[0]
 
 
-def _word(v) -> str:
+def _word(v, lang: str = "en") -> str:
     """A value as the user writes it: no Python reprs."""
+    _ = gettext_for(lang)
     if v is None:
-        return "nobody"
+        return _("nobody")
     if isinstance(v, (list, tuple)):
-        return " ".join(map(str, v)) if v else "empty"
+        return " ".join(map(str, v)) if v else _("empty")
     return str(v)
 
 
-def status(g: State) -> str:
-    """One line: ``[showdown-open | turn A | focus A | priority A | chain empty | showdown at North | score A:0 B:0]``."""
+def status(g: State, lang: str = "en") -> str:
+    """One line: ``[showdown-open | turn A | focus A | priority A | chain empty | showdown at North | score A:0 B:0]``,
+    its words in ``lang`` (the values are the ones the user types)."""
+    _ = gettext_for(lang)
     v = view(g, with_legal=False)
     act = v["active"]
-    where = f" | {act['kind']} at {act['at']}" if act else ""
+    where = " | " + _("{kind} at {bf}").format(kind=value_word(act["kind"], lang), bf=act["at"]) if act else ""
     if act and act["kind"] == "combat":
-        where += f" ({act['attacker']} attacks {act['defender']})"
-    staged = "".join(f" | staged {'+'.join(k)} at {b}" for b, k in v["staged"].items())
+        where += " " + _("({attacker} attacks {defender})").format(attacker=act["attacker"], defender=act["defender"])
+    staged = "".join(" | " + _("staged {kinds} at {bf}").format(kinds="+".join(value_word(x, lang) for x in k), bf=b)
+                     for b, k in v["staged"].items())
     score = " ".join(f"{p}:{n}" for p, n in v["score"].items())
-    win = f" | winner {_word(v['winner'])}" if v["winner"] else ""
+    win = " | " + _("winner {player}").format(player=_word(v["winner"], lang)) if v["winner"] else ""
     who = orderer(g)
-    order = f" | {who} orders {' '.join(unordered_labels(g, who))} (383.3.d)" if who else ""
+    order = (" | " + _("{player} orders {items} (383.3.d)").format(player=who, items=" ".join(unordered_labels(g, who)))
+             if who else "")
     assigns = assigner(g)
     if assigns:
-        order += f" | {assigns} assigns combat damage: {assigns} assign UNIT=N ... (465.2.c)"
-    choose = f" | {g.turn} chooses among {' '.join(g.choosing)}" if g.choosing else ""
-    return (f"[{v['state']} | turn {v['turn']} | focus {_word(v['focus'])} | priority {_word(v['priority'])} | "
-            f"chain {_word(v['chain'])}{order}{choose}{where}{staged} | score {score}{win}]")
+        order += " | " + _("{player} assigns combat damage: {player} assign UNIT=N ... (465.2.c)").format(player=assigns)
+    choose = (" | " + _("{player} chooses among {options}").format(player=g.turn, options=" ".join(g.choosing))
+              if g.choosing else "")
+    return "[" + _("{state} | turn {turn} | focus {focus} | priority {priority} | chain {chain}").format(
+        state=v["state"], turn=v["turn"], focus=_word(v["focus"], lang), priority=_word(v["priority"], lang),
+        chain=_word(v["chain"], lang)) + f"{order}{choose}{where}{staged} | " + _("score {score}").format(score=score) \
+        + f"{win}]"
 
 
 def legal_lines(g: State, only: str | None = None) -> list[str]:
@@ -203,6 +211,7 @@ class Session(cmd.Cmd):
     def __init__(self, sc, game, *, lang: str = "en", stdin=None, stdout=None, tty: bool = False) -> None:
         super().__init__(stdin=stdin, stdout=stdout)
         self.sc, self.game, self.lang = sc, game, lang
+        self._ = gettext_for(lang)
         self.history: list[tuple[State, Action]] = []
         self.actions: list[Action] = []
         self.number = 0
@@ -238,16 +247,16 @@ class Session(cmd.Cmd):
         try:
             g.apply(action, self.number + 1)
         except IllegalAction as e:
-            self.say(f"illegal: {e.reason} [{e.rule}]")
+            self.say(self._("illegal: {reason} [{rule}]").format(reason=e.reason, rule=e.rule))
             return False
         except RulesBug as e:
-            self.say(f"riftsim: a gap in the rules model (please report it): {e}")
+            self.say(self._("riftsim: a gap in the rules model (please report it): {error}").format(error=e))
             return False
         self.history.append((prev, action))
         self.actions.append(action)
         self.number += 1
         self.show(g.state.trace[before:])
-        self.say(status(g.state))
+        self.say(status(g.state, self.lang))
         return False
 
     def do_legal(self, arg: str) -> bool:
@@ -257,7 +266,7 @@ class Session(cmd.Cmd):
 
     def do_state(self, arg: str) -> bool:
         """state: the position (turn state, focus, priority, chain, score)"""
-        self.say(status(self.game.state))
+        self.say(status(self.game.state, self.lang))
         return False
 
     def do_trace(self, arg: str) -> bool:
@@ -268,26 +277,26 @@ class Session(cmd.Cmd):
     def do_undo(self, arg: str) -> bool:
         """undo: take the last action back"""
         if not self.history:
-            self.say("nothing to undo")
+            self.say(self._("nothing to undo"))
             return False
         self.game.state, _ = self.history.pop()
         self.actions.pop()
         self.number -= 1
-        self.say("undone. " + status(self.game.state))
+        self.say(self._("undone.") + " " + status(self.game.state, self.lang))
         return False
 
     def do_save(self, arg: str) -> bool:
         """save FILE.yaml: write the session as a scenario that `riftsim simulate` replays and checks"""
         target = arg.strip()
         if not target:
-            self.say("? save needs a file name: save session.yaml")
+            self.say("? " + self._("save needs a file name: save session.yaml"))
             return False
         try:
             path = write_atomic(target, self.scenario_text().encode("utf-8"))
         except OSError as e:
-            self.say(f"cannot write {target}: {e.strerror or e}")
+            self.say(self._("cannot write {file}: {why}").format(file=target, why=e.strerror or e))
             return False
-        self.say(f"saved {len(self.actions)} action(s) to {path} (replay: riftsim simulate {path})")
+        self.say(self._("saved {n} action(s) to {file} (replay: riftsim simulate {file})").format(n=len(self.actions), file=path))
         return False
 
     def do_help(self, arg: str) -> bool:
@@ -417,10 +426,11 @@ def run(args) -> int:
                 session.actions.append(st.action)
                 session.number = st.number
         # replayed steps are the position: saved, never undone
-    session.say(f"{sc.name}: type help for commands, Tab to complete" if tty else
-                f"{sc.name}: type 'help' for commands")
+    _ = gettext_for(args.lang)
+    session.say(_("{name}: type help for commands, Tab to complete").format(name=sc.name) if tty else
+                _("{name}: type 'help' for commands").format(name=sc.name))
     session.show(game.state.trace)
-    session.say(status(game.state))
+    session.say(status(game.state, args.lang))
     readline: Any = None
     if tty:
         try:

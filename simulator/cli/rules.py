@@ -2,7 +2,7 @@
 
 examples:
   riftsim rules 340.2        its title; every declaration citing 340.2 or a sub-rule (transitions, schedule
-                             steps, timing-table rows); the bundled scenarios whose trace cites it
+                             steps, timing-table rows, rulings, trace lines and refusals); the bundled scenarios whose trace cites it
   riftsim rules R1           the ruling, its switch, and the same
   riftsim rules              every known rule id with its title and how many declarations cite it
 
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import statecharts
 from statecharts import timing
+from statecharts.citations import CITED
 from statecharts.rulings import RULINGS
 from statecharts.schedule import SCHEDULE
 from statecharts.titles import TITLES, title
@@ -40,7 +41,8 @@ def _ids(text: str) -> list[str]:
 
 def declarations() -> list[tuple[tuple[str, ...], str]]:
     """Every declaration that cites rules, as (rule ids, one line saying where): machine transitions, the
-    schedule's steps and the timing tables' rows."""
+    schedule's steps, the timing tables' rows, the rulings table and the declared citations of trace
+    lines and refusals (``statecharts/citations.py``)."""
     out: list[tuple[tuple[str, ...], str]] = []
     for m in statecharts.MACHINES:
         for leaf in m.leaves():
@@ -69,9 +71,28 @@ def declarations() -> list[tuple[tuple[str, ...], str]]:
         out.append((rules, f"timing.KEYWORD_TIMING[{kw}]: played this way, it has {speed} timing"))
     for what, (how, rules) in timing.READINESS.items():
         out.append((rules, f"timing.READINESS[{what}]: {how}"))
+    for name, c in CITED.items():
+        out.append((c.rules, f"{'refusal' if c.kind == 'refusal' else 'trace line'} {name}: {c.what}"))
+    for rid, r in RULINGS.items():
+        out.append((r.rules, f"statecharts/rulings.py {rid} {r.name}: {r.default}"))
     for (action, st), (reason, cited) in timing.REFUSED.items():
         out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
     return out
+
+
+def declared() -> set[str]:
+    """Every rule id some declaration cites (a transition, a schedule step, a table row, a ruling, a citation)."""
+    return {r for rules, _ in declarations() for r in rules}
+
+
+def undeclared(text: str) -> list[str]:
+    """The rule ids in ``text`` (as a trace or a refusal writes them: ``"340, 354.3"``) no declaration cites.
+
+    >>> undeclared("340.2, 354.3, R1"), undeclared("340.2, 999.9")
+    ([], ['999.9'])
+    """
+    have = declared()
+    return [r for r in _ids(text) if r not in have]
 
 
 def known() -> set[str]:
@@ -126,11 +147,13 @@ def run(args) -> int:
               f"(`riftsim rules` lists them)", file=sys.stderr)
         return 1
     print(title(q) or q)
-    if q in RULINGS and "why" in RULINGS[q]:
-        print(f"  why: {RULINGS[q]['why']}")
-    if q in RULINGS and "alternative" in RULINGS[q]:
-        alt = RULINGS[q]["alternative"]
-        print(f"  switch: --ruling {q}={alt[0]}  ({alt[1]})")
+    if q in RULINGS:
+        r = RULINGS[q]
+        print(f"  rules: {', '.join(r.rules)}")
+        if r.why:
+            print(f"  why: {r.why}")
+        for value, meaning in r.alternatives:
+            print(f"  switch: --ruling {q}={value}  ({meaning})")
     subs = sorted({r for rules, _ in decl for r in rules if cites(r, q) and r != q}, key=_sort_key)
     if subs:
         print("  sub-rules cited: " + ", ".join(subs))

@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         pending=counts["pending"])
     print(summary, file=sys.stderr if args.json else out)
     if args.html:
-        worst = max(worst, _html(recorded, args.html))
+        worst = max(worst, _html(recorded, args.html, args.lang))
     if args.diagram and results and worst < 2:
         code = _diagram(results[0], args.diagram, args.backend, rulings)
         worst = max(worst, code)
@@ -159,7 +159,7 @@ def _result_line(res: Result, lang: str = "en") -> str:
     return _("-- FAIL: {message}").format(message=res.message)
 
 
-def _html(recorded: list, out_path: str) -> int:
+def _html(recorded: list, out_path: str, lang: str = "en") -> int:
     from simulator.cli.diagrams import inline_svgs
     from simulator.cli.viewer import scenario_data, write_page
     scenarios = [{"name": r.scenario.name, "file": r.scenario.file, "readings": [scenario_data(r)], "diverge": None}
@@ -168,7 +168,7 @@ def _html(recorded: list, out_path: str) -> int:
         print(f"riftsim simulate: no valid scenario to show, {out_path} not written", file=sys.stderr)
         return 2
     try:
-        write_page(out_path, scenarios, inline_svgs())
+        write_page(out_path, scenarios, inline_svgs(), lang=lang)
     except OSError as e:
         print(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}", file=sys.stderr)
         return 2

@@ -21,58 +21,60 @@ import statecharts
 
 from simulator.cli.atomic import write_atomic
 from simulator.cli.titles import titles
+from simulator.core.i18n import gettext_for
+from simulator.core.log import N_
 
 #: the page's own words (buttons, headings): everything else on the page comes from the trace
 CHROME = {
-    "title": "riftsim trace viewer",
-    "scenario": "Scenario",
-    "first": "First step",
-    "prev": "Previous step",
-    "next": "Next step",
-    "last": "Last step",
-    "keys": "keys: \u2190 \u2192 step, Home / End",
-    "step": "step",
-    "of": "of",
-    "start": "starting position",
-    "board": "Board",
-    "chain": "Chain",
-    "chain_empty": "no chain",
-    "pending": "pending",
-    "finalized": "finalized",
-    "status": "Players",
-    "turn": "turn",
-    "phase": "phase",
-    "state": "state",
-    "focus": "focus",
-    "priority": "priority",
-    "score": "score",
-    "winner": "winner",
-    "nobody": "nobody",
-    "base": "base",
-    "gone": "out of play",
-    "no_units": "no units",
-    "controller": "controlled by",
-    "uncontrolled": "uncontrolled",
-    "contested": "Contested",
-    "staged": "staged",
-    "active": "active",
-    "trace": "This step",
-    "whole_trace": "Whole trace",
-    "diagrams": "Statecharts",
-    "diagrams_hint": "current state of every machine highlighted; the transitions this step fired in blue (click a diagram to enlarge)",
-    "silent": "silent transitions",
-    "expect": "expect",
-    "held": "held",
-    "failed": "FAILED",
-    "no_events": "no trace line at this step",
-    "legal": "legal actions (moves one unit at a time)",
-    "pass": "PASS",
-    "fail": "FAIL",
-    "reading": "reading",
-    "diverge": "first difference",
-    "same": "both readings give the same trace",
-    "stopped": "this reading stopped earlier",
-    "highlight": "diagrams show",
+    "title": N_("riftsim trace viewer"),
+    "scenario": N_("Scenario"),
+    "first": N_("First step"),
+    "prev": N_("Previous step"),
+    "next": N_("Next step"),
+    "last": N_("Last step"),
+    "keys": N_("keys: \u2190 \u2192 step, Home / End"),
+    "step": N_("step"),
+    "of": N_("of"),
+    "start": N_("starting position"),
+    "board": N_("Board"),
+    "chain": N_("Chain"),
+    "chain_empty": N_("no chain"),
+    "pending": N_("pending"),
+    "finalized": N_("finalized"),
+    "status": N_("Players"),
+    "turn": N_("turn"),
+    "phase": N_("phase"),
+    "state": N_("state"),
+    "focus": N_("focus"),
+    "priority": N_("priority"),
+    "score": N_("score"),
+    "winner": N_("winner"),
+    "nobody": N_("nobody"),
+    "base": N_("base"),
+    "gone": N_("out of play"),
+    "no_units": N_("no units"),
+    "controller": N_("controlled by"),
+    "uncontrolled": N_("uncontrolled"),
+    "contested": N_("Contested"),          # a word shown on the page, not a state
+    "staged": N_("staged"),
+    "active": N_("active"),
+    "trace": N_("This step"),
+    "whole_trace": N_("Whole trace"),
+    "diagrams": N_("Statecharts"),
+    "diagrams_hint": N_("current state of every machine highlighted; the transitions this step fired in blue (click a diagram to enlarge)"),
+    "silent": N_("silent transitions"),
+    "expect": N_("expect"),
+    "held": N_("held"),
+    "failed": N_("FAILED"),
+    "no_events": N_("no trace line at this step"),
+    "legal": N_("legal actions (moves one unit at a time)"),
+    "pass": N_("PASS"),
+    "fail": N_("FAIL"),
+    "reading": N_("reading"),
+    "diverge": N_("first difference"),
+    "same": N_("both readings give the same trace"),
+    "stopped": N_("this reading stopped earlier"),
+    "highlight": N_("diagrams show"),
 }
 
 
@@ -88,8 +90,19 @@ def scenario_data(rec, label: str = "") -> dict:
     return d
 
 
-def page_data(scenarios: list[dict]) -> dict:
-    """``scenarios``: [{"name", "file", "readings": [reading data...], "diverge": {...} | None}]."""
+def chrome(lang: str = "en") -> dict[str, str]:
+    """:data:`CHROME` in ``lang`` (the catalogue's entries; English where it has none).
+
+    >>> chrome("fr")["next"], chrome("en")["next"]
+    ('Étape suivante', 'Next step')
+    """
+    _ = gettext_for(lang)
+    return {k: _(v) for k, v in CHROME.items()}
+
+
+def page_data(scenarios: list[dict], lang: str = "en") -> dict:
+    """``scenarios``: [{"name", "file", "readings": [reading data...], "diverge": {...} | None}]; the page's
+    own words in ``lang`` (the trace's sentences are already narrated in it)."""
     rules = set()
     for sc in scenarios:
         for r in sc["readings"]:
@@ -99,27 +112,28 @@ def page_data(scenarios: list[dict]) -> dict:
                 for f in s["fired"]:
                     rules.update(f["rules"])
             rules.update(r["rulings"])
-    return {"ui": CHROME, "titles": titles(sorted(rules)), "machines": machines_data(), "scenarios": scenarios}
+    return {"ui": chrome(lang), "lang": lang, "titles": titles(sorted(rules)), "machines": machines_data(), "scenarios": scenarios}
 
 
-def page(scenarios: list[dict], svgs: dict[str, str], title: str | None = None) -> str:
+def page(scenarios: list[dict], svgs: dict[str, str], title: str | None = None, lang: str = "en") -> str:
     """The whole HTML page for ``scenarios`` (see :func:`page_data`); ``svgs``: machine name -> inline SVG
     of its diagram (``simulator.cli.diagrams.inline_svgs``)."""
-    data = json.dumps(page_data(scenarios), ensure_ascii=False, separators=(",", ":"))
+    data = json.dumps(page_data(scenarios, lang), ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c")       # no markup at all inside the data block (JSON reads it back)
-    svgs = "\n".join(f'<template id="svg-{html.escape(name)}">{svg}</template>'
-                     for name, svg in svgs.items())
-    return (PAGE.replace("%TITLE%", html.escape(title or CHROME["title"]))
-            .replace("%CSS%", CSS).replace("%JS%", JS).replace("%SVGS%", svgs).replace("%DATA%", data))
+    templates = "\n".join(f'<template id="svg-{html.escape(name)}">{svg}</template>'
+                          for name, svg in svgs.items())
+    return (PAGE.replace("%TITLE%", html.escape(title or chrome(lang)["title"])).replace("%LANG%", html.escape(lang))
+            .replace("%CSS%", CSS).replace("%JS%", JS).replace("%SVGS%", templates).replace("%DATA%", data))
 
 
-def write_page(path: str | Path, scenarios: list[dict], svgs: dict[str, str], title: str | None = None) -> Path:
+def write_page(path: str | Path, scenarios: list[dict], svgs: dict[str, str], title: str | None = None,
+               lang: str = "en") -> Path:
     """Write :func:`page` to ``path`` atomically (OSError on failure)."""
-    return write_atomic(path, page(scenarios, svgs, title).encode("utf-8"))
+    return write_atomic(path, page(scenarios, svgs, title, lang).encode("utf-8"))
 
 
 PAGE = """<!DOCTYPE html>
-<html lang="en">
+<html lang="%LANG%">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

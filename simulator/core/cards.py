@@ -29,6 +29,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "ready": ("unit",),
     "exhaust": ("unit",),
     "give-keyword": ("unit", "keyword"),
+    "ward": ("unit",),
 }
 #: fields of an effect entry that are not the verb's: its own condition and whether it is optional
 ENTRY_KEYS = ("if", "may")

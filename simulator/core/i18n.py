@@ -107,6 +107,15 @@ def event_json(e, lang: str = "en") -> dict:
     return d
 
 
+def value_word(word: str, lang: str = "en") -> str:
+    """A value word (:data:`VALUE_WORDS`: ``showdown``, ``combat``...) in ``lang``; other values unchanged.
+
+    >>> value_word("showdown", "fr"), value_word("North", "fr")
+    ('confrontation', 'North')
+    """
+    return catalogue(lang).pgettext("value", word) if lang != "en" and has(lang, word, "value") else word
+
+
 def gettext_for(lang: str):
     """``_`` for the command line's own sentences (headers, results)."""
     return catalogue(lang).gettext

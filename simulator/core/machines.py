@@ -114,6 +114,8 @@ class Runtime:
         self.per = {name: leaf.per for name, leaf in statecharts.LEAVES.items()}
         self.silent: dict[str, bool] = {}
         self.plans: dict[int, tuple] = {}       # id(T) -> _plan(leaf, T): derived from the declarations only
+        #: compiled backend: (leaf, source, trigger) -> the code :func:`compile_fire` generated for it (shared)
+        self.fns: dict[tuple[str, str, str], Callable] | None = _FIRES if isinstance(self.backend, Compiled) else None
 
     def fire(self, g: State, leaf: str, trigger: str, inst: str | None = None, **ctx) -> T:
         return self.fire_ctx(g, leaf, trigger, inst, ctx)
@@ -122,6 +124,16 @@ class Runtime:
         """``fire`` with its context as a dict the transition's effects may write to (it is not copied)."""
         key = (leaf, inst)
         source = g.ms[key]
+        fns = self.fns
+        if fns is not None:                     # compiled: the code generated for (leaf, source, trigger)
+            f = fns.get((leaf, source, trigger))
+            if f is None:
+                f = fns[(leaf, source, trigger)] = compile_fire(leaf, source, trigger)
+            t = f(self, g, inst, ctx)
+            if t is None:
+                raise RulesBug(f"machine {leaf}{'[' + inst + ']' if inst else ''}: no transition on "
+                               f"{trigger!r} from {source!r}")
+            return t
         t = self.backend.pick(leaf, source, trigger, g, inst, ctx)
         if t is None:
             raise RulesBug(f"machine {leaf}{'[' + inst + ']' if inst else ''}: no transition on "
@@ -139,11 +151,7 @@ class Runtime:
         for e in t.effects:
             effects[e](g, inst, ctx)
         if t.say and g.events_on:
-            # the transition's own line goes before what its effects logged; it is worded after them
-            values = {"bf": inst if inst in g.bfs else ctx.get("bf", g.active), "player": ctx.get("player"),
-                      "item": ctx.get("item"), "attacker": g.attacker, "defender": g.defender}
-            g.trace.insert(at, Event(g.step, t.say.format_map(values), ctx.get("player"), "", plan[2],
-                                     leaf, t.source, t.dest, t.trigger, inst, t.say, tuple(values.items())))
+            say(g, t, leaf, inst, ctx, at, plan[2])
         if plan[3] is not None:
             effects[plan[3]](g, inst, ctx)
         for target, trig, per_bf in plan[4]:
@@ -151,17 +159,7 @@ class Runtime:
         return t
 
     def _plan(self, leaf: str, t: T) -> tuple:
-        """What ``fire`` derives from a declared transition, once per transition: the transition (the cache
-        is keyed by ``id(t)`` and checked with ``is``, so a reused id never matches), its coverage record,
-        its rules as trace text, the destination's enter effect, its hand-offs as (machine, trigger, per
-        battlefield). Effects and guards are still looked up by name when they run. A transition back to its own
-        source is internal: it does not run the state's enter effect again (cleanup ``lethal`` in task 3a)."""
-        sends = []
-        for s in t.sends:
-            target, trig = s.split(":")
-            sends.append((target, trig, self.per[target] == "battlefield"))
-        enter = None if t.source == t.dest else self.enter[leaf].get(t.dest)   # a self-transition is internal
-        return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules), enter or None, tuple(sends))
+        return _plan(leaf, t)
 
     def run(self, g: State, leaf: str, start: str, step: str, until: str, inst: str | None = None) -> None:
         """Fire ``start``, then ``step`` until the machine is back in ``until`` (the cleanup's loop).
@@ -184,7 +182,79 @@ class Runtime:
         loop(g, inst)
 
 
+def _plan(leaf: str, t: T) -> tuple:
+    """What ``fire`` derives from a declared transition, once per transition: the transition (the cache
+    is keyed by ``id(t)`` and checked with ``is``, so a reused id never matches), its coverage record,
+    its rules as trace text, the destination's enter effect, its hand-offs as (machine, trigger, per
+    battlefield). Effects and guards are still looked up by name when they run. A transition back to its own
+    source is internal: it does not run the state's enter effect again (cleanup ``lethal`` in task 3a)."""
+    sends = []
+    for s in t.sends:
+        target, trig = s.split(":")
+        sends.append((target, trig, statecharts.LEAVES[target].per == "battlefield"))
+    enter = None if t.source == t.dest else statecharts.LEAVES[leaf].enter.get(t.dest)   # a self-transition: internal
+    return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules), enter or None, tuple(sends))
+
+
+def say(g: State, t: T, leaf: str, inst: str | None, ctx: dict, at: int, rules: str) -> None:
+    """The trace line of ``t`` (its ``say`` text), inserted at ``at``: before what its effects logged, worded
+    after them."""
+    values = {"bf": inst if inst in g.bfs else ctx.get("bf", g.active), "player": ctx.get("player"),
+              "item": ctx.get("item"), "attacker": g.attacker, "defender": g.defender}
+    g.trace.insert(at, Event(g.step, t.say.format_map(values), ctx.get("player"), "", rules,
+                             leaf, t.source, t.dest, t.trigger, inst, t.say, tuple(values.items())))
+
+
+def compile_fire(leaf: str, source: str, trigger: str) -> Callable:
+    """Generate ``f(rt, g, inst, ctx) -> T | None``: what :meth:`Runtime.fire_ctx` does for ``trigger`` on
+    ``leaf`` in ``source``, as straight-line code.
+
+    Derived from the declarations, never written by hand: the transitions on ``trigger`` from ``source`` in
+    declaration order, each an ``if`` over its named guards and ``unless``; the chosen one sets the
+    destination, records its coverage, runs its effects, writes its trace line, runs the destination's
+    ``enter`` effect (not for a transition back to its own source: it is internal) and fires its hand-offs,
+    in :meth:`Runtime.fire_ctx`'s order; None when no transition is enabled. Guards and effects are looked
+    up by name when they run (a test may replace one in the registry); the hand-offs go through
+    ``rt.fire_ctx`` (a :class:`Recording` runtime records them).
+    ``tests/test_backends.py`` checks it against the ``transitions`` machines.
+    """
+    ts = [t for t in statecharts.LEAVES[leaf].transitions if t.source == source and t.trigger == trigger]
+    ns: dict = {"LEAF": leaf, "say": say, "GUARDS": registry.GUARDS, "EFFECTS": registry.EFFECTS}
+    lines = ["def f(rt, g, inst, ctx):"]
+    for i, t in enumerate(ts):
+        conds = [f"GUARDS[{n!r}](g, inst, ctx)" for n in t.guards] + \
+            [f"not GUARDS[{n!r}](g, inst, ctx)" for n in t.unless]
+        plan = _plan(leaf, t)
+        ns[f"T{i}"], ns[f"R{i}"], ns[f"RULES{i}"] = t, plan[1], plan[2]
+        ind = "        " if conds else "    "
+        lines.append(f"    if {' and '.join(conds)}:  # --> {t.dest}" if conds else f"    # --> {t.dest}")
+        lines.append(f"{ind}g.ms[(LEAF, inst)] = {t.dest!r}")
+        if leaf == "player":
+            lines.append(f"{ind}g.left = None")          # the players still in the game changed
+        lines += [f"{ind}cov = g.coverage", f"{ind}if cov is not None:", f"{ind}    cov.add(R{i})"]
+        if t.say:
+            lines.append(f"{ind}at = len(g.trace)")
+        for e in t.effects:
+            lines.append(f"{ind}EFFECTS[{e!r}](g, inst, ctx)")
+        if t.say:
+            lines += [f"{ind}if g.events_on:", f"{ind}    say(g, T{i}, LEAF, inst, ctx, at, RULES{i})"]
+        if plan[3] is not None:
+            lines.append(f"{ind}EFFECTS[{plan[3]!r}](g, inst, ctx)")
+        for target, trig, per_bf in plan[4]:
+            where = "(inst if inst in g.bfs else g.active)" if per_bf else "None"
+            lines.append(f"{ind}rt.fire_ctx(g, {target!r}, {trig!r}, {where}, dict(ctx))")
+        lines.append(f"{ind}return T{i}")
+        if not conds:
+            break                                  # the transitions after an unguarded one never fire
+    else:
+        lines.append("    return None")
+    exec(compile("\n".join(lines), f"<compiled {leaf} {source} {trigger}>", "exec"), ns)
+    ns["f"].source = "\n".join(lines)              # the generated code, for reading
+    return ns["f"]
+
+
 _LOOPS: dict = {}
+_FIRES: dict = {}
 
 
 def _silent(leaf: str, triggers: tuple[str, ...]) -> bool:

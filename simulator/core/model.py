@@ -8,9 +8,10 @@ is kept beside the state (it is history, not position) and is not hashed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from statecharts.turn import NEUTRAL_CLOSED, NEUTRAL_OPEN, SHOWDOWN_CLOSED, SHOWDOWN_OPEN
+from statecharts.states import Mode, PlayerState, Window
 
 
 def _copier(names: tuple[str, ...]):
@@ -52,7 +53,7 @@ class Ability:
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
                  "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "keywords", "given",
-                 "hurt")
+                 "hurt", "ward")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
                  abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = ()) -> None:
@@ -74,6 +75,7 @@ class Unit:
         self.keywords = keywords      # ((name, value), ...): tank, backline, ganking, assault, shield, ... (8xx)
         self.given: tuple = ()        # keywords given this turn (give-keyword)
         self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
+        self.ward = False             # the next time it would die, instead it is healed, exhausted, recalled (R21)
 
     def clone(self) -> "Unit":
         return _copy_unit(self, Unit)
@@ -90,7 +92,7 @@ class Unit:
 
     def key(self) -> tuple:
         return (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
-                self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt)
+                self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt, self.ward)
 
 
 class Battlefield:
@@ -157,6 +159,24 @@ class Item:
                 self.ask, self.there, self.ready)
 
 
+@dataclass(frozen=True)
+class Resolving:
+    """An item whose resolution waits, at its effect entry ``at``, for its controller's decision on that entry's
+    ``may`` (383.3.a.3). Nothing else is finalized or resolved meanwhile (158.3, 321). What the resolution has
+    done so far is kept: the units and gear it plays (entering once it has finished, 354.3; cloned on resuming),
+    its arrivals (settled together, R7) and a ``here`` changed by a play into a combat (462)."""
+
+    item: Item
+    at: int
+    entering: tuple = ()
+    arrivals: tuple = ()
+    here: str | None = None
+
+    def key(self) -> tuple:
+        return (self.item.key(), self.item.targets, self.at, tuple([u.key() for u in self.entering]),
+                self.arrivals, self.here)
+
+
 @dataclass(slots=True)
 class Event:
     """One line of the trace."""
@@ -202,6 +222,12 @@ class Config:
         self.team_of = {p: i for i, t in enumerate(self.teams) for p in t}
 
 
+class Recorder(Protocol):
+    """What records the transitions a game fires: ``add(record)`` (a ``set`` is one)."""
+
+    def add(self, rec: Any, /) -> None: ...
+
+
 class State:
     """A game position. Clone before changing it; ``key()`` is its hashable identity."""
 
@@ -209,7 +235,7 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once")
+                 "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -244,7 +270,7 @@ class State:
         self.trace: list[Event] = []
         self.step = 0
         self.uid = 0
-        self.coverage: set | None = None
+        self.coverage: Recorder | None = None     # records every fired transition (a set, the verifier's monitor)
         self.events_on = True
         self.changed = False                      # the running cleanup changed something (322)
         self.recalled = False                     # 466.1 3d recalled attackers (No Result)
@@ -256,6 +282,7 @@ class State:
         self.hidden: tuple = ()                   # facedown cards (811): ((battlefield, player, card, fresh), ...)
         self.assigned: tuple = ()                 # manual combat damage so far: ((player, ((unit, n), ...)), ...)
         self.once: tuple = ()                     # (source, ability) used this turn (once-per-turn)
+        self.resolving: Resolving | None = None   # an item waiting mid-resolution for a may (383.3.a.3)
 
     # -- copying and identity ------------------------------------------------
     def clone(self) -> "State":
@@ -286,7 +313,7 @@ class State:
             tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()]),
             tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())), self.blocked,
             tuple(self.extra), self.invited, self.winner, self.handoff, self.normal, self.once,
-            self.hidden, self.assigned,
+            self.hidden, self.assigned, self.resolving.key() if self.resolving is not None else None,
             (tuple(self.energy.values()), tuple(self.runes.values())) if self.cfg.resources is not None else (),
         )
 
@@ -310,7 +337,7 @@ class State:
         left = self.left
         if left is None:
             ms = self.ms
-            left = self.left = tuple(p for p in self.cfg.order if ms[("player", p)] in ("InGame", "Won"))
+            left = self.left = tuple(p for p in self.cfg.order if ms[("player", p)] in (PlayerState.InGame, PlayerState.Won))
         return left
 
     def next_player(self, after: str, among: tuple[str, ...] | None = None) -> str:
@@ -325,11 +352,13 @@ class State:
         return after
 
     def from_turn_player(self, players) -> list[str]:
-        """``players`` sorted in turn order starting with the turn player (303.2.a)."""
+        """``players`` (distinct players of this game) in turn order starting with the turn player (303.2.a)."""
         order = self.cfg.order
-        i = order.index(self.turn)
-        rank = {p: (order.index(p) - i) % len(order) for p in order}
-        return sorted(players, key=rank.__getitem__)
+        rot = _ROTATIONS.get((order, self.turn))
+        if rot is None:
+            i = order.index(self.turn)
+            rot = _ROTATIONS[(order, self.turn)] = order[i:] + order[:i]
+        return [p for p in rot if p in players]
 
     def team(self, p: str) -> int:
         return self.cfg.team_of[p]
@@ -365,7 +394,7 @@ class State:
 
     def turn_state(self) -> str:
         ms = self.ms
-        return _TURN_STATES[ms[("turn.mode", None)] == "Showdown"][ms[("turn.window", None)] == "Closed"]
+        return _TURN_STATES[ms[("turn.mode", None)] == Mode.Showdown][ms[("turn.window", None)] == Window.Closed]
 
     def spell_watchers(self) -> bool:
         """Whether any unit, gear or battlefield has an ability that a spell finishing resolving triggers."""
@@ -379,6 +408,9 @@ class State:
         return self.uid
 
 
+#: (turn order, turn player) -> the turn order starting with the turn player (from_turn_player)
+_ROTATIONS: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
+
 #: turn_state() by (mode is Showdown, window is Closed)
 _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED))
 
@@ -386,7 +418,7 @@ _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
-           "blocked", "hidden", "assigned", "once")
+           "blocked", "hidden", "assigned", "once", "resolving")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
            "trace", "runes")                    # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"

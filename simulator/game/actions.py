@@ -2,18 +2,21 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import cast
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
 from statecharts import timing
+from statecharts.states import ChainState, Phase
+from statecharts.citations import cite
 
 from simulator.rules.targets import check_targets, pool, target_fields, target_options, target_pool
 from simulator.rules.triggers import deciding, orderer, unordered_labels
 from simulator.rules import damage, hidden as facedown
 from simulator.rules.resources import available, cost_of
 from simulator.core.cards import keyword
-from simulator.core.errors import IllegalAction, TooCostly
+from simulator.core.errors import IllegalAction, TooCostly, need as _need
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
 
@@ -82,18 +85,18 @@ def _refuse(action: str, st: str, **fmt: str) -> IllegalAction:
 
 #: the fields each kind of action takes (every other field keeps its default), and the rule it cites
 SHAPES = {
-    "move": (("units", "to"), "144"),
-    "play": (("card", "targets", "at", "accelerate", "hidden"), "353"),
-    "activate": (("source", "ability", "targets"), "381"),
-    "pass": ((), "312, 313"),
-    "choose": (("battlefield", "option"), "323.12"),
-    "concede": ((), "651"),
-    "end-turn": ((), "R14"),
-    "invite": (("teammate",), "R13"),
-    "order": (("triggers",), "383.3.d"),
-    "target": (("targets",), "356"),
-    "assign": (("damage",), "465.2.c"),
-    "hide": (("card", "at"), "811.1.b"),
+    "move": (("units", "to"), cite("actions.shapes-move")),
+    "play": (("card", "targets", "at", "accelerate", "hidden"), cite("actions.shapes-play")),
+    "activate": (("source", "ability", "targets"), cite("actions.shapes-activate")),
+    "pass": ((), cite("actions.shapes-pass")),
+    "choose": (("battlefield", "option"), cite("actions.shapes-choose")),
+    "concede": ((), cite("actions.shapes-concede")),
+    "end-turn": ((), cite("actions.shapes-end-turn")),
+    "invite": (("teammate",), cite("actions.shapes-invite")),
+    "order": (("triggers",), cite("actions.shapes-order")),
+    "target": (("targets",), cite("actions.shapes-target")),
+    "assign": (("damage",), cite("actions.shapes-assign")),
+    "hide": (("card", "at"), cite("actions.shapes-hide")),
 }
 _FIELDS = ("units", "to", "card", "targets", "at", "source", "ability", "battlefield", "teammate", "triggers",
            "option", "damage", "accelerate", "hidden")
@@ -123,12 +126,12 @@ def check_shape(g: State, a: Action) -> None:
     simulator.core.errors.IllegalAction: action-spell is a spell: at is only for playing a unit [353]
     """
     if not isinstance(a, Action):
-        raise IllegalAction(f"not an action: {type(a).__name__}", "410")
+        raise IllegalAction(f"not an action: {type(a).__name__}", cite("actions.not-action"))
     if a.kind not in SHAPES:
-        raise IllegalAction(f"unknown action {a.kind!r}", "410")
+        raise IllegalAction(f"unknown action {a.kind!r}", cite("actions.unknown-action"))
     takes, rule = SHAPES[a.kind]
     if not isinstance(a.player, str):
-        raise IllegalAction(f"the player must be a player name, not {type(a.player).__name__}", "103")
+        raise IllegalAction(f"the player must be a player name, not {type(a.player).__name__}", cite("actions.player-must-player-name-not"))
     for f in _FIELDS:
         v = getattr(a, f)
         if f not in takes:
@@ -141,7 +144,7 @@ def check_shape(g: State, a: Action) -> None:
                 raise IllegalAction(f"{a.kind}'s {f} must be a tuple, not {type(v).__name__}", rule)
             if f == "targets":
                 if not all(isinstance(t, tuple) and len(t) == 2 and all(isinstance(x, str) for x in t) for t in v):
-                    raise IllegalAction("targets must be (field, value) pairs of texts", "356")
+                    raise IllegalAction("targets must be (field, value) pairs of texts", cite("actions.targets-must-field-value-pairs"))
             elif not all(isinstance(x, str) for x in v):
                 raise IllegalAction(f"{a.kind}'s {f} must name ids as texts", rule)
         elif f == "damage":
@@ -161,27 +164,27 @@ def check_shape(g: State, a: Action) -> None:
     if a.kind == "play":
         card = g.cfg.cards.get(a.card)
         if card is None:
-            raise IllegalAction(f"{a.card} is not a card of this game", "353")
+            raise IllegalAction(f"{a.card} is not a card of this game", cite("actions.not-card-game"))
         if a.at is not None and card.type != "unit" and not a.hidden:
-            raise IllegalAction(f"{a.card} is a {card.type}: at is only for playing a unit", "353")
+            raise IllegalAction(f"{a.card} is a {card.type}: at is only for playing a unit", cite("actions.only-playing-unit"))
         names = [f for f, _ in a.targets]
         if len(set(names)) != len(names):
-            raise IllegalAction(f"a target field is named twice: {', '.join(names)}", "356")
+            raise IllegalAction(f"a target field is named twice: {', '.join(names)}", cite("actions.target-field-named-twice"))
         fields = target_fields(card.effect)
         extra = [f for f in names if f not in fields]
         if extra:
             raise IllegalAction(f"{a.card} takes no target {extra[0]!r}"
-                                + (f" (it takes: {', '.join(fields)})" if fields else ""), "356")
+                                + (f" (it takes: {', '.join(fields)})" if fields else ""), cite("actions.takes-no-target-takes"))
 
 
 def _check_player(g: State, p: str) -> None:
     """What every action of ``p`` needs: a player of this game, still in it, the game not over."""
     if p not in g.order:
-        raise IllegalAction(f"{p} is not a player in this game", "103")
+        raise IllegalAction(f"{p} is not a player in this game", cite("actions.not-player-game"))
     if g.winner is not None:
-        raise IllegalAction("the game is over", "323.1")
+        raise IllegalAction("the game is over", cite("actions.game-over"))
     if p not in g.in_game():
-        raise IllegalAction(f"{p} has left the game and makes no more choices", "651")
+        raise IllegalAction(f"{p} has left the game and makes no more choices", cite("actions.has-left-game-makes-no"))
 
 
 def _check_choice(g: State, a: Action, st: str) -> None:
@@ -189,57 +192,66 @@ def _check_choice(g: State, a: Action, st: str) -> None:
     p = a.player
     if g.choosing:
         if a.kind != "choose":
-            raise IllegalAction(f"{g.turn} must first choose which staged showdown or combat opens", "323.12, 323.13")
+            raise IllegalAction(f"{g.turn} must first choose which staged showdown or combat opens", cite("actions.must-first-choose-which-staged"))
         if p != g.turn:
-            raise IllegalAction(f"only the turn player {g.turn} chooses", "323.12")
+            raise IllegalAction(f"only the turn player {g.turn} chooses", cite("actions.only-turn-player-chooses"))
         if a.battlefield not in g.choosing:
-            raise IllegalAction(f"{a.battlefield} is not among the candidates ({', '.join(g.choosing)})", "323.12")
+            raise IllegalAction(f"{a.battlefield} is not among the candidates ({', '.join(g.choosing)})", cite("actions.not-among-candidates"))
         return
     if a.kind == "choose" and a.option is None:
-        raise IllegalAction("there is no choice of battlefield to make", "323.12")
+        raise IllegalAction("there is no choice of battlefield to make", cite("actions.there-no-choice-battlefield-make"))
+    if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving is not None:
+        return _check_resolving_choice(g, a)
     who = orderer(g)
     if who is not None:
         return _check_order(g, a, who)
     if a.kind == "order":
-        raise IllegalAction("there are no simultaneous triggers to order", "383.3.d")
-    if g.ms[("chain", None)] == "Decide" and deciding(g) is not None:
+        raise IllegalAction("there are no simultaneous triggers to order", cite("actions.there-are-no-simultaneous-triggers"))
+    if g.ms[("chain", None)] == ChainState.Decide and deciding(g) is not None:
         return _check_decision(g, a)
     if a.kind == "choose":
-        raise IllegalAction("there is no optional ability to decide", "383.3.a")
+        raise IllegalAction("there is no optional ability to decide", cite("actions.there-no-optional-ability-decide"))
     if a.kind == "target":
-        raise IllegalAction("there is no triggered ability waiting for its targets", "383.3.a")
+        raise IllegalAction("there is no triggered ability waiting for its targets", cite("actions.there-no-triggered-ability-waiting"))
     who = damage.assigner(g)
     if who is not None:
         return _check_assign(g, a, who)
     if a.kind == "assign":
-        raise IllegalAction("there is no combat damage to assign now", "465.2.c")
+        raise IllegalAction("there is no combat damage to assign now", cite("actions.there-no-combat-damage-assign"))
+    return _check_with_priority(g, a, st)
+
+
+def _check_with_priority(g: State, a: Action, st: str) -> None:
+    """The rest of :func:`_check_choice` once no choice, order, decision or assignment is due: the
+    discretionary actions of the timing tables (pass, end-turn, invite, hide, move, play, activate)."""
+    p = a.player
     if a.kind == "hide":
         return _check_hide(g, a, st)
     if a.kind == "pass":
         if g.priority != p:
-            raise IllegalAction(f"{p} holds neither priority nor focus", "312, 313")
+            raise IllegalAction(f"{p} holds neither priority nor focus", cite("actions.holds-neither-priority-nor-focus"))
         if st in timing.NO_PASS and g.invited != p:
             raise IllegalAction("in Neutral Open the turn player ends the turn instead of passing",
                                 ", ".join(timing.NO_PASS[st]))
         return
     if a.kind == "end-turn":
         if p != g.turn:
-            raise IllegalAction(f"only the turn player {g.turn} may end the turn", "316.9, R14")
+            raise IllegalAction(f"only the turn player {g.turn} may end the turn", cite("actions.only-turn-player-may-end"))
         if st not in timing.ALLOWED["end-turn"]:
             raise _refuse("end-turn", st)
         if g.priority != p:
-            raise IllegalAction(f"{p} does not hold priority", "R14")
+            raise IllegalAction(f"{p} does not hold priority", cite("actions.does-not-hold-priority"))
         return
     if a.kind == "invite":
         if g.cfg.mode != "magma-chamber":
-            raise IllegalAction("invitations exist only in magma-chamber", "R13")
+            raise IllegalAction("invitations exist only in magma-chamber", cite("actions.invitations-exist-only-magma-chamber"))
         if st not in timing.ALLOWED["invite"]:
             raise _refuse("invite", st)
         if p != g.turn or g.priority != p:
             raise IllegalAction("only the turn player holding priority in Neutral Open may invite",
                                 ", ".join(timing.ALLOWED["invite"][st]))
         if a.teammate not in g.in_game() or not g.teammates(p, a.teammate):
-            raise IllegalAction(f"{a.teammate} is not {p}'s teammate in the game", "489.8.a, R13")
+            raise IllegalAction(f"{a.teammate} is not {p}'s teammate in the game", cite("actions.not-teammate-game"))
         return
     if a.kind == "move":
         return _check_move(g, a, st)
@@ -247,28 +259,28 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return _check_play(g, a, st)
     if a.kind == "activate":
         return _check_activate(g, a, st)
-    raise IllegalAction(f"unknown action {a.kind!r}", "410")
+    raise IllegalAction(f"unknown action {a.kind!r}", cite("actions.unknown-action"))
 
 
 def _check_order(g: State, a: Action, who: str) -> None:
     """383.3.d: while ``who`` orders their simultaneous triggers, that is the only decision (no priority)."""
     if a.kind != "order":
-        raise IllegalAction(f"{who} must first order their simultaneous triggers; nobody has priority", "383.3.d")
+        raise IllegalAction(f"{who} must first order their simultaneous triggers; nobody has priority", cite("actions.must-first-order-their-simultaneous"))
     if a.player != who:
         raise IllegalAction(f"only {who} orders now: players order their triggers in placement order",
-                            "383.3.d, 464.2.e")
+                            cite("actions.only-orders-now-players-order"))
     mine = unordered_labels(g, who)
     if not a.triggers:
-        raise IllegalAction("an order names at least the next trigger to place", "383.3.d")
+        raise IllegalAction("an order names at least the next trigger to place", cite("actions.order-names-least-next-trigger"))
     left = list(mine)
     for lab in a.triggers:
         if lab not in left:
             other = next((it.controller for it in g.chain if it.unordered and it.label == lab), None)
             if other is not None and other != who:
-                raise IllegalAction(f"{lab} is {other}'s trigger: each player orders only their own", "383.3.d")
+                raise IllegalAction(f"{lab} is {other}'s trigger: each player orders only their own", cite("actions.trigger-each-player-orders-only"))
             if lab in mine:
-                raise IllegalAction(f"{lab} is listed more times than {who} has it pending", "383.3.d")
-            raise IllegalAction(f"{lab} is not one of {who}'s pending triggers ({', '.join(mine)})", "383.3.d")
+                raise IllegalAction(f"{lab} is listed more times than {who} has it pending", cite("actions.listed-more-times-than-has"))
+            raise IllegalAction(f"{lab} is not one of {who}'s pending triggers ({', '.join(mine)})", cite("actions.not-one-pending-triggers"))
         left.remove(lab)
 
 
@@ -277,27 +289,40 @@ def _check_decision(g: State, a: Action) -> None:
     targets; nothing else happens meanwhile (nobody has priority)."""
     it = deciding(g)
     if it is None:
-        raise IllegalAction("nobody is deciding a triggered ability now", "383.3.a")
+        raise IllegalAction("nobody is deciding a triggered ability now", cite("actions.nobody-deciding-triggered-ability-now"))
     need = it.ask[0]
     if a.kind not in ("choose", "target") or (a.kind == "choose") != (need == "may"):
         what = "choose yes or no" if need == "may" else "choose its targets"
         raise IllegalAction(f"{it.controller} must first {what} for {it.source}'s {it.name}; nobody has priority",
-                            "383.3.a")
+                            cite("actions.must-first-nobody-has-priority"))
     if a.player != it.controller:
-        raise IllegalAction(f"only {it.controller}, who controls {it.source}'s {it.name}, decides", "383.3.a")
+        raise IllegalAction(f"only {it.controller}, who controls {it.source}'s {it.name}, decides", cite("actions.only-who-controls-decides"))
     if a.kind == "choose":
         if a.option not in ("yes", "no"):
-            raise IllegalAction("a may is decided with option yes or no", "383.3.a")
+            raise IllegalAction("a may is decided with option yes or no", cite("actions.may-decided-with-option-yes"))
         return
     check_targets(g, a.player, a.targets, target_fields(it.effect), f"{it.source}'s {it.name}")
+
+
+def _check_resolving_choice(g: State, a: Action) -> None:
+    """383.3.a.3, 158.3: an item waits mid-resolution for its controller's yes or no on a may; nothing else
+    happens meanwhile (nobody has priority, no trigger is ordered, no cleanup runs)."""
+    it = _need(g.resolving, "the resolving item").item
+    if a.kind != "choose":
+        raise IllegalAction(f"{it.controller} must first decide whether {it.name} does its optional part as it "
+                            f"resolves; nobody has priority", cite("actions.must-first-decide-optional-part"))
+    if a.player != it.controller:
+        raise IllegalAction(f"only {it.controller}, who controls {it.name}, decides", cite("actions.only-controller-decides-optional-part"))
+    if a.option not in ("yes", "no"):
+        raise IllegalAction("a may is decided with option yes or no", cite("actions.optional-part-option-yes-or-no"))
 
 
 def _check_assign(g: State, a: Action, who: str) -> None:
     """465.2.c: while ``who`` assigns combat damage, that is the only decision (nobody has priority)."""
     if a.kind != "assign":
-        raise IllegalAction(f"{who} must first assign their combat damage; nobody has priority", "465.2.c")
+        raise IllegalAction(f"{who} must first assign their combat damage; nobody has priority", cite("actions.must-first-assign-their-combat"))
     if a.player != who:
-        raise IllegalAction(f"{who} assigns now: the attacker assigns first, then the defender", "465.2.c")
+        raise IllegalAction(f"{who} assigns now: the attacker assigns first, then the defender", cite("actions.assigns-now-attacker-assigns-first"))
     why = damage.problem(g, who, a.damage)
     if why:
         raise IllegalAction(*why)
@@ -309,19 +334,19 @@ def _check_hide(g: State, a: Action, st: str) -> None:
     p = a.player
     card = _card(g, a)
     if card is None or a.card not in g.hands.get(p, []):
-        raise IllegalAction(f"{a.card} is not in {p}'s hand", "811.1.b")
+        raise IllegalAction(f"{a.card} is not in {p}'s hand", cite("actions.not-hand"))
     if keyword(card.keywords, "hidden") is None:
-        raise IllegalAction(f"{a.card} has no Hidden: it can't be hidden", "811")
+        raise IllegalAction(f"{a.card} has no Hidden: it can't be hidden", cite("actions.has-no-hidden-can-t"))
     if st not in timing.ALLOWED["hide"] or p != g.turn or g.priority != p:
         raise IllegalAction("a card is hidden only on its controller's own turn, in Neutral Open, holding priority",
                             ", ".join(timing.ALLOWED["hide"][timing.NEUTRAL_OPEN]))
     if a.at not in g.bfs:
-        raise IllegalAction(f"{a.at} is not a battlefield", "811.1.b")
+        raise IllegalAction(f"{a.at} is not a battlefield", cite("actions.not-battlefield"))
     if g.bfs[a.at].controller != p:
         raise IllegalAction(f"{p} does not control {a.at}: cards are hidden only where their controller has control",
-                            "811.1.b")
+                            cite("actions.does-not-control-cards-are"))
     if any(e[0] == a.at and e[1] == p for e in g.hidden):
-        raise IllegalAction(f"{p} already has a facedown card at {a.at}", "811.1.b")
+        raise IllegalAction(f"{p} already has a facedown card at {a.at}", cite("actions.already-has-facedown-card"))
 
 
 def _timing(g: State, p: str, timing_kw: str, st: str, what: str) -> None:
@@ -342,29 +367,29 @@ def _check_move(g: State, a: Action, st: str) -> None:
     if p != g.turn or g.priority != p:
         raise IllegalAction("only the turn player holding priority may make a standard move",
                             ", ".join(timing.ALLOWED["move"][st]))
-    if g.ms[("phases", None)] != "Main":
-        raise IllegalAction("standard moves happen in the Main Phase", "144")
+    if g.ms[("phases", None)] != Phase.Main:
+        raise IllegalAction("standard moves happen in the Main Phase", cite("actions.standard-moves-happen-main-phase"))
     if not a.units:
-        raise IllegalAction("a move names at least one unit", "144")
+        raise IllegalAction("a move names at least one unit", cite("actions.move-names-least-one-unit"))
     twice = next((u for i, u in enumerate(a.units) if u in a.units[:i]), None)
     if twice is not None:
-        raise IllegalAction(f"{twice} is named twice: a move moves each of its units once", "144")
+        raise IllegalAction(f"{twice} is named twice: a move moves each of its units once", cite("actions.named-twice-move-moves-each"))
     if a.to != "base" and a.to not in g.bfs:
-        raise IllegalAction(f"{a.to} is not a battlefield or base", "144")
+        raise IllegalAction(f"{a.to} is not a battlefield or base", cite("actions.not-battlefield-or-base"))
     for uid in a.units:
         u = g.units.get(uid)
         if u is None or u.zone != "board" or u.kind != "unit":
-            raise IllegalAction(f"{uid} is not a unit on the board", "144")
+            raise IllegalAction(f"{uid} is not a unit on the board", cite("actions.not-unit-board"))
         if u.controller != p:
             if g.teammates(p, u.controller):
-                raise IllegalAction(f"{uid} is a teammate's unit: no standard move of it", "489, 144")
-            raise IllegalAction(f"{uid} is not {p}'s unit", "144")
+                raise IllegalAction(f"{uid} is a teammate's unit: no standard move of it", cite("actions.teammate-unit-no-standard-move"))
+            raise IllegalAction(f"{uid} is not {p}'s unit", cite("actions.not-unit"))
         if u.exhausted:
-            raise IllegalAction(f"{uid} is exhausted", "144")
+            raise IllegalAction(f"{uid} is exhausted", cite("actions.exhausted"))
         if u.at == a.to:
-            raise IllegalAction(f"{uid} is already at {a.to}", "144")
+            raise IllegalAction(f"{uid} is already at {a.to}", cite("actions.already"))
         if u.at != "base" and a.to != "base" and u.kw("ganking") is None:
-            raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", "144, 810")
+            raise IllegalAction(f"{uid} can't move from one battlefield to another without Ganking", cite("actions.can-t-move-from-one"))
         problem = destination_problem(g, u, a.to)
         if problem:
             raise IllegalAction(problem[0], problem[1])
@@ -380,42 +405,44 @@ _SPEED = {"normal": 0, "action": 1, "reaction": 2}
 
 def _check_play(g: State, a: Action, st: str) -> None:
     p = a.player
+    name = _need(a.card, "play's card")
     card = _card(g, a)
     kw = card.timing if card is not None else "normal"
     where_hidden = None
     if a.hidden:
-        e = facedown.entry(g, p, a.card, a.at)
+        e = facedown.entry(g, p, name, a.at)
         if e is None and card is not None and card.type == "unit":
-            e = facedown.entry(g, p, a.card, None)           # a unit's at: is where it enters (checked below)
+            e = facedown.entry(g, p, name, None)           # a unit's at: is where it enters (checked below)
         if card is None or e is None:
-            raise IllegalAction(f"{p} has no facedown {a.card}" + (f" at {a.at}" if a.at else ""), "811.1.d")
+            raise IllegalAction(f"{p} has no facedown {a.card}" + (f" at {a.at}" if a.at else ""), cite("actions.has-no-facedown"))
         if e[3]:
-            raise IllegalAction(f"{a.card} was hidden this turn: it can be played from the next turn", "811.1.d")
+            raise IllegalAction(f"{a.card} was hidden this turn: it can be played from the next turn", cite("actions.was-hidden-turn-can-played"))
         where_hidden = e[0]
-        kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.get)
+        kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.__getitem__)
     elif card is None or a.card not in g.hands.get(p, []):
-        raise IllegalAction(f"{a.card} is not in {p}'s hand", "353")
+        raise IllegalAction(f"{a.card} is not in {p}'s hand", cite("actions.not-hand-2"))
     if card.type == "unit" and not a.hidden and keyword(card.keywords, "ambush") is not None \
             and a.at in g.bfs and g.has_units(a.at, p):
-        kw = max(kw, timing.KEYWORD_TIMING["ambush"][0], key=_SPEED.get)     # 822.1.b
-    _timing(g, p, kw, st, a.card)
+        kw = max(kw, timing.KEYWORD_TIMING["ambush"][0], key=_SPEED.__getitem__)     # 822.1.b
+    _timing(g, p, kw, st, name)
     if card.type == "unit":
         where = a.at or (where_hidden or "base")
         if where_hidden is not None and where != where_hidden:
-            raise IllegalAction(f"a unit played from facedown enters where it was hidden ({where_hidden})", "811.1.d.1")
+            raise IllegalAction(f"a unit played from facedown enters where it was hidden ({where_hidden})", cite("actions.unit-played-from-facedown-enters"))
         if where != "base" and where_hidden is None:
             if where not in g.bfs:
-                raise IllegalAction(f"{where} is not a battlefield", "359.2")
+                raise IllegalAction(f"{where} is not a battlefield", cite("actions.not-battlefield-2"))
             ambush = keyword(card.keywords, "ambush") is not None and g.has_units(where, p)
             if g.bfs[where].controller != p and not ambush:
                 raise IllegalAction(f"a unit is played to its base or a battlefield its controller controls; "
-                                    f"{p} does not control {where}", "359.2, 806"
-                                    + (", 822.1.b" if keyword(card.keywords, "ambush") is not None else ""))
+                                    f"{p} does not control {where}", cite("actions.unit-played-base-or-battlefield-ambush"
+                                    if keyword(card.keywords, "ambush") is not None
+                                    else "actions.unit-played-base-or-battlefield"))
             if combat_outsider(g, p, where):
                 raise IllegalAction(f"{where} has a staged or ongoing combat between two other players: "
-                                    f"{p} may not play a unit there", "462, 447.2.a")
+                                    f"{p} may not play a unit there", cite("actions.has-staged-or-ongoing-combat"))
     if a.accelerate and keyword(card.keywords, "accelerate") is None:
-        raise IllegalAction(f"{a.card} has no Accelerate", "805")
+        raise IllegalAction(f"{a.card} has no Accelerate", cite("actions.has-no-accelerate"))
     _check_targets(g, a, card)
     if where_hidden is not None:
         _check_hidden_choices(g, a, card, where_hidden)
@@ -423,7 +450,7 @@ def _check_play(g: State, a: Action, st: str) -> None:
         need = cost_of(card, accelerate=a.accelerate, hidden=a.hidden)
         if need > available(g, p):
             raise IllegalAction(f"{a.card} costs {need} energy; {p} has {g.energy.get(p, 0)} in the pool and "
-                                f"{g.runes.get(p, 0)} ready runes", "354")
+                                f"{g.runes.get(p, 0)} ready runes", cite("actions.costs-energy-has-pool-ready-2"))
 
 
 def _check_hidden_choices(g: State, a: Action, card, bf: str) -> None:
@@ -432,32 +459,35 @@ def _check_hidden_choices(g: State, a: Action, card, bf: str) -> None:
         if f == "unit":
             u = g.units.get(v)
             if u is not None and u.at != bf:
-                raise IllegalAction(f"{card.id} was played from facedown at {bf}: {v} is not there", "811.1.d.2")
+                raise IllegalAction(f"{card.id} was played from facedown at {bf}: {v} is not there", cite("actions.was-played-from-facedown-not"))
         elif f in ("to", "at") and v != bf:
             raise IllegalAction(f"{card.id} was played from facedown at {bf}: its choices are limited to {bf}",
-                                "811.1.d.2")
+                                cite("actions.was-played-from-facedown-choices"))
 
 
 def _check_targets(g: State, a: Action, card) -> None:
-    check_targets(g, a.player, a.targets, card.target_fields(), a.card, card.friendly)
+    check_targets(g, a.player, a.targets, card.target_fields(), _need(a.card, "play's card"), card.friendly)
 
 
 def _check_activate(g: State, a: Action, st: str) -> None:
     p = a.player
-    src = g.units.get(a.source)
+    src = g.units.get(a.source) if a.source is not None else None
     if src is None or src.zone != "board":
-        raise IllegalAction(f"{a.source} is not on the board", "381")
+        raise IllegalAction(f"{a.source} is not on the board", cite("actions.not-board"))
     if src.controller != p:
-        raise IllegalAction(f"{p} does not control {a.source}", "381")
+        raise IllegalAction(f"{p} does not control {a.source}", cite("actions.does-not-control"))
     ab = next((x for x in src.abilities if x.name == a.ability and x.activated), None)
     if ab is None:
-        raise IllegalAction(f"{a.source} has no activated ability {a.ability!r}", "381")
+        raise IllegalAction(f"{a.source} has no activated ability {a.ability!r}", cite("actions.has-no-activated-ability"))
     if ab.exhaust and src.exhausted:
-        raise IllegalAction(f"{a.source} is exhausted: exhausting it is {a.ability}'s cost", "381, 377")
+        raise IllegalAction(f"{a.source} is exhausted: exhausting it is {a.ability}'s cost", cite("actions.exhausted-exhausting-cost"))
     if ab.once and (src.id, ab.name) in g.once:
-        raise IllegalAction(f"{a.source}'s {a.ability} is used once per turn and was used this turn", "381")
+        raise IllegalAction(f"{a.source}'s {a.ability} is used once per turn and was used this turn", cite("actions.used-once-per-turn-was"))
     _timing(g, p, "reaction" if ab.adds else ab.speed, st, f"{a.source}'s {a.ability}")
     check_targets(g, p, a.targets, target_fields(ab.effect), f"{a.source}'s {a.ability}")
+    if g.cfg.resources is not None and ab.cost > available(g, p):      # 377, 354: its cost is paid as it is activated
+        raise IllegalAction(f"{a.source}'s {a.ability} costs {ab.cost} energy; {p} has {g.energy.get(p, 0)} in the "
+                            f"pool and {g.runes.get(p, 0)} ready runes", cite("actions.costs-energy-has-pool-ready"))
 
 
 # -- enumeration ---------------------------------------------------------------------------------
@@ -474,9 +504,14 @@ def candidates(g: State, p: str) -> list[Action]:
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
+    if g.ms[("chain", None)] == ChainState.ResolveChoice:    # a may as its entry executes (383.3.a.3)
+        r = g.resolving
+        if r is None or r.item.controller != p:
+            return out
+        return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]
     if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
         return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
-    if g.ms[("chain", None)] == "Decide":
+    if g.ms[("chain", None)] == ChainState.Decide:
         it = deciding(g)
         if it is None or it.controller != p:
             return out
@@ -555,6 +590,44 @@ def budget(checks: int):
         _BUDGET.pop()
 
 
+def _refused_now(g: State, p: str, st: str):
+    """A test ``shut(a)``: True for a candidate of ``p`` that :func:`_check_choice` refuses in the turn state
+    ``st`` by the timing tables alone (``statecharts/timing.py``: ``ALLOWED``, ``NO_PASS``, ``PLAY``), whatever
+    its cards, units or targets, computed once per state so that :func:`legal` skips those candidates
+    without building each refusal. Only a necessary condition: every other candidate is still checked in
+    full (by :func:`_check_with_priority`: the part of :func:`_check_choice` that is left then). None while a
+    choice, an order, a decision (383.3.a, also while resolving) or a damage assignment is due (those come
+    first in :func:`_check_choice`, and :func:`candidates` offers only them), or when ``p`` lacks priority."""
+    if g.choosing or g.priority != p or g.ms[("chain", None)] in (ChainState.Decide, ChainState.ResolveChoice) \
+            or orderer(g) is not None or damage.assigner(g) is not None:
+        return None
+    turn = p == g.turn
+    no_pass = st in timing.NO_PASS and g.invited != p
+    end = not (turn and st in timing.ALLOWED["end-turn"])
+    move = not (turn and st in timing.ALLOWED["move"] and g.ms[("phases", None)] == Phase.Main)
+    invite = not (turn and st in timing.ALLOWED["invite"])
+    speeds = timing.PLAY[st]
+    cards = g.cfg.cards
+
+    def shut(a: Action) -> bool:
+        k = a.kind
+        if k == "pass":
+            return no_pass
+        if k == "end-turn":
+            return end
+        if k == "move":
+            return move
+        if k == "invite":
+            return invite
+        if k == "play" and not a.hidden:
+            card = cards.get(a.card)
+            # a card whose timing a keyword may raise (Ambush, 822.1.b) is left to the full check
+            return card is not None and card.timing not in speeds and keyword(card.keywords, "ambush") is None
+        return False
+
+    return shut
+
+
 def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     """The candidates :func:`check` accepts; its player part, the same for every candidate, is checked once.
 
@@ -577,30 +650,36 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     except IllegalAction:
         return []
     st = g.turn_state()
-    res = []
+    res: list[Action | str] = []
     movers: dict[str, list[str]] = {}
+    shut = _refused_now(g, p, st)
+    # with priority and nothing else due, _check_choice comes down to its last part for every candidate
+    rest = _check_choice if shut is None else _check_with_priority
     for a in cands:
         if a.kind != "concede":
+            if shut is not None and shut(a):
+                continue                         # the timing tables refuse it whatever its details
             try:
-                _check_choice(g, a, st)
+                rest(g, a, st)
             except IllegalAction:
                 continue
         if a.kind == "move" and moves != "single":
-            if a.to not in movers:
-                movers[a.to] = []
-                res.append(a.to)                 # the destination's place in the list, filled in below
-            movers[a.to].append(a.units[0])
+            to = _need(a.to, "move's destination")
+            if to not in movers:
+                movers[to] = []
+                res.append(to)                   # the destination's place in the list, filled in below
+            movers[to].append(a.units[0])
             continue
         res.append(a)
-    if not movers:
-        return res
+    if not movers:                               # no destination was added: res holds actions only
+        return cast("list[Action]", res)
     out: list[Action] = []
-    for a in res:
-        if isinstance(a, str):
-            group = _action("move", p, units=tuple(movers[a]), to=a)
+    for x in res:
+        if isinstance(x, str):
+            group = _action("move", p, units=tuple(movers[x]), to=x)
             out += expand(group) if moves == "all" else [group]
         else:
-            out.append(a)
+            out.append(x)
     return out
 
 

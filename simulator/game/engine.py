@@ -8,6 +8,8 @@ success).
 from __future__ import annotations
 
 from statecharts import timing
+from statecharts.states import ChainState
+from statecharts.citations import cite
 
 from simulator.rules import concede
 from simulator.game.actions import Action, check, choice, legal
@@ -18,7 +20,7 @@ from simulator.rules.triggers import deciding, drop_item, order_triggers, replac
 from simulator.rules.targets import target_fields
 from simulator.rules.cleanup import open_at
 from simulator.core.log import N_, fire, log
-from simulator.core.errors import IllegalAction, RulesBug
+from simulator.core.errors import IllegalAction, RulesBug, need
 from simulator.core.machines import schedule
 from simulator.core.model import Item, State
 from simulator.rules.moves import standard_move
@@ -51,43 +53,49 @@ def perform(g: State, a: Action) -> None:
     k = a.kind
     if k == "concede":
         concede.concede(g, p)
-    elif k == "choose" and a.option is not None:
-        it = deciding(g)
+    elif k == "choose" and a.option is not None and g.ms[("chain", None)] == ChainState.ResolveChoice:
+        r = need(g.resolving, "the resolving item")
+        verb = r.item.effect[r.at][0]
         if a.option == "yes":
-            log(g, "{player} chooses to use {source}'s {name}", "383.3.a", p, source=it.source, name=it.name)
+            log(g, "{player} chooses to {verb} ({item}'s optional part)", cite("engine.chooses-optional-part"), p, verb=verb, item=r.item.name)
+        fire(g, "chain", "decide", item=r.item.name, player=p, option=a.option)
+    elif k == "choose" and a.option is not None:
+        it = need(deciding(g), "the item being decided")
+        if a.option == "yes":
+            log(g, "{player} chooses to use {source}'s {name}", cite("engine.chooses-use"), p, source=it.source, name=it.name)
             replace_item(g, it, it.but(ask=it.ask[1:]))
             fire(g, "chain", "decide", item=it.name, player=p)
         else:
             drop_item(g, it, N_("{player} declines {source}'s {item}: it is removed as if it never triggered"),
-                      "383.3.a", "decide")
+                      cite("engine.declined"), "decide")
     elif k == "target":
-        it = deciding(g)
-        log(g, "{player} chooses targets for {source}'s {item}: {targets}", "383.3.a, 356", p, source=it.source,
+        it = need(deciding(g), "the item being decided")
+        log(g, "{player} chooses targets for {source}'s {item}: {targets}", cite("engine.chooses-targets"), p, source=it.source,
             item=it.name, targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         given = dict(a.targets)
         replace_item(g, it, it.but(ask=it.ask[1:], targets=tuple((f, given[f]) for f in target_fields(it.effect))))
         fire(g, "chain", "decide", item=it.name, player=p)
     elif k == "choose":
-        log(g, "{player} chooses {bf}", "323.12, 323.13", p, bf=a.battlefield)
-        open_at(g, a.battlefield)
+        log(g, "{player} chooses {bf}", cite("engine.chooses"), p, bf=a.battlefield)
+        open_at(g, need(a.battlefield, "choose's battlefield"))
     elif k == "order":
         rest = unordered_labels(g, p)
         for lab in a.triggers:
             rest.remove(lab)
         if len(rest) <= 1:                                   # the order is complete (a last one has no choice)
-            log(g, '{player} orders their simultaneous triggers: {rest} (the last resolves first)', "383.3.d", p, rest=', '.join([*a.triggers, *rest]))
+            log(g, '{player} orders their simultaneous triggers: {rest} (the last resolves first)', cite("engine.orders-their-simultaneous-triggers-last"), p, rest=', '.join([*a.triggers, *rest]))
         else:
-            log(g, '{player} places {triggers} next among their simultaneous triggers; {rest} remain to be ordered', "383.3.d", p, triggers=', '.join(a.triggers), rest=len(rest))
+            log(g, '{player} places {triggers} next among their simultaneous triggers; {rest} remain to be ordered', cite("engine.places-next-among-their-simultaneous"), p, triggers=', '.join(a.triggers), rest=len(rest))
         order_triggers(g, p, a.triggers)
     elif k == "pass":
         if g.invited == p and g.turn_state() in timing.NO_PASS:
-            log(g, "{player} declines the invitation; priority returns to {turn}", "R13", p, turn=g.turn)
+            log(g, "{player} declines the invitation; priority returns to {turn}", cite("engine.declines-invitation-priority-returns"), p, turn=g.turn)
             g.invited = None
-        elif g.ms[("chain", None)] == "Execute":
-            log(g, "{player} passes priority", "338.2", p)
+        elif g.ms[("chain", None)] == ChainState.Execute:
+            log(g, "{player} passes priority", cite("engine.passes-priority"), p)
             pass_priority(g, p)
         else:
-            log(g, "{player} passes focus", "347.2", p)
+            log(g, "{player} passes focus", cite("engine.passes-focus"), p)
             g.focus_passed = g.focus_passed + (p,)
             fire(g, "focus", "pass_focus", player=p)
     elif k == "end-turn":
@@ -97,39 +105,40 @@ def perform(g: State, a: Action) -> None:
     elif k == "invite":
         g.invited = a.teammate
         g.priority = a.teammate
-        log(g, "{player} invites {teammate} to act with {player}'s priority", "316.5.b.1, 489.8.a, R13", p,
+        log(g, "{player} invites {teammate} to act with {player}'s priority", cite("engine.invites-act-with-priority"), p,
             teammate=a.teammate)
     elif k == "move":
-        standard_move(g, p, [g.units[u] for u in a.units], a.to)
+        standard_move(g, p, [g.units[u] for u in a.units], need(a.to, "move's destination"))
     elif k == "play":
-        card = g.cfg.cards[a.card]
+        name = need(a.card, "play's card")
+        card = g.cfg.cards[name]
         at = a.at or "base"
         if a.hidden:
-            e = facedown.entry(g, p, a.card, a.at)
+            e = facedown.entry(g, p, name, a.at)
             facedown.take(g, e)
             at = e[0]
             log(g, "{player} plays {card} from facedown at {at} ({targets})" if a.targets else
-                "{player} plays {card} from facedown at {at}", "811.1.d", p, card=a.card, at=at,
+                "{player} plays {card} from facedown at {at}", cite("engine.plays-from-facedown"), p, card=name, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         else:
-            g.hands[p].remove(a.card)
-            log(g, PLAYS[card.type == "unit", bool(a.targets)], "353", p, card=a.card, at=at,
+            g.hands[p].remove(name)
+            log(g, PLAYS[card.type == "unit", bool(a.targets)], cite("engine.plays"), p, card=name, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         g.invited = None
         pay(g, p, cost_of(card, accelerate=a.accelerate, hidden=a.hidden),
-            a.card + (" and its Accelerate" if a.accelerate else ""))
+            name + (" and its Accelerate" if a.accelerate else ""))
         ready = keyword(card.keywords, "accelerate") is not None and (a.accelerate or g.cfg.resources is None)
-        item = Item(g.next_uid(), a.card, p, card.type, card.effect, targets=a.targets, card=a.card,
+        item = Item(g.next_uid(), name, p, card.type, card.effect, targets=a.targets, card=name,
                     immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready)
         put_on_chain(g, item, "card")
     elif k == "hide":
-        facedown.hide(g, p, a.card, a.at)
+        facedown.hide(g, p, need(a.card, "hide's card"), need(a.at, "hide's battlefield"))
     elif k == "assign":
-        log(g, "{player} assigns combat damage: {damage}", "465.2.c", p,
+        log(g, "{player} assigns combat damage: {damage}", cite("engine.assigns-combat-damage"), p,
             damage=", ".join(f"{u} {n}" for u, n in a.damage))
         record_assignment(g, p, a.damage)
     elif k == "activate":
-        src = g.units[a.source]
+        src = g.units[need(a.source, "activate's source")]
         ab = next(x for x in src.abilities if x.name == a.ability and x.activated)
         if ab.exhaust:
             src.exhausted = True                            # its cost (377)
@@ -137,14 +146,15 @@ def perform(g: State, a: Action) -> None:
             g.once = g.once + ((src.id, ab.name),)
         g.invited = None
         log(g, "{player} activates {source}'s {ability} ({targets})" if a.targets else
-            "{player} activates {source}'s {ability}", "377", p, source=a.source, ability=a.ability,
+            "{player} activates {source}'s {ability}", cite("engine.activates"), p, source=a.source, ability=a.ability,
             targets=", ".join(f"{f}: {v}" for f, v in a.targets))
+        pay(g, p, ab.cost, f"{a.source}'s {a.ability}")     # its energy cost (377, 354), with resources: only
         given = dict(a.targets)
         item = Item(g.next_uid(), ab.name, p, "ability", ab.effect, source=src.id, immediate=ab.adds,
                     targets=tuple((f, given[f]) for f in target_fields(ab.effect)), ability=(src.id, ab.name), there=src.at if src.at in g.bfs else None)
         put_on_chain(g, item, "add" if ab.adds else "card")
     else:  # pragma: no cover - check() refuses unknown kinds
-        raise IllegalAction(f"unknown action {k!r}", "410")
+        raise IllegalAction(f"unknown action {k!r}", cite("engine.unknown-action"))
 
 
 def step(g: State, a: Action, number: int | None = None) -> State:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import statecharts
 from statecharts.rulings import SWITCHES
+from statecharts.states import Control
 
 from simulator.core.cards import CATALOGUE, Card, to_keywords
 from simulator.core.errors import ScenarioError
@@ -56,7 +57,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
     for bf, p in (setup.get("control") or {}).items():
         if p is not None:
             g.bfs[bf].controller = p
-            g.ms[("battlefield.control", bf)] = "Controlled"
+            g.ms[("battlefield.control", bf)] = Control.Controlled
     for p in players:
         g.score[p] = 0
         g.hands[p] = list((setup.get("hands") or {}).get(p, []))
@@ -83,6 +84,7 @@ def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
     u = Unit(entry["id"], entry["owner"], entry.get("at", "base"), might, entry.get("controller"), abilities,
              entry.get("card"), kind, keywords)
     u.exhausted = bool(entry.get("exhausted", False))
+    u.ward = bool(entry.get("ward", False))
     if kind == "gear":
         u.at = "base"
     if entry.get("exhausted"):

@@ -66,7 +66,7 @@ class SetupValidator:
 
     def __init__(self, file: str, lines: dict[Path, int] | None = None, root: Path = ()) -> None:
         self.file = file
-        self.lines = lines if lines is not None else {(): 1}
+        self.lines: dict[Path, int] = lines if lines is not None else {(): 1}
         self.root = tuple(root)            # where the position sits in the file (a positions file's entry)
         self.players: tuple[str, ...] = ()
         self.later_cards: list = []         # (card id, path, what): card ids named by effects, checked last
@@ -241,7 +241,7 @@ class SetupValidator:
         names: list[str] = []
         self.most(doc.get("battlefields"), ("battlefields",), "battlefields", MAX_BATTLEFIELDS, "entries")
         for i, e in enumerate(self.seq(self.opt(doc, "battlefields", []), ("battlefields",), "battlefields")):
-            path = ("battlefields", i)
+            path: tuple = ("battlefields", i)
             if isinstance(e, dict):
                 self.mapping(e, path, "a battlefield", ("name", "provider", "abilities"), required=("name",))
                 if "provider" in e:
@@ -283,7 +283,8 @@ class SetupValidator:
             self.fail(("units",) if "units" in doc else ("gear",),
                       f"the board has {n:,} units and gear: at most {MAX_UNITS:,}")
         for key in ("units", "gear"):
-            fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted") \
+            fields = ("id", "owner", "controller", "at", "might", "card", "abilities", "keywords", "exhausted",
+                      "ward") \
                 if key == "units" else ("id", "owner", "controller", "card", "abilities", "exhausted")
             for i, e in enumerate(self.seq(self.opt(doc, key, []), (key,), key)):
                 path = (key, i)
@@ -309,6 +310,8 @@ class SetupValidator:
                 self.keywords(e.get("keywords"), path + ("keywords",))
                 if "exhausted" in e:
                     self.boolean(e["exhausted"], path + ("exhausted",), "exhausted")
+                if "ward" in e:
+                    self.boolean(e["ward"], path + ("ward",), "ward")
                 (self.units if key == "units" else self.gear).add(uid)
 
     def keywords(self, v, path: Path) -> None:
@@ -442,9 +445,6 @@ class SetupValidator:
                 self.boolean(e["may"], p + ("may",), "may")
             if shape_only:
                 continue
-            if e.get("may") and not (triggered and i == 0):
-                self.fail(p + ("may",), "may: true is modelled on the first effect of a triggered ability only "
-                                        "(decided at finalization, 383.3.a)")
             for f, val in fields.items():
                 fp = p + (verb, f)
                 if val == "target":

@@ -4,6 +4,8 @@ Resolving an item (340) carries out its instructions: that is :mod:`simulator.ru
 (``resolve_item``); triggered abilities and their order are :mod:`simulator.rules.triggers`."""
 from __future__ import annotations
 
+from statecharts.states import ChainState
+
 from simulator.core.log import fire
 from simulator.core.model import Item, State
 from simulator.core.registry import effect, guard
@@ -11,7 +13,7 @@ from simulator.core.registry import effect, guard
 
 def put_on_chain(g: State, item: Item, by: str) -> None:
     """Add a pending item (329); ``by`` is what started the chain if it is new: card, trigger or add."""
-    if g.ms[("chain", None)] == "Empty":  # a new chain (not one whose last item is resolving, R5)
+    if g.ms[("chain", None)] == ChainState.Empty:  # a new chain (not one whose last item is resolving, R5)
         g.chain_by = by
     g.chain.append(item)
     g.passed = ()
@@ -89,6 +91,7 @@ def _priority_to_newest(g: State, inst, ctx) -> None:
 @effect("priority_to_next")
 def _priority_to_next(g: State, inst, ctx) -> None:
     """312.2.d: the next player in turn order gets priority."""
+    assert g.priority is not None, "priority passes on only from a player holding it"
     g.priority = g.next_player(g.priority)
     ctx["player"] = g.priority
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
+from statecharts.states import CleanupState, CombatStep, Status, Window
+from statecharts.citations import cite
 
 from simulator.core.log import fire, log
 from simulator.core.model import State
@@ -10,13 +12,13 @@ from simulator.rules.moves import contest
 from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
 
-ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled")
+ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
 
 
 def run_cleanup(g: State) -> None:
     """One cleanup, repeated until a pass changes nothing (322). Awards no focus or priority (320.1)."""
     g.dirty = False
-    g.cfg.rt.run(g, "cleanup", "run", "next", "Idle")
+    g.cfg.rt.run(g, "cleanup", "run", "next", CleanupState.Idle)
     g.dirty = False
 
 
@@ -58,7 +60,7 @@ def _win_check(g: State, inst, ctx) -> None:
         mine = team_score(g, t)
         others = [team_score(g, o) for o in teams if o != t]
         if mine >= g.cfg.victory and all(mine > o for o in others):
-            declare_winner(g, t, "323.1")
+            declare_winner(g, t, cite("cleanup.win-check-declare-winner"))
             return
 
 
@@ -75,7 +77,7 @@ def declare_winner(g: State, team: int, rule: str) -> None:
 @effect("designations")
 def _designations(g: State, inst, ctx) -> None:
     """323 task 2: designations follow the controller while a combat is in progress."""
-    if g.ms[("combat", None)] == "Idle" or g.active is None:
+    if g.ms[("combat", None)] == CombatStep.Idle or g.active is None:
         return
     roles = {g.attacker: "attacker", g.defender: "defender"}
     for u in g.units.values():
@@ -95,14 +97,48 @@ def _board_state(g: State, inst, ctx) -> None:
              if u.damage > 0 and u.zone == "board" and u.kind == "unit" and u.damage >= g.might(u)]
     if not dying:
         return
+    warded = [u.id for u in dying if u.ward]
+    if warded:                                      # R21: a replaced death is no death (3a notes nothing for it)
+        dying = [u for u in dying if not u.ward]
+        fire(g, "cleanup", "replaced", units=warded)
+        _changed(g)
+        if not dying:
+            return
     for u in dying:
-        log(g, '{unit} dies (lethal damage)', "323, 142.4", u.controller, unit=u.id)
+        log(g, '{unit} dies (lethal damage)', cite("cleanup.dies-lethal-damage"), u.controller, unit=u.id)
     if any(ab.trigger == "on-death" for u in dying for ab in u.abilities):
         fire(g, "cleanup", "lethal", units=[u.id for u in dying])   # 3a: before they reach the trash (808.1.d)
     for u in dying:
         u.zone = "trash"
         u.designation = None
         _changed(g)
+
+
+def replace_deaths(g: State, units: list[str]) -> None:
+    """R21: each unit would die and has a ward: instead it is healed, exhausted and recalled to its base, and
+    the ward is used up. It does not die, so its own-death abilities (Deathknell, on-death) do not trigger
+    (808.1.d); it stays on the board (no trash, no new object)."""
+    from simulator.rules.moves import recall
+    for uid in units:
+        u = g.units[uid]
+        u.ward = False
+        u.damage = 0
+        u.exhausted = True
+        own = [ab.name for ab in u.abilities if ab.trigger == "on-death"]
+        log(g, "{unit} would die: its ward replaces the death; instead it is healed and exhausted",
+            cite("cleanup.ward-replaces-death"), u.controller, unit=u.id)
+        if own:
+            log(g, "{unit} does not die, so its {abilities} does not trigger", cite("cleanup.replaced-no-own-death"),
+                u.controller, unit=u.id, abilities=", ".join(own))
+        if u.at != "base":
+            recall(g, u, cite("cleanup.ward-recall"))
+        g.dirty = True
+
+
+@effect("replace_death")
+def _replace_death(g: State, inst, ctx) -> None:
+    """R21 (cleanup task 3 and a kill as it executes): the deaths of ``ctx["units"]`` are replaced."""
+    replace_deaths(g, ctx["units"])
 
 
 @effect("combat_cleanup")
@@ -118,7 +154,7 @@ def _combat_special(g: State, inst, ctx) -> None:
             u.at = "base"
             u.designation = None
             g.recalled = True
-            log(g, "{unit} is recalled to base: defenders remain", "466.1", u.controller, unit=u.id)
+            log(g, "{unit} is recalled to base: defenders remain", cite("cleanup.recalled-base-defenders-remain"), u.controller, unit=u.id)
             _changed(g)
 
 
@@ -139,7 +175,7 @@ def _ending_special(g: State, inst, ctx) -> None:
 @effect("loss_of_control")
 def _loss_of_control(g: State, inst, ctx) -> None:
     """323.6 (190.4.c): lose control where you have no units, if Open and nothing ongoing there."""
-    if g.ms[("turn.window", None)] != "Open":
+    if g.ms[("turn.window", None)] != Window.Open:
         return
     ms = g.ms
     for name, b in g.bfs.items():
@@ -155,7 +191,7 @@ def _corrective(g: State, inst, ctx) -> None:
     sits in its base in this model: no recall to do."""
     if g.hidden:
         from simulator.rules.hidden import trash_uncontrolled
-        if trash_uncontrolled(g, "323.7, 811"):
+        if trash_uncontrolled(g, cite("cleanup.corrective-trash-uncontrolled")):
             _changed(g)
 
 
@@ -165,13 +201,13 @@ def _stage_showdowns(g: State, inst, ctx) -> None:
     ms = g.ms
     for name, b in g.bfs.items():
         st = ms[("battlefield.status", name)]
-        if st not in ("Contested", "Staged", "StagedCombat"):
+        if st not in (Status.Contested, Status.Staged, Status.StagedCombat):
             continue                        # nothing to stage or unstage here (and no need to look at units)
         present = bool(b.contested_by and g.has_units(name, b.contested_by))
-        if st == "Contested" and present:
+        if st == Status.Contested and present:
             fire(g, "battlefield.status", "stage_showdown", name)
             _changed(g)
-        elif st in ("Staged", "StagedCombat") and not present:
+        elif st in (Status.Staged, Status.StagedCombat) and not present:
             fire(g, "battlefield.status", "unstage", name)
             _changed(g)
 
@@ -196,11 +232,11 @@ def _stage_combats(g: State, inst, ctx) -> None:
     ms = g.ms
     for name in g.bfs:
         st = ms[("battlefield.status", name)]
-        if st in ("Staged", "Showdown"):
+        if st in (Status.Staged, Status.Showdown):
             if two_sides(g, name):
                 fire(g, "battlefield.status", "stage_combat", name)
                 _changed(g)
-        elif st in ("StagedCombat", "ShowdownCombatStaged"):
+        elif st in (Status.StagedCombat, Status.ShowdownCombatStaged):
             if not two_sides(g, name):
                 fire(g, "battlefield.status", "unstage_combat", name)
                 _changed(g)
@@ -212,7 +248,7 @@ def _clear_contested(g: State, inst, ctx) -> None:
     leaves units there whose controller doesn't control it, that controller applies Contested (R7 order)."""
     ms = g.ms
     for name, b in g.bfs.items():
-        if ms[("battlefield.status", name)] == "Contested" and not (b.contested_by and
+        if ms[("battlefield.status", name)] == Status.Contested and not (b.contested_by and
                                                                      g.has_units(name, b.contested_by)):
             b.contested_by = None
             fire(g, "battlefield.status", "clear", name)
@@ -220,17 +256,16 @@ def _clear_contested(g: State, inst, ctx) -> None:
             claimants = [p for p in g.players_at(name) if p != b.controller]
             if claimants:
                 log(g, "{player}'s units remain at {bf}, which {player} doesn't control: {player} applies Contested",
-                    "323.11.a, R7", claimants[0], bf=name)
+                    cite("cleanup.units-remain-which-doesn-t"), claimants[0], bf=name)
                 contest(g, name, claimants[0])
 
 
 def _open(g: State, kind: str) -> None:
-    want = "Staged" if kind == "showdown" else "StagedCombat"
+    want = Status.Staged if kind == "showdown" else Status.StagedCombat
     ms = g.ms
-    cands = [n for n in g.bfs if ms[("battlefield.status", n)] == want]
+    cands = tuple(n for n in g.bfs if ms[("battlefield.status", n)] == want)
     if not cands:
         return
-    cands = tuple(cands)
     if len(cands) == 1:
         open_at(g, cands[0])
         _changed(g)
@@ -238,7 +273,7 @@ def _open(g: State, kind: str) -> None:
         g.choosing = cands
         g.priority = None
         log(g, "{player} must choose where to open a {kind}: {choices}",
-            "323.12" if kind == "showdown" else "323.13", g.turn, kind=kind, choices=", ".join(cands))
+            cite("cleanup.must-choose-where-open") if kind == "showdown" else cite("cleanup.must-choose-where-open-2"), g.turn, kind=kind, choices=", ".join(cands))
 
 
 def open_at(g: State, bf: str) -> None:
@@ -246,10 +281,10 @@ def open_at(g: State, bf: str) -> None:
     g.choosing = ()
     g.active = bf
     g.focus_due = g.bfs[bf].contested_by
-    if _status(g, bf) == "Staged":
+    if _status(g, bf) == Status.Staged:
         fire(g, "battlefield.status", "open_showdown", bf)
-    else:
-        fire(g, "battlefield.status", "open_combat", bf)
+    else:                                           # the combat's showdown begins with it (464.2.a)
+        fire(g, "battlefield.status", "open_combat", bf, showdown_starts=True)
     g.dirty = True
 
 
@@ -257,8 +292,8 @@ def open_at(g: State, bf: str) -> None:
 def _open_showdown(g: State, inst, ctx) -> None:
     """323.12: in Neutral Open, a staged non-combat showdown opens; the turn player picks among several."""
     if g.choosing:
-        staged = tuple(n for n in g.bfs if _status(g, n) == "Staged")
-        combats = tuple(n for n in g.bfs if _status(g, n) == "StagedCombat")
+        staged = tuple(n for n in g.bfs if _status(g, n) == Status.Staged)
+        combats = tuple(n for n in g.bfs if _status(g, n) == Status.StagedCombat)
         if g.choosing not in (staged, combats) or (staged and g.choosing != staged):
             g.choosing = ()
     if g.active is None and g.winner is None and g.turn_state() == NEUTRAL_OPEN:
@@ -273,7 +308,7 @@ def _open_combat(g: State, inst, ctx) -> None:
     st = g.turn_state()
     if st == NEUTRAL_OPEN and g.active is None and not g.choosing:
         _open(g, "combat")
-    elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == "ShowdownCombatStaged":
+    elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == Status.ShowdownCombatStaged:
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)
 

@@ -1,6 +1,7 @@
 """Combat (459-466): designations, the combat chain, damage, resolution."""
 from __future__ import annotations
 
+from statecharts.citations import cite
 from simulator.rules.cleanup import run_cleanup
 from simulator.core.log import fire, log
 from simulator.core.model import State
@@ -9,9 +10,23 @@ from simulator.rules.scoring import establish_control
 from simulator.rules.triggers import pend, simultaneous
 
 
+def _active(g: State) -> str:
+    """The battlefield of the active showdown or combat (these guards and effects run only while there is one)."""
+    bf = g.active
+    assert bf is not None, "no active showdown or combat"
+    return bf
+
+
+def _sides(g: State) -> tuple[str, str]:
+    """(attacker, defender) of the active combat (designated by ``designate``, 464.2.b-c)."""
+    a, d = g.attacker, g.defender
+    assert a is not None and d is not None, "no designated attacker and defender"
+    return a, d
+
+
 @guard("both_sides_present")
 def _both_present(g: State, inst, ctx) -> bool:
-    bf = g.active
+    bf = _active(g)
     return bool(g.units_at(bf, g.attacker)) and bool(g.units_at(bf, g.defender))
 
 
@@ -29,7 +44,7 @@ def _control_settled(g: State, inst, ctx) -> bool:
 @effect("designate")
 def _designate(g: State, inst, ctx) -> None:
     """464.2.b-c: attacker = who applied Contested, defender = the other player; their units designated."""
-    bf = g.active
+    bf = _active(g)
     g.attacker = g.bfs[bf].contested_by
     present = g.players_at(bf)                      # in turn order from the turn player
     if g.attacker not in present:
@@ -37,7 +52,7 @@ def _designate(g: State, inst, ctx) -> None:
         # as for arrivals together (R7), the first of them in turn order from the turn player applies Contested
         g.attacker = g.bfs[bf].contested_by = present[0]
         log(g, "{player} now applies Contested at {bf}: none of the applier's units are left there",
-            "464.2.b, 323.11.a, R7", g.attacker, bf=bf)
+            cite("combat.now-applies-contested-none-applier"), g.attacker, bf=bf)
     g.defender = next(p for p in present if p != g.attacker and g.opponents(p, g.attacker))
     for u in g.units_at(bf):
         u.designation = "attacker" if u.controller == g.attacker else "defender" if u.controller == g.defender else None
@@ -47,17 +62,30 @@ def _designate(g: State, inst, ctx) -> None:
 
 @effect("combat_chain")
 def _combat_chain(g: State, inst, ctx) -> None:
-    """464.2.e: attack/defend triggers placed attacker first, then non-defenders in turn order, then defender.
+    """464.2.e: attack/defend triggers placed attacker first, then non-defenders in turn order, then defender,
+    with the on-showdown-start triggers of a combat whose showdown begins now (464.2.a) in the same order.
     Each player with two or more then orders their own among the positions they occupy (383.3.d)."""
     with simultaneous(g):
-        _place_combat_triggers(g)
+        _place_combat_triggers(g, starts=bool(ctx.get("showdown_starts")))
 
 
-def _place_combat_triggers(g: State) -> None:
-    bf = g.active
+def _place_combat_triggers(g: State, starts: bool) -> None:
+    """``starts``: the combat's showdown begins now (323.13), not a running one converted (323.14): the
+    on-showdown-start abilities at its battlefield join the combat chain in its order (464.2.a, 464.2.e)."""
+    bf = _active(g)
     b = g.bfs[bf]
-    others = [p for p in g.from_turn_player(g.in_game()) if p not in (g.attacker, g.defender)]
-    for p in [g.attacker, *others, g.defender]:
+    attacker, defender = _sides(g)
+    others = [p for p in g.from_turn_player(g.in_game()) if p not in (attacker, defender)]
+    for p in [attacker, *others, defender]:
+        if starts:
+            for u in g.units_at(bf, p):
+                for ab in u.abilities:
+                    if ab.trigger == "on-showdown-start":
+                        pend(g, u.id, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
+            if (b.controller or g.turn) == p:       # 190.6: its controller, else the turn player
+                for ab in b.abilities:
+                    if ab.trigger == "on-showdown-start":
+                        pend(g, bf, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
         for u in list(g.units.values()):
             if u.zone != "board" or u.controller != p:
                 continue
@@ -66,12 +94,12 @@ def _place_combat_triggers(g: State) -> None:
                          or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
                          or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
                 if fires:
-                    pend(g, u.id, ab, p, there=bf, why="464.2.e")
+                    pend(g, u.id, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
         # a battlefield's "when a player attacks / defends here": controlled by that player
         role = "on-attack" if p == g.attacker else "on-defend" if p == g.defender else None
         for ab in b.abilities:
             if role and ab.trigger == role:
-                pend(g, bf, ab, p, there=bf, why="464.2.e")
+                pend(g, bf, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
 
 
 @guard("manual_assignment")
@@ -98,7 +126,7 @@ def _deal(g: State, inst, ctx) -> None:
     """465: each side totals its might (stunned units add 0, 423.1.b), assigns lethal first with Tank first
     and Backline last (815.1.b, 826.3), by hand with assign: manual; all damage is dealt at once."""
     from simulator.rules.damage import automatic, sides, total
-    bf = g.active
+    bf = _active(g)
     chosen = dict(g.assigned)
     g.assigned = ()
     hits = []
@@ -109,36 +137,38 @@ def _deal(g: State, inst, ctx) -> None:
             hits += [(g.units[u], n) for u, n in chosen[p] if n]
         else:
             hits += automatic(g, totals[p], theirs)
-    att = g.units_at(bf, g.attacker)
-    dfn = g.units_at(bf, g.defender)
+    attacker, defender = _sides(g)
+    att = g.units_at(bf, attacker)
+    dfn = g.units_at(bf, defender)
     stunned = [u.id for u in att + dfn if u.stunned]
-    log(g, ('combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2} (stunned, adding nothing: {stunned})' if stunned else 'combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2}'), "465.2, 423.1.b", bf=bf, attacker=g.attacker, attacker2=totals[g.attacker], defender=g.defender, defender2=totals[g.defender], stunned=', '.join(stunned))
+    log(g, ('combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2} (stunned, adding nothing: {stunned})' if stunned else 'combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2}'), cite("combat.combat-damage-deals-deals-stunned"), bf=bf, attacker=attacker, attacker2=totals[attacker], defender=defender, defender2=totals[defender], stunned=', '.join(stunned))
     for u, n in hits:
         u.damage += n
-        log(g, "{unit} takes {amount} combat damage", "465.2, 465.3", u.controller, unit=u.id, amount=n)
+        log(g, "{unit} takes {amount} combat damage", cite("combat.takes-combat-damage"), u.controller, unit=u.id, amount=n)
     g.dirty = False                                 # 465.3: skip FEPR, cancel outstanding tasks
 
 
 @effect("resolve_combat")
 def _resolve(g: State, inst, ctx) -> None:
     """466: Combat Cleanup (deaths, heal, recall), then the result, control and Conquer."""
-    bf = g.active
+    bf = _active(g)
     g.special = "combat"
     g.recalled = False
     run_cleanup(g)
-    a = bool(g.units_at(bf, g.attacker))
-    d = bool(g.units_at(bf, g.defender))
+    attacker, defender = _sides(g)
+    a = bool(g.units_at(bf, attacker))
+    d = bool(g.units_at(bf, defender))
     if g.recalled or a == d:
-        log(g, "combat at {bf}: no result", "466.3.d", bf=bf)
+        log(g, "combat at {bf}: no result", cite("combat.combat-no-result"), bf=bf)
     else:
-        win, lose = (g.attacker, g.defender) if a else (g.defender, g.attacker)
-        log(g, "combat at {bf}: {winner} wins, {loser} loses", "466.3", bf=bf, winner=win, loser=lose)
+        win, lose = (attacker, defender) if a else (defender, attacker)
+        log(g, "combat at {bf}: {winner} wins, {loser} loses", cite("combat.combat-wins-loses"), bf=bf, winner=win, loser=lose)
     if not (a and d):
         if a or d:
-            establish_control(g, bf, g.attacker if a else g.defender)
+            establish_control(g, bf, attacker if a else defender)
             if g.hidden:
                 from simulator.rules.hidden import trash_uncontrolled
-                trash_uncontrolled(g, "466.5.c, 811", only=bf)
+                trash_uncontrolled(g, cite("combat.resolve-trash-uncontrolled"), only=bf)
         elif g.bfs[bf].controller is not None:
             g.bfs[bf].controller = None
             fire(g, "battlefield.control", "lose", bf)
@@ -159,7 +189,7 @@ def _end(g: State, inst, ctx) -> None:
 @effect("settle_showdown")
 def _settle(g: State, inst, ctx) -> None:
     """348.2.a: the one player whose units remain establishes control (a Conquer if not yet scored)."""
-    bf = g.active
+    bf = _active(g)
     ps = g.players_at(bf)
     if len(ps) == 1:
         establish_control(g, bf, ps[0])

@@ -1,6 +1,9 @@
 """Conceding and removal from the game (649-652, seed 003), so that nothing waits on a player who left."""
 from __future__ import annotations
 
+from statecharts.states import ChainState, FocusState, PlayerState, Status
+from statecharts.citations import cite
+from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect
@@ -13,17 +16,17 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
     held_focus = g.focus == player
     held_priority = g.priority == player
     fire(g, "player", trigger, player, player=player)
-    while g.ms[("player", player)] != "Lost":
+    while g.ms[("player", player)] != PlayerState.Lost:
         fire(g, "player", "next", player, player=player, was_turn=was_turn, held_focus=held_focus,
              held_priority=held_priority)
     if g.cfg.mode == "magma-chamber":
         for mate in g.cfg.teams[g.team(player)]:
-            if mate != player and g.ms[("player", mate)] == "InGame":
+            if mate != player and g.ms[("player", mate)] == PlayerState.InGame:
                 concede(g, mate, "lose")
     left = g.in_game()
     if g.winner is None and len({g.team(p) for p in left}) == 1 and left:
-        log(g, "only one side is left in the game", "651.1, 195")
-        declare_winner(g, g.team(left[0]), "651.1")
+        log(g, "only one side is left in the game", cite("concede.only-one-side-left-game"))
+        declare_winner(g, g.team(left[0]), cite("concede.concede-declare-winner"))
 
 
 @effect("banish_all")
@@ -33,7 +36,7 @@ def _banish(g: State, inst, ctx) -> None:
         if u.zone == "board" and (u.owner == inst or u.controller == inst):
             u.zone = "banished"
             u.designation = None
-            log(g, '{unit} is banished', "652.1", inst, unit=u.id)
+            log(g, '{unit} is banished', cite("concede.banished"), inst, unit=u.id)
     if g.hidden:
         from simulator.rules.hidden import banish_player
         banish_player(g, inst)
@@ -48,15 +51,15 @@ def _replace(g: State, inst, ctx) -> None:
             b.token = True
             b.abilities = ()
             b.static_might = 0
-            log(g, "{bf} is replaced by a token battlefield with no abilities; units there stay", "652.2, R9", inst,
+            log(g, "{bf} is replaced by a token battlefield with no abilities; units there stay", cite("concede.replaced-token-battlefield-with-no"), inst,
                 bf=name)
-            if g.cfg.rulings.get("R9") == "reset":
+            if ruling_is(g, "R9", "reset"):
                 if b.controller:
                     b.controller = None
                     fire(g, "battlefield.control", "lose", name)
                 # a battlefield is never merely Contested when a player may concede (verify shows Contested
                 # never rests: each cleanup stages or clears it), so only staged statuses can be reset
-                if g.ms[("battlefield.status", name)] in ("Staged", "StagedCombat"):
+                if g.ms[("battlefield.status", name)] in (Status.Staged, Status.StagedCombat):
                     b.contested_by = None
                     fire(g, "battlefield.status", "reset", name)
 
@@ -76,7 +79,7 @@ def _counter(g: State, inst, ctx) -> None:
     keep = [it for it in g.chain if it.controller != inst]
     for it in g.chain:
         if it.controller == inst:
-            log(g, "{item} is countered: its controller left", "652.4", inst, item=it.name)
+            log(g, "{item} is countered: its controller left", cite("concede.countered-controller-left"), inst, item=it.name)
     g.chain[:] = keep
 
 
@@ -93,13 +96,15 @@ def _continue(g: State, inst, ctx) -> None:
     if ctx.get("was_turn"):
         g.turn = g.next_player(inst)
         g.handoff = True
-        log(g, "the turn passes to {player} once nothing is ongoing", "652.5, R10", g.turn)
+        log(g, "the turn passes to {player} once nothing is ongoing", cite("concede.turn-passes-once-nothing-ongoing"), g.turn)
     if g.winner is not None or len({g.team(p) for p in g.in_game()}) <= 1:
         return
     st = g.ms[("chain", None)]
-    if st in ("Order", "Decide"):                       # 652.4, 383.3.d, 383.3.a: nobody waits on them
+    if st in (ChainState.Order, ChainState.Decide):                       # 652.4, 383.3.d, 383.3.a: nobody waits on them
         fire(g, "chain", "withdraw", player=inst)
-    if st == "Execute":
+    if st == ChainState.ResolveChoice and g.resolving is not None and g.resolving.item.controller == inst:
+        fire(g, "chain", "withdraw", player=inst)       # 652.4: their resolving item is countered
+    if st == ChainState.Execute:
         if ctx.get("held_priority"):
             g.priority = inst
         if g.priority == inst or not g.chain or set(g.in_game()) <= set(g.passed):
@@ -107,8 +112,8 @@ def _continue(g: State, inst, ctx) -> None:
     fs = g.ms[("focus", None)]
     if ctx.get("held_focus"):
         g.focus = inst
-    if (fs == "Holding" and (g.focus == inst or set(g.in_game()) <= set(g.focus_passed))) or \
-            (fs == "Waiting" and g.focus == inst):
+    if (fs == FocusState.Holding and (g.focus == inst or set(g.in_game()) <= set(g.focus_passed))) or \
+            (fs == FocusState.Waiting and g.focus == inst):
         fire(g, "focus", "holder_left", player=inst)
     if g.priority == inst:
         g.priority = None

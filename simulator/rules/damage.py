@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
+from statecharts.states import CombatStep
+from statecharts.citations import cite
 from simulator.core.model import State, Unit
 
 #: at most this many distinct outcomes are listed for one assignment decision (hostile input stays bounded)
@@ -81,7 +83,7 @@ def needs_to_assign(g: State, p: str) -> bool:
 
 def assigner(g: State) -> str | None:
     """Who assigns next in a manual Assignment: the attacker first, then the defender (465.2.c)."""
-    if g.ms[("combat", None)] != "Assignment":
+    if g.ms[("combat", None)] != CombatStep.Assignment:
         return None
     done = {p for p, _ in g.assigned}
     for p in (g.attacker, g.defender):
@@ -98,13 +100,13 @@ def problem(g: State, p: str, damage: tuple[tuple[str, int], ...]) -> tuple[str,
     given: dict[str, int] = {}
     for uid, n in damage:
         if uid not in ids:
-            return (f"{uid} is not an enemy unit in the combat at {g.active}", "465.2.c")
+            return (f"{uid} is not an enemy unit in the combat at {g.active}", cite("damage.not-enemy-unit-combat"))
         if n < 0:
-            return (f"damage to {uid} can't be negative", "465.2.c")
+            return (f"damage to {uid} can't be negative", cite("damage.damage-can-t-negative"))
         given[uid] = given.get(uid, 0) + n
     if sum(given.values()) != amount:
         return (f"{p} must assign exactly {amount} damage (their units' summed might), not "
-                f"{sum(given.values())}", "465.2.a, 465.2.c")
+                f"{sum(given.values())}", cite("damage.must-assign-exactly-damage-their"))
     both = [v for v in victims if rank(v, True) != rank(v, False)]
     reasons = []
     for picks in product((True, False), repeat=min(len(both), 8)):
@@ -130,17 +132,17 @@ def _order_problem(g: State, victims: list[Unit], given: dict, rank_of) -> tuple
             if rank_of(w) < r:
                 if rank_of(w) == 0:
                     return (f"{w.id} has Tank: it must be assigned lethal damage before {v.id} gets any",
-                            "815.1.b, 465.2.c.6")
-                return (f"{v.id} has Backline: {w.id} must be assigned lethal damage first", "826.3, 465.2.c.6")
+                            cite("damage.has-tank-must-assigned-lethal"))
+                return (f"{v.id} has Backline: {w.id} must be assigned lethal damage first", cite("damage.has-backline-must-assigned-lethal"))
     partial = [v.id for v in victims if 0 < given.get(v.id, 0) < lethal(g, v)]
     if len(partial) > 1:
         return (f"{partial[0]} and {partial[1]} both have less than lethal damage: a unit must be assigned "
-                f"lethal damage before the next one gets any", "465.2.c.3")
+                f"lethal damage before the next one gets any", cite("damage.both-have-less-than-lethal"))
     over = [v.id for v in victims if given.get(v.id, 0) > lethal(g, v)]
     short = [v.id for v in victims if not full[v.id]]
     if over and short:
         return (f"{over[0]} is assigned more than lethal damage while {short[0]} still lacks lethal damage",
-                "465.2.c.4")
+                cite("damage.assigned-more-than-lethal-damage"))
     return None
 
 

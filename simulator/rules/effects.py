@@ -1,9 +1,11 @@
 """What items do when they resolve (340, 337.2): the effect vocabulary, units and gear entering play."""
 from __future__ import annotations
 
+from statecharts.citations import cite
+from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
-from simulator.core.model import Item, State, Unit
-from simulator.core.registry import effect
+from simulator.core.model import Item, Resolving, State, Unit
+from simulator.core.registry import effect, guard
 from simulator.rules.triggers import describe, holds
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 from simulator.rules.triggers import trigger_abilities
@@ -26,25 +28,82 @@ def resolve(g: State, item: Item) -> None:
         enter_play(g, item)
         return
     if item.kind == "gear":
-        n = _next_id(g, item.card)
+        n = _next_id(g, _card(item))
         gear = Unit(n, item.controller, "base", 0, abilities=g.cfg.cards[item.card].abilities,
                     card=item.card, kind="gear")
         g.units[n] = gear
-        log(g, "{player}'s gear {unit} enters play in base", "337.2, 359.2", item.controller, unit=n)
+        log(g, "{player}'s gear {unit} enters play in base", cite("effects.gear-enters-play-base"), item.controller, unit=n)
         trigger_abilities(g, gear, "on-play")          # 383.4.a.2: pending after it has entered
         return
-    log(g, "{item} resolves", "340" if not item.immediate else "337.2, 429", item.controller, item=item.name)
-    g.arrivals = []
-    entering: list[Unit] = []
+    log(g, "{item} resolves", cite("effects.resolves") if not item.immediate else cite("effects.resolves-2"), item.controller, item=item.name)
+    _carry_out(g, Resolving(item, 0))
+
+
+def _carry_out(g: State, r: Resolving, decided: bool | None = None) -> None:
+    """Carry out ``r.item``'s instructions from entry ``r.at`` (``decided``: the answer to that entry's may);
+    stop at the next may decided as it executes, keeping what was done in ``g.resolving`` (383.3.a.3), or
+    finish: arrivals settled together (R7), then what it played enters (354.3), then 419.4.a."""
+    item = r.item
+    g.arrivals = list(r.arrivals)
+    entering = [u.clone() for u in r.entering]      # a resumed resolution never shares units with its parent
     try:
-        run_effects(g, item, entering)
+        stop = run_effects(g, item, entering, r.at, decided, r.here)
     finally:
         arrivals, g.arrivals = g.arrivals, None
+    if stop is not None:
+        g.resolving = Resolving(item, stop[0], tuple(entering), tuple(arrivals), stop[1])
+        return
     settle_arrivals(g, arrivals)
     for u in entering:                              # 354.3: their play resumes once the item has resolved
         enter_token(g, u, item)
     if item.kind == "spell" and g.spell_watchers():
         fire(g, "chain", "spell_resolved", item=item.name, player=item.controller)   # 419.4.a
+
+
+def asks_while_resolving(item: Item, i: int, fields: tuple) -> bool:
+    """Entry ``i`` has ``may: true`` decided as it executes (383.3.a.3): any entry of a spell or an activated
+    ability, a triggered ability's entries after the first (its first is decided at finalization, 383.3.a)."""
+    return ("may", True) in fields and not (item.kind == "trigger" and i == 0)
+
+
+@guard("resolving_choice")
+def _resolving_choice(g: State, inst, ctx) -> bool:
+    """An item's resolution waits for its controller's decision on a may (383.3.a.3)."""
+    return g.resolving is not None
+
+
+@effect("await_resolution_choice")
+def _await_resolution_choice(g: State, inst, ctx) -> None:
+    """383.3.a.3: the resolving item's controller decides its may as that entry executes; nobody has priority."""
+    r = g.resolving
+    assert r is not None                            # the schedule's guard resolving_choice held
+    g.priority = None
+    fire(g, "chain", "await_choice", item=r.item.name, player=r.item.controller)
+
+
+@effect("resume_resolution")
+def _resume_resolution(g: State, inst, ctx) -> None:
+    """383.3.a.3: the decision is made; the resolution goes on from that entry (yes: it is carried out)."""
+    r, g.resolving = g.resolving, None
+    assert r is not None
+    _carry_out(g, r, ctx["option"] == "yes")
+
+
+@effect("abandon_resolution")
+def _abandon_resolution(g: State, inst, ctx) -> None:
+    """652.4: the controller of the waiting item left the game: the rest of it is not carried out (it is
+    countered), and what it was playing never enters."""
+    r, g.resolving = g.resolving, None
+    assert r is not None
+    g.dirty = True
+    log(g, "the rest of {item} is not carried out: its controller left", cite("effects.rest-not-carried-out-controller"), r.item.controller,
+        item=r.item.name)
+
+
+def _card(item: Item) -> str:
+    """The card a unit or gear item was played from (every such item has one)."""
+    assert item.card is not None, f"{item.name} was not played from a card"
+    return item.card
 
 
 def _next_id(g: State, card: str) -> str:
@@ -54,28 +113,34 @@ def _next_id(g: State, card: str) -> str:
 
 def enter_play(g: State, item: Item) -> None:
     """A unit enters play at its chosen location, exhausted (359.2); play triggers follow (383.4.a.2)."""
-    n = _next_id(g, item.card)
-    card = g.cfg.cards[item.card]
+    n = _next_id(g, _card(item))
+    card = g.cfg.cards[_card(item)]
     u = Unit(n, item.controller, item.at or "base", card.might, abilities=card.abilities, card=item.card,
              keywords=card.keywords)
     u.exhausted = not item.ready
     g.units[n] = u
     if item.ready:
-        log(g, "{unit} enters play ready at {at} (Accelerate)", "337.2, 805", item.controller, unit=n, at=u.at)
+        log(g, "{unit} enters play ready at {at} (Accelerate)", cite("effects.enters-play-ready-accelerate"), item.controller, unit=n, at=u.at)
     else:
-        log(g, "{unit} enters play at {at}", "337.2, 359.2", item.controller, unit=n, at=u.at)
+        log(g, "{unit} enters play at {at}", cite("effects.enters-play"), item.controller, unit=n, at=u.at)
     if u.at in g.bfs:
         arrive(g, u, u.at, moved=False)             # being played there is no move: no on-arrive
     trigger_abilities(g, u, "on-play")
 
 
 def enter_token(g: State, u: Unit, by: Item) -> None:
-    """354.3: a unit played by an item's instruction enters once that item has finished resolving (its play
-    process waited), exhausted (359.2); being played to a battlefield is no move (no on-arrive)."""
+    """354.3: a unit or gear played by an item's instruction enters once that item has finished resolving (its
+    play process waited, 158.3), a unit exhausted, gear ready in its base (359.2); being played to a battlefield
+    is no move (no on-arrive)."""
     g.units[u.id] = u
     g.dirty = True                                  # 319: an object entered the board
+    if u.kind == "gear":                            # non-unit gear enters ready in its base (359.2)
+        log(g, "{player}'s gear {unit} enters play in base: {item} has finished resolving", cite("effects.gear-enters-play-base-has"),
+            u.controller, unit=u.id, item=by.name)
+        trigger_abilities(g, u, "on-play")          # 383.4.a.2: pending after it has entered
+        return
     log(g, "{unit} (might {might}) enters play at {at}: {item} has finished resolving",
-        "354.3, 359.2", u.controller, unit=u.id, might=u.might, at=u.at, item=by.name)
+        cite("effects.might-enters-play-has-finished"), u.controller, unit=u.id, might=u.might, at=u.at, item=by.name)
     if u.at in g.bfs:
         arrive(g, u, u.at, moved=False)
     if u.card is not None:                          # a card played by an instruction: its play triggers
@@ -111,91 +176,55 @@ def _value(g: State, item: Item, field: str, value):
     return value
 
 
-def run_effects(g: State, item: Item, entering: list | None = None) -> None:
-    """Carry out the item's instructions in order; a unit it plays is added to ``entering`` (354.3)."""
-    here_override: str | None = None
+def run_effects(g: State, item: Item, entering: list | None = None, start: int = 0, decided: bool | None = None,
+                here_override: str | None = None) -> tuple[int, str | None] | None:
+    """Carry out the item's instructions in order from entry ``start``; a unit or gear it plays is added to
+    ``entering`` (354.3). An entry whose ``may`` is decided as it executes (383.3.a.3) stops the resolution:
+    the entry's index and ``here`` are returned, and it is resumed with ``decided``, the controller's answer."""
     entering = [] if entering is None else entering
-    for verb, fields in item.effect:
+    for i in range(start, len(item.effect)):
+        verb, fields = item.effect[i]
         meta = dict(f for f in fields if f[0] in ("if", "may"))
         if meta:
             fields = tuple(f for f in fields if f[0] not in ("if", "may"))
         if "if" in meta:                            # 383.2.b: an entry's own condition, checked as it executes
             src = item.source or ""
             if not holds(g, meta["if"], src, item.controller, item.here):
-                log(g, '{verb}: {value} is false; this part does nothing', "383.2.b", item.controller, verb=verb, value=describe(meta['if']))
+                log(g, '{verb}: {value} is false; this part does nothing', cite("effects.false-part-does-nothing"), item.controller, verb=verb, value=describe(meta['if']))
+                continue
+        if asks_while_resolving(item, i, item.effect[i][1]):
+            if i != start or decided is None:
+                return i, here_override             # 383.3.a.3: its controller decides now
+            if not decided:
+                log(g, "{player} declines {verb}: this part of {item} does nothing", cite("effects.declines-part-does-nothing"), item.controller,
+                    verb=verb, item=item.name)
                 continue
         args = {f: _value(g, item, f, v) for f, v in fields}
         if any(v is None for f, v in args.items() if dict(fields).get(f) == "there"):
-            log(g, '{verb}: no battlefield was named by the triggering event; nothing happens', "359.3.f.3",
+            log(g, '{verb}: no battlefield was named by the triggering event; nothing happens', cite("effects.no-battlefield-was-named-triggering"),
                 item.controller, verb=verb)
             continue
         if here_override is not None:
             args = {f: (here_override if dict(fields).get(f) == "here" else v) for f, v in args.items()}
         if any(v is UNAVAILABLE for v in args.values()):
             log(g, "{verb}: {source} has left the board, so 'here' is unavailable; the instruction does nothing",
-                "359.3.f.2", item.controller, verb=verb, source=item.source)
+                cite("effects.has-left-board-so-here"), item.controller, verb=verb, source=item.source)
             continue
-        u = g.units.get(args.get("unit")) if "unit" in args else None
+        u = g.units.get(args["unit"]) if "unit" in args else None
         if "unit" in args and (u is None or u.zone != "board"):
             log(g, "{verb}: {unit} is no longer on the board; nothing happens" if u is not None else
                 "{verb}: {unit} is not on the board (yet); nothing happens",
-                "340" if u is not None else "340, 354.3", item.controller, verb=verb, unit=args.get("unit"))
+                cite("effects.no-longer-board-nothing-happens") if u is not None else cite("effects.no-longer-board-nothing-happens-2"), item.controller, verb=verb, unit=args.get("unit"))
             continue
-        if verb == "move":
-            forced_move(g, u, args["to"])
-        elif verb == "recall":
-            if u.at != "base":
-                recall(g, u, "455")
-        elif verb == "stun":
-            u.stunned = True
-            g.dirty = True
-            log(g, "{unit} is stunned: it deals no combat damage this turn", "423.1", item.controller, unit=u.id)
-        elif verb == "buff":
-            u.buff += int(args["might"])
-            log(g, "{unit} gets {might} might this turn (now {now})", "340", item.controller, unit=u.id,
-                might=f"{int(args['might']):+d}", now=g.might(u))
-        elif verb == "en-garde":
-            u.buff += 1
-            alone = [v for v in g.units_at(u.at, item.controller)] == [u]
-            if alone:
-                u.buff += 1
-            log(g, "{unit} gets +{might} might this turn (now {now}): it is the only unit its controller has there"
-                if alone else "{unit} gets +{might} might this turn (now {now})", "340", item.controller,
-                unit=u.id, might=2 if alone else 1, now=g.might(u))
-        elif verb == "damage":
-            u.damage += int(args["amount"])
-            u.hurt = True
-            g.dirty = True
-            log(g, "{unit} takes {amount} damage", "340", item.controller, unit=u.id, amount=args["amount"])
-        elif verb == "kill":
-            log(g, '{unit} is killed', "340", item.controller, unit=u.id)
-            if any(ab.trigger == "on-death" for ab in u.abilities):
-                fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
-            u.zone = "trash"
-            u.designation = None
-            g.dirty = True
-        elif verb == "banish":
-            u.zone = "banished"
-            u.designation = None
-            g.dirty = True
-            log(g, '{unit} is banished', "340", item.controller, unit=u.id)
-        elif verb == "replay":
-            _replay(g, item, u, args.get("at") or "base", entering)
+        if u is not None and verb in UNIT_VERBS:
+            _unit_verb(g, item, verb, u, args, entering)
         elif verb == "play":
             _forced_play(g, item, args["card"], args.get("at") or "base", entering)
-        elif verb in ("ready", "exhaust"):
-            u.exhausted = verb == "exhaust"
-            g.dirty = True
-            log(g, '{unit} is {readied}', "340", item.controller, unit=u.id, readied='exhausted' if u.exhausted else 'readied')
-        elif verb == "give-keyword":
-            if args["keyword"] not in u.given:
-                u.given = u.given + (args["keyword"],)
-            log(g, '{unit} gains {keyword} this turn', "340", item.controller, unit=u.id, keyword=args['keyword'])
         elif verb == "play-unit":
             where = args.get("at") or "base"
             if where in g.bfs and combat_outsider(g, item.controller, where):
                 log(g, "{player} may not play a unit into the combat at {bf}: it is played to base instead, and 'here' "
-                       "now means that base", "462, 447.2", item.controller, bf=where)
+                       "now means that base", cite("effects.may-not-play-unit-into"), item.controller, bf=where)
                 where = "base"
                 here_override = "base"
             g.counters["token"] = g.counters.get("token", 0) + 1
@@ -204,42 +233,109 @@ def run_effects(g: State, item: Item, entering: list | None = None) -> None:
             t.exhausted = True
             entering.append(t)
             log(g, "{player} plays {unit} (might {might}) at {at}: it enters once {item} has finished resolving",
-                "354.3, 462", item.controller, unit=n, might=t.might, at=where, item=item.name)
+                cite("effects.plays-might-enters-once-has"), item.controller, unit=n, might=t.might, at=where, item=item.name)
         elif verb == "add":
             g.energy[item.controller] = g.energy.get(item.controller, 0) + int(args.get("energy", 1))
-            log(g, "{player} adds {energy} energy", "429", item.controller, energy=args.get("energy", 1))
+            log(g, "{player} adds {energy} energy", cite("effects.adds-energy"), item.controller, energy=args.get("energy", 1))
         elif verb == "counter":
             _counter(g, item, args.get("item"))
         elif verb == "draw":
             k = int(args.get("count", 1))
             g.drawn[item.controller] = g.drawn.get(item.controller, 0) + k
-            log(g, "{player} draws {count}", "340", item.controller, count=k)
+            log(g, "{player} draws {count}", cite("effects.draws"), item.controller, count=k)
         elif verb == "extra-turn":
             who = args.get("player") or item.controller
-            if g.cfg.rulings.get("R11") == "fifo":
+            if ruling_is(g, "R11", "fifo"):
                 g.extra.append(who)
             else:
                 g.extra.insert(0, who)
-            log(g, "{who} will take an extra turn after this one", "735, R11", item.controller, who=who)
+            log(g, "{who} will take an extra turn after this one", cite("effects.will-take-extra-turn-after"), item.controller, who=who)
+    return None
+
+
+#: the verbs that act on a unit on the board (its ``unit`` field)
+UNIT_VERBS = ('move', 'recall', 'stun', 'buff', 'en-garde', 'damage', 'kill', 'banish', 'replay', 'ready', 'exhaust', 'ward',
+              'give-keyword')
+
+
+def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: list) -> None:
+    """Carry out one of :data:`UNIT_VERBS` on ``u``, a unit on the board."""
+    if verb == "move":
+        forced_move(g, u, args["to"])
+    elif verb == "recall":
+        if u.at != "base":
+            recall(g, u, cite("effects.run-effects-recall"))
+    elif verb == "stun":
+        u.stunned = True
+        g.dirty = True
+        log(g, "{unit} is stunned: it deals no combat damage this turn", cite("effects.stunned-deals-no-combat-damage"), item.controller, unit=u.id)
+    elif verb == "buff":
+        u.buff += int(args["might"])
+        log(g, "{unit} gets {might} might this turn (now {now})", cite("effects.gets-might-turn-now"), item.controller, unit=u.id,
+            might=f"{int(args['might']):+d}", now=g.might(u))
+    elif verb == "en-garde":
+        u.buff += 1
+        alone = [v for v in g.units_at(u.at, item.controller)] == [u]
+        if alone:
+            u.buff += 1
+        log(g, "{unit} gets +{might} might this turn (now {now}): it is the only unit its controller has there"
+            if alone else "{unit} gets +{might} might this turn (now {now})", cite("effects.gets-might-turn-now-only"), item.controller,
+            unit=u.id, might=2 if alone else 1, now=g.might(u))
+    elif verb == "damage":
+        u.damage += int(args["amount"])
+        u.hurt = True
+        g.dirty = True
+        log(g, "{unit} takes {amount} damage", cite("effects.takes-damage"), item.controller, unit=u.id, amount=args["amount"])
+    elif verb == "kill" and u.ward:
+        fire(g, "chain", "replaced", units=[u.id])      # R21: the kill is replaced; no death, no on-death
+    elif verb == "kill":
+        log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
+        if any(ab.trigger == "on-death" for ab in u.abilities):
+            fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
+        u.zone = "trash"
+        u.designation = None
+        g.dirty = True
+    elif verb == "banish":
+        u.zone = "banished"
+        u.designation = None
+        g.dirty = True
+        log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
+    elif verb == "replay":
+        _replay(g, item, u, args.get("at") or "base", entering)
+    elif verb in ("ready", "exhaust"):
+        u.exhausted = verb == "exhaust"
+        g.dirty = True
+        log(g, '{unit} is {readied}', cite("effects.readied-or-exhausted"), item.controller, unit=u.id, readied='exhausted' if u.exhausted else 'readied')
+    elif verb == "ward":
+        u.ward = True
+        log(g, "{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled",
+            cite("effects.gets-ward"), item.controller, unit=u.id)
+    elif verb == "give-keyword":
+        if args["keyword"] not in u.given:
+            u.given = u.given + (args["keyword"],)
+        log(g, '{unit} gains {keyword} this turn', cite("effects.gains-turn"), item.controller, unit=u.id, keyword=args['keyword'])
 
 
 def _forced_play(g: State, item: Item, card: str, where: str, entering: list, owner: str | None = None) -> str:
     """A forced play of ``card``: a unit gets the id ``CARD#N`` and its card's abilities, and enters once the
     playing item has finished resolving (354.3), exhausted (359.2), its play triggers after it (383.4.a.2);
-    gear enters its base at once."""
+    gear too waits for the playing item (158.3, 354.3), then enters its base ready (359.2)."""
     who = owner or item.controller
     c = g.cfg.cards[card]
     if c.type == "gear":
-        resolve(g, Item(g.next_uid(), card, who, "gear", card=card))
-        return f"{card}#{g.counters[card]}"
+        n = _next_id(g, card)
+        entering.append(Unit(n, who, "base", 0, abilities=c.abilities, card=card, kind="gear"))
+        log(g, "{who} plays the gear {value}: it enters its base once {item} has finished resolving",
+            cite("effects.plays-gear-enters-base-once"), who, who=who, value=n, item=item.name)
+        return n
     if where in g.bfs and (g.bfs[where].controller != who or combat_outsider(g, who, where)):
-        log(g, '{card} may not be played to {at}: it is played to base instead', "359.2, 462", who, card=card, at=where)
+        log(g, '{card} may not be played to {at}: it is played to base instead', cite("effects.may-not-played-played-base"), who, card=card, at=where)
         where = "base"
     n = _next_id(g, card)
     u = Unit(n, who, where, c.might, abilities=c.abilities, card=card)
     u.exhausted = True
     entering.append(u)
-    log(g, '{who} plays {value} at {at}: it enters once {item} has finished resolving', "354.3", who, who=who, value=n, at=where, item=item.name)
+    log(g, '{who} plays {value} at {at}: it enters once {item} has finished resolving', cite("effects.plays-enters-once-has-finished"), who, who=who, value=n, at=where, item=item.name)
     return n
 
 
@@ -248,12 +344,12 @@ def _replay(g: State, item: Item, u: Unit, where: str, entering: list) -> None:
     u.zone = "banished"
     u.designation = None
     g.dirty = True
-    log(g, '{unit} is banished', "340", item.controller, unit=u.id)
+    log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
     if u.card is None or u.card not in g.cfg.cards:
-        log(g, '{unit} was not made from a card: nothing is played', "124", item.controller, unit=u.id)
+        log(g, '{unit} was not made from a card: nothing is played', cite("effects.was-not-made-from-card"), item.controller, unit=u.id)
         return
     n = _forced_play(g, item, u.card, where, entering, u.owner)
-    log(g, '{unit} is played again as {value}: a new object', "124", u.owner, unit=u.id, value=n)
+    log(g, '{unit} is played again as {value}: a new object', cite("effects.played-again-new-object"), u.owner, unit=u.id, value=n)
 
 
 def _counter(g: State, item: Item, name) -> None:
@@ -261,6 +357,6 @@ def _counter(g: State, item: Item, name) -> None:
         if g.chain[i].name == name or name in (None, "newest"):
             victim = g.chain.pop(i)
             g.dirty = True
-            log(g, "{item} is countered", "340", item.controller, item=victim.name)
+            log(g, "{item} is countered", cite("effects.countered"), item.controller, item=victim.name)
             return
-    log(g, "nothing named {item} is on the chain to counter", "340", item.controller, item=name)
+    log(g, "nothing named {item} is on the chain to counter", cite("effects.nothing-named-chain-counter"), item.controller, item=name)

@@ -1,6 +1,8 @@
 """Focus (313, 341-348): who may start a chain in Showdown Open."""
 from __future__ import annotations
 
+from statecharts.states import CombatStep
+from simulator.core.rulings import ruling_is
 from simulator.core.log import fire
 from simulator.core.model import State
 from simulator.core.registry import effect, guard, test
@@ -9,7 +11,7 @@ from simulator.core.registry import effect, guard, test
 def next_focus(g: State, current: str) -> str:
     """R2: the next player in turn order; with R2=defender-last, in a combat, the defender comes last."""
     players = g.in_game()
-    if g.cfg.rulings.get("R2") == "defender-last" and g.attacker and g.defender in players:
+    if ruling_is(g, "R2", "defender-last") and g.attacker and g.defender in players:
         order = g.cfg.order
         i = order.index(g.attacker)
         ring = [order[(i + k) % len(order)] for k in range(len(order))]
@@ -32,18 +34,20 @@ def _by_trigger(g: State, inst, ctx) -> bool:
 
 @guard("in_combat")
 def _in_combat(g: State, inst, ctx) -> bool:
-    return g.ms[("combat", None)] != "Idle"
+    return g.ms[("combat", None)] != CombatStep.Idle
 
 
 @guard("ruling_R1_attacker")
 def _r1(g: State, inst, ctx) -> bool:
-    return g.cfg.rulings.get("R1") == "attacker"
+    return ruling_is(g, "R1", "attacker")
 
 
 @effect("focus_to_contester")
 def _award(g: State, inst, ctx) -> None:
     """345 / 464.2.c.1.a: the player who applied Contested (the attacker) gains focus, and priority (313.2)."""
-    holder = g.focus_due if g.focus_due in g.in_game() else g.next_player(g.focus_due)
+    due = g.focus_due
+    assert due is not None, "focus is awarded only when it is due"
+    holder = due if due in g.in_game() else g.next_player(due)
     g.focus, g.focus_due, g.focus_passed = holder, None, ()
     if not g.chain:
         g.priority = holder
@@ -69,17 +73,23 @@ def _keeps(g: State, inst, ctx) -> None:
     ctx["player"] = g.focus
 
 
+def _holder(g: State) -> str:
+    """The focus holder (focus passes on only from a player holding it, 347.2)."""
+    assert g.focus is not None, "nobody holds focus"
+    return g.focus
+
+
 @effect("focus_to_next")
 def _to_next(g: State, inst, ctx) -> None:
     g.chain_by = None
-    g.focus = next_focus(g, g.focus)
+    g.focus = next_focus(g, _holder(g))
     g.priority = g.focus
     ctx["player"] = g.focus
 
 
 @effect("focus_to_next_silent")
 def _to_next_silent(g: State, inst, ctx) -> None:
-    g.focus = next_focus(g, g.focus)
+    g.focus = next_focus(g, _holder(g))
 
 
 @effect("focus_to_attacker")

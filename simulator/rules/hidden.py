@@ -6,6 +6,7 @@ does not control its battlefield is trashed by cleanup task 5 (323.7) and by 466
 """
 from __future__ import annotations
 
+from statecharts.citations import cite
 from simulator.core.log import log
 from simulator.core.model import State
 
@@ -14,7 +15,7 @@ def hide(g: State, p: str, card: str, bf: str) -> None:
     """811.1.b: ``p`` puts ``card`` from their hand facedown at ``bf`` (no chain; its power cost is ignored)."""
     g.hands[p].remove(card)
     g.hidden = tuple(sorted(g.hidden + ((bf, p, card, True),)))
-    log(g, '{player} hides {card} facedown at {bf}', "811.1.b", p, card=card, bf=bf)
+    log(g, '{player} hides {card} facedown at {bf}', cite("hidden.hides-facedown"), p, card=card, bf=bf)
 
 
 def entry(g: State, p: str, card: str, bf: str | None):
@@ -59,4 +60,4 @@ def banish_player(g: State, p: str) -> None:
     if mine:
         g.hidden = tuple(e for e in g.hidden if e[1] != p)
         for bf, _, card, _ in mine:
-            log(g, "{player}'s facedown {card} at {bf} is banished", "652.1", p, card=card, bf=bf)
+            log(g, "{player}'s facedown {card} at {bf} is banished", cite("hidden.facedown-banished"), p, card=card, bf=bf)

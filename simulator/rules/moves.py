@@ -1,6 +1,8 @@
 """Moving units (144, 445-458): destinations, Contested, recalls, arrivals."""
 from __future__ import annotations
 
+from statecharts.states import Status
+from statecharts.citations import cite
 from simulator.core.log import fire, log
 from simulator.core.model import State, Unit
 
@@ -10,7 +12,7 @@ MOVE_TRIGGERS = ("on-move", "on-arrive")
 
 #: statuses in which a battlefield is not Contested (190.3.a.1: an arrival may apply it): Calm, and an
 #: ongoing combat whose control is already settled (466.5.a)
-UNCONTESTED = ("Calm", "Settled")
+UNCONTESTED = (Status.Calm, Status.Settled)
 
 
 def contest(g: State, bf: str, player: str) -> None:
@@ -24,7 +26,7 @@ def combat_outsider(g: State, player: str, bf: str) -> bool:
     """462, 447.2.a: a staged or ongoing combat between two others, and ``player`` has no units there (an
     attacker or defender of the ongoing combat is no outsider, even with no units left there)."""
     st = g.ms[("battlefield.status", bf)]
-    if st not in ("StagedCombat", "ShowdownCombatStaged", "Combat", "Settled"):
+    if st not in (Status.StagedCombat, Status.ShowdownCombatStaged, Status.Combat, Status.Settled):
         return False
     if g.units_at(bf, player):
         return False
@@ -38,12 +40,12 @@ def destination_problem(g: State, u: Unit, dest: str) -> tuple[str, str] | None:
     if dest == "base":
         return None
     if combat_outsider(g, u.controller, dest):
-        return (f"{dest} has a staged or ongoing combat between two other players", "447.2.a, 462")
+        return (f"{dest} has a staged or ongoing combat between two other players", cite("moves.has-staged-or-ongoing-combat"))
     others = {p for p in g.players_at(dest) if p != u.controller}
     if any(g.teammates(u.controller, p) for p in others):
-        return (f"{dest} is occupied by a teammate's units", "447.2.b, 489")
+        return (f"{dest} is occupied by a teammate's units", cite("moves.occupied-teammate-units"))
     if len(others) >= 2:
-        return (f"{dest} already has units of two other players", "144, 462")
+        return (f"{dest} already has units of two other players", cite("moves.already-has-units-two-other"))
     return None
 
 
@@ -85,17 +87,17 @@ def forced_move(g: State, u: Unit, dest: str) -> None:
     the unit already is cannot happen and is ignored (355.4.a: a move's location is one other than the
     unit's own; 055: impossible instructions are ignored): no move, no recall, no arrival."""
     if u.at == dest:
-        log(g, "{unit} is already at {dest}: the move does nothing (no move, no recall)", "355.4.a, 055, R20",
+        log(g, "{unit} is already at {dest}: the move does nothing (no move, no recall)", cite("moves.already-move-does-nothing-no"),
             u.controller, unit=u.id, dest=dest)
         return
     problem = destination_problem(g, u, dest)
     if problem:
-        log(g, "{unit} cannot move to {dest} ({problem}): it is recalled instead", "447.2.c, " + problem[1],
+        log(g, "{unit} cannot move to {dest} ({problem}): it is recalled instead", cite("moves.cannot-move-recalled-instead") + ", " + problem[1],
             u.controller, unit=u.id, dest=dest, problem=problem[0])
         if u.at != "base":
-            recall(g, u, "447.2.c, 455")
+            recall(g, u, cite("moves.forced-move-recall"))
         return
-    relocate(g, u, dest, "446, 450")
+    relocate(g, u, dest, cite("moves.forced-move-relocate"))
 
 
 def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
@@ -103,7 +105,7 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     for u in units:
         u.exhausted = True
     names = " ".join(u.id for u in units)
-    log(g, "{player} moves {units} to {dest}", "144", player, units=names, dest=dest)
+    log(g, "{player} moves {units} to {dest}", cite("moves.moves"), player, units=names, dest=dest)
     g.events_on, was = False, g.events_on
     moves = [(u.id, u.at, dest) for u in units]
     try:
@@ -128,5 +130,5 @@ def settle_arrivals(g: State, arrivals: list) -> None:
         if who and g.ms[("battlefield.status", bf)] in UNCONTESTED:
             if len(who) > 1:
                 log(g, "units of {players} arrive at {bf} together: {player} applies Contested",
-                    "303.2.a, R7", who[0], players=", ".join(who), bf=bf)
+                    cite("moves.units-arrive-together-applies-contested"), who[0], players=", ".join(who), bf=bf)
             contest(g, bf, who[0])

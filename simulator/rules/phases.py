@@ -1,6 +1,7 @@
 """The turn cycle (315-317, R10-R12): Start of Turn tasks, Main Phase, Ending Phase, the next turn."""
 from __future__ import annotations
 
+from statecharts.citations import cite
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, test
@@ -42,7 +43,7 @@ def _next_turn(g: State, inst, ctx) -> None:
         g.normal = g.turn
     elif g.extra:
         g.turn = g.extra.pop(0)
-        log(g, "{player} takes an extra turn", "735, R11", g.turn)
+        log(g, "{player} takes an extra turn", cite("phases.takes-extra-turn"), g.turn)
     else:                                   # 735: extra turns don't change turn order
         g.turn = g.normal = g.next_player(g.normal)
     g.scored = {}

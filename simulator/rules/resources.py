@@ -7,6 +7,7 @@ runes, each exhausting for 1 energy (a rune's own Add, 429). Gear Adds are activ
 """
 from __future__ import annotations
 
+from statecharts.citations import cite
 from simulator.core.cards import Card, keyword
 from simulator.core.log import log
 from simulator.core.model import State
@@ -31,9 +32,9 @@ def pay(g: State, p: str, amount: int, what: str) -> None:
     if short > 0:
         g.runes[p] -= short
         g.energy[p] = g.energy.get(p, 0) + short
-        log(g, '{player} exhausts {short} rune{value}: adds {short} energy', "429", p, short=short, value='s' if short > 1 else '')
+        log(g, '{player} exhausts {short} rune{value}: adds {short} energy', cite("resources.exhausts-rune-adds-energy"), p, short=short, value='s' if short > 1 else '')
     g.energy[p] -= amount
-    log(g, '{player} pays {amount} energy for {what} ({p} left in the pool, {p2} ready rune{value})', "354", p, amount=amount, what=what, p=g.energy[p], p2=g.runes[p], value='s' if g.runes[p] != 1 else '')
+    log(g, '{player} pays {amount} energy for {what} ({p} left in the pool, {p2} ready rune{value})', cite("resources.pays-energy-left-pool-ready"), p, amount=amount, what=what, p=g.energy[p], p2=g.runes[p], value='s' if g.runes[p] != 1 else '')
 
 
 def ready_runes(g: State, p: str) -> None:

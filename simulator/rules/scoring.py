@@ -1,6 +1,7 @@
 """Scoring (467-472): Conquer and Hold, one score per battlefield per turn, the final point."""
 from __future__ import annotations
 
+from statecharts.citations import cite
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.rules.triggers import battlefield_triggers, simultaneous, trigger_abilities
@@ -40,11 +41,11 @@ def establish_control(g: State, bf: str, player: str) -> None:
 def conquer(g: State, bf: str, player: str) -> None:
     """469.1, 470, 471.1.b (R16): the final point needs every battlefield scored this turn."""
     if bf in g.scored:
-        log(g, "{bf} was already scored this turn: no Conquer point", "470", player, bf=bf)
+        log(g, "{bf} was already scored this turn: no Conquer point", cite("scoring.was-already-scored-turn-no"), player, bf=bf)
         return
     if bf in g.blocked and not g.opponents(player, g.turn):
         log(g, "{bf} was controlled by an ally at the scoring step: {player}'s team can't score it this turn",
-            "469.1.a, 489.8.b", player, bf=bf)
+            cite("scoring.was-controlled-ally-scoring-step"), player, bf=bf)
         return
     short = g.cfg.victory - points(g, player)
     point = True
@@ -56,14 +57,14 @@ def conquer(g: State, bf: str, player: str) -> None:
     g.scored[bf] = player                           # 470, R18: scored this turn, with a point or a card
     if point:
         add_points(g, player)
-        log(g, "{player} conquers {bf} and scores 1 (now {points})", "469.1, 470", player, bf=bf,
+        log(g, "{player} conquers {bf} and scores 1 (now {points})", cite("scoring.conquers-scores-1-now"), player, bf=bf,
             points=points(g, player))
     else:
         g.drawn[player] = g.drawn.get(player, 0) + 1
         g.dirty = True
         log(g, "{player} conquers {bf} one point short of victory without having scored every battlefield this "
                "turn: draws a card instead of the point; {bf} counts as scored this turn",
-            "471.1.b, 470, 383.4.c.2.c, R16, R18", player, bf=bf)
+            cite("scoring.conquers-one-point-short-victory"), player, bf=bf)
     with simultaneous(g):                           # one event: its controller orders them (383.3.d)
         for u in g.units_at(bf, player):
             trigger_abilities(g, u, "on-conquer", there=bf)
@@ -80,7 +81,7 @@ def hold_all(g: State) -> None:
     for name in held:
         g.scored[name] = p
         add_points(g, p)
-        log(g, "{player} holds {bf} and scores 1 (now {points})", "469.2, 315.2.b", p, bf=name, points=points(g, p))
+        log(g, "{player} holds {bf} and scores 1 (now {points})", cite("scoring.holds-scores-1-now"), p, bf=name, points=points(g, p))
     with simultaneous(g):                           # held together (R12): the turn player orders them (383.3.d)
         for name in held:
             for u in g.units_at(name, p):

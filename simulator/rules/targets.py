@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from itertools import product
 
+from statecharts.citations import cite
 from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.rules.moves import destination_problem
@@ -45,36 +46,36 @@ def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: st
     given = dict(targets)
     for f in given:
         if f not in fields:
-            raise IllegalAction(f"{what} takes no target {f!r}", "356")
+            raise IllegalAction(f"{what} takes no target {f!r}", cite("targets.takes-no-target"))
     for f in fields:
         if f not in given:
-            raise IllegalAction(f"{what} needs a target for {f!r}", "356")
+            raise IllegalAction(f"{what} needs a target for {f!r}", cite("targets.needs-target"))
     if "unit" in given and "unit" in fields:
         u = g.units.get(given["unit"])
         if u is None or u.zone != "board" or u.kind != "unit":
-            raise IllegalAction(f"{given['unit']} is not a unit on the board", "356")
+            raise IllegalAction(f"{given['unit']} is not a unit on the board", cite("targets.not-unit-board"))
         if friendly and u.controller != player and not g.teammates(player, u.controller):
-            raise IllegalAction(f"{what} targets a friendly unit; {u.id} is not", "356")
+            raise IllegalAction(f"{what} targets a friendly unit; {u.id} is not", cite("targets.targets-friendly-unit-not"))
     if "to" in given and "to" in fields:
         dest = given["to"]
         if dest != "base" and dest not in g.bfs:
-            raise IllegalAction(f"{dest} is not a battlefield or base", "356")
+            raise IllegalAction(f"{dest} is not a battlefield or base", cite("targets.not-battlefield-or-base"))
         u = g.units.get(given.get("unit") or "")
         if u is not None:
             if u.at == dest:
-                raise IllegalAction(f"{u.id} is already at {dest}", "356")
+                raise IllegalAction(f"{u.id} is already at {dest}", cite("targets.already"))
             problem = destination_problem(g, u, dest)
             if problem:
                 raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
     if "at" in given and "at" in fields:
         if given["at"] != "base" and given["at"] not in g.bfs:
-            raise IllegalAction(f"{given['at']} is not a battlefield or base", "356")
+            raise IllegalAction(f"{given['at']} is not a battlefield or base", cite("targets.not-battlefield-or-base"))
     if "item" in given and "item" in fields:
         if not any(it.name == given["item"] for it in g.chain):
-            raise IllegalAction(f"{what} targets a chain item; {given['item']} is not on the chain", "356")
+            raise IllegalAction(f"{what} targets a chain item; {given['item']} is not on the chain", cite("targets.targets-chain-item-not-chain"))
     if "player" in given and "player" in fields:
         if given["player"] not in g.in_game():
-            raise IllegalAction(f"{given['player']} is not a player in the game", "356")
+            raise IllegalAction(f"{given['player']} is not a player in the game", cite("targets.not-player-game"))
 
 
 

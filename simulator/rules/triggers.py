@@ -20,6 +20,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
+from statecharts.states import CombatStep, Status
+from statecharts.citations import cite
 from simulator.core.log import N_, fire, log
 from simulator.core.model import Ability, Item, State, Unit
 from simulator.core.registry import effect, guard
@@ -100,7 +102,7 @@ def _holds(g: State, name: str, arg, source: str, controller: str, recorded: str
         enemies = [u for u in g.units_at(here) if g.opponents(u.controller, controller)]
         return len(enemies) == 1
     if name == "in-combat":
-        return at_bf and g.active == here and g.ms[("combat", None)] != "Idle"
+        return at_bf and g.active == here and g.ms[("combat", None)] != CombatStep.Idle
     u = g.units.get(source)
     if name == "not-damaged-this-turn":
         return u is not None and not u.hurt
@@ -116,16 +118,16 @@ def describe(cond: tuple) -> str:
 # -- becoming pending -------------------------------------------------------------------------------------
 
 def pend(g: State, source: str, ab: Ability, controller: str, *, there: str | None = None,
-         here: str | None = None, why: str = "383") -> bool:
+         here: str | None = None, why: str = cite("triggers.pend-default")) -> bool:
     """``ab`` of ``source`` triggers: it becomes a pending item unless its condition is false or it was used
     this turn. Returns whether it went on the chain."""
     key = (source, ab.name)
     if ab.once and key in g.once:
-        log(g, "{source}'s {name} does not trigger: once per turn, already used", "383", controller, source=source, name=ab.name)
+        log(g, "{source}'s {name} does not trigger: once per turn, already used", cite("triggers.does-not-trigger-once-per"), controller, source=source, name=ab.name)
         return False
     if ab.condition and not holds(g, ab.condition, source, controller, here):
         log(g, "{source}'s {name} does not trigger: {condition} is false",
-            "383.2.a.1, 383.2.c", controller, source=source, name=ab.name, condition=describe(ab.condition))
+            cite("triggers.does-not-trigger-false"), controller, source=source, name=ab.name, condition=describe(ab.condition))
         return False
     if ab.once:
         g.once = g.once + (key,)
@@ -204,16 +206,17 @@ def _on_death(g: State, inst, ctx) -> None:
         where = u.at if u.at in g.bfs else None
         mine = [(u.controller, uid, ab, where, u.at) for ab in _of(u, "on-death")]
         if mine:
-            log(g, "{uid}'s {mine} triggers (at {at}) before {uid} reaches the trash", "808.1.d", u.controller, uid=uid, mine=', '.join(m[2].name for m in mine), at=u.at)
+            log(g, "{uid}'s {mine} triggers (at {at}) before {uid} reaches the trash", cite("triggers.triggers-before-reaches-trash"), u.controller, uid=uid, mine=', '.join(m[2].name for m in mine), at=u.at)
         pending += mine
     place_in_turn_order(g, pending)
 
 
 @effect("trigger_on_showdown_start")
 def _on_showdown_start(g: State, inst, ctx) -> None:
-    """344, 383: a showdown begins at the active battlefield: its units' and its own abilities."""
+    """344, 383: a non-combat showdown begins at the active battlefield: its units' and its own abilities. A
+    combat's showdown (323.13) places them in the combat chain instead, in its order (464.2.e, ``combat_chain``)."""
     bf = g.active
-    if bf is None:
+    if bf is None or g.ms[("battlefield.status", bf)] == Status.Combat:
         return
     b = g.bfs[bf]
     pending = [(u.controller, u.id, ab, bf, None) for u in g.units_at(bf) for ab in _of(u, "on-showdown-start")]
@@ -405,7 +408,7 @@ def _drop_untargetable(g: State, inst, ctx) -> None:
     """402.4: a triggered ability with no legal choice is removed, without being countered."""
     it = deciding(g)
     assert it is not None                       # the schedule's guard untargetable held
-    drop_item(g, it, N_("{source}'s {item} has no legal target: it is removed"), "402.4")
+    drop_item(g, it, N_("{source}'s {item} has no legal target: it is removed"), cite("triggers.has-no-legal-target-removed"))
 
 
 @effect("await_choice")

@@ -61,13 +61,15 @@ UNIT_ENTRY = {
     "abilities": _list(REF("ability")),
     "keywords": _list(REF("keyword")),
     "exhausted": {"type": "boolean"},
+    "ward": {"type": "boolean", "description": "the next time it would die, instead it is healed, exhausted and "
+             "recalled (a replaced death, R21)"},
 }
 
 
 def defs() -> dict:
     verbs = {}
     for verb, fields in cardlib.VERBS.items():
-        props = {}
+        props: dict[str, object] = {}
         for f in fields:
             if f in loader.NUMBER_FIELDS:
                 props[f] = {"type": "integer", "description": "a number (never a target: 356)"}
@@ -77,7 +79,7 @@ def defs() -> dict:
         verbs[verb] = {"anyOf": [verbs[verb], {"type": "null"}]}
     effect = {"type": "object", "minProperties": 1, "maxProperties": 3,
               "properties": {**verbs, "if": REF("condition"),
-                             "may": {"type": "boolean", "description": "optional: decided at finalization (383.3.a)"}},
+                             "may": {"type": "boolean", "description": "optional: on a triggered ability's first entry decided at finalization (383.3.a), else as the entry executes (383.3.a.3)"}},
               "additionalProperties": False,
               "description": "one effect: {VERB: {FIELD: VALUE}} with optional if: and may:; a value is a literal, "
                              "target, self, here or there"}
@@ -136,7 +138,7 @@ def defs() -> dict:
         "keyword": keyword,
         "battlefield": battlefield,
         "unit": _obj(UNIT_ENTRY, ("id", "owner")),
-        "gear": _obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might")}, ("id", "owner")),
+        "gear": _obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might", "ward")}, ("id", "owner")),
         "card_id": {"anyOf": [{"enum": sorted(cardlib.CATALOGUE)}, WORD],
                     "description": "a built-in card id, or a custom card declared under cards:"},
         "players": players,
@@ -190,7 +192,7 @@ def _action(kind: str) -> dict:
 
 def _expectation() -> dict:
     kinds = {"enum": ["showdown", "combat"]}
-    unit_fields = {}
+    unit_fields: dict[str, object] = {}
     for f, kind in loader.UNIT_FIELDS.items():
         if kind is int:
             unit_fields[f] = {"type": "integer"}

@@ -1,6 +1,7 @@
 """The position as the scenario format's expectation keys (and the JSON trace's ``final``)."""
 from __future__ import annotations
 
+from statecharts.states import CombatStep, Status
 from simulator.game.actions import choice, legal
 from simulator.core.model import State
 from simulator.rules.moves import UNCONTESTED
@@ -8,13 +9,15 @@ from simulator.rules.scoring import points
 
 
 def chain_names(g: State) -> list[str]:
-    return [it.name for it in g.chain]
+    """The chain's items, oldest first; an item waiting mid-resolution for a may (383.3.a.3) is listed last."""
+    names = [it.name for it in g.chain]
+    return names + [g.resolving.item.name] if g.resolving is not None else names
 
 
 def active(g: State):
     if g.active is None:
         return None
-    if g.ms[("combat", None)] != "Idle":
+    if g.ms[("combat", None)] != CombatStep.Idle:
         return {"kind": "combat", "at": g.active, "attacker": g.attacker, "defender": g.defender}
     return {"kind": "showdown", "at": g.active}
 
@@ -23,8 +26,8 @@ def staged(g: State) -> dict:
     out = {}
     for name in g.bfs:
         st = g.ms[("battlefield.status", name)]
-        kinds = {"Staged": ["showdown"], "StagedCombat": ["showdown", "combat"],
-                 "ShowdownCombatStaged": ["combat"]}.get(st)
+        kinds = {Status.Staged: ["showdown"], Status.StagedCombat: ["showdown", "combat"],
+                 Status.ShowdownCombatStaged: ["combat"]}.get(st)
         if kinds:
             out[name] = kinds
     return out
@@ -35,8 +38,12 @@ def contested(g: State) -> list[str]:
 
 
 def unit_view(g: State, u) -> dict:
-    return {"at": u.at, "might": g.might(u), "stunned": u.stunned, "zone": u.zone, "damage": u.damage,
-            "controller": u.controller, "exhausted": u.exhausted, "designation": u.designation}
+    """A unit as expectations see it; ``ward`` is shown only while it has one (expected ``false`` otherwise)."""
+    v = {"at": u.at, "might": g.might(u), "stunned": u.stunned, "zone": u.zone, "damage": u.damage,
+         "controller": u.controller, "exhausted": u.exhausted, "designation": u.designation}
+    if u.ward:
+        v["ward"] = True
+    return v
 
 
 def hidden(g: State) -> dict:

@@ -31,6 +31,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
+from statecharts.states import ChainState, CombatStep, FocusState, Mode, Phase, Status, Window
 
 from simulator.game import engine
 from simulator.rules.damage import assigner
@@ -41,7 +42,7 @@ from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
 
-ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled")
+ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
 
 
 MASK = (1 << 56) - 1
@@ -66,12 +67,12 @@ def _one_active(g: State, actors) -> str | None:
     active = [b for b in g.bfs if g.ms[("battlefield.status", b)] in ONGOING]
     if len(active) > 1:
         return f"{len(active)} showdowns or combats are active at once: {', '.join(active)}"
-    showdown = g.ms[("turn.mode", None)] == "Showdown"
+    showdown = g.ms[("turn.mode", None)] == Mode.Showdown
     if active and (g.active != active[0] or not showdown):
         return f"{active[0]} is active but the turn is {g.turn_state()} with active={g.active}"
     if not active and showdown:
         return "the turn is in a Showdown state but no battlefield has an active showdown or combat"
-    if g.ms[("combat", None)] != "Idle" and not (active and g.ms[("battlefield.status", active[0])] in ("Combat", "Settled")):
+    if g.ms[("combat", None)] != CombatStep.Idle and not (active and g.ms[("battlefield.status", active[0])] in (Status.Combat, Status.Settled)):
         return f"combat step {g.ms[('combat', None)]} with no active combat"
     return None
 
@@ -84,7 +85,7 @@ def _focus_priority(g: State, actors) -> str | None:
 
 
 def _neutral_no_focus(g: State, actors) -> str | None:
-    if g.ms[("turn.mode", None)] == "Neutral" and (g.focus is not None or g.ms[("focus", None)] != "Off"):
+    if g.ms[("turn.mode", None)] == Mode.Neutral and (g.focus is not None or g.ms[("focus", None)] != FocusState.Off):
         return f"Neutral state but {g.focus} has focus (focus machine {g.ms[('focus', None)]})"
     return None
 
@@ -92,9 +93,9 @@ def _neutral_no_focus(g: State, actors) -> str | None:
 def _chain_closed(g: State, actors) -> str | None:
     if g.winner is not None:
         return None                  # the game is over (323.1, 651.1): nothing is Open or Closed any more
-    closed = g.ms[("turn.window", None)] == "Closed"
-    if bool(g.chain) != closed:
-        return f"the chain has {len(g.chain)} item(s) but the state is {'Closed' if closed else 'Open'}"
+    window = g.ms[("turn.window", None)]
+    if bool(g.chain or g.resolving) != (window == Window.Closed):    # an item waiting mid-resolution is on it
+        return f"the chain has {len(g.chain)} item(s) but the state is {window}"
     return None
 
 
@@ -115,8 +116,9 @@ def _one_actor(g: State, actors) -> str | None:
     if len(who) > 1:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
-        orders = orderer(g)
-        decides = deciding(g) if g.ms[("chain", None)] == "Decide" else None
+        mid = g.resolving.item if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving else None
+        orders = None if mid else orderer(g)      # a may while resolving comes first (383.3.a.3, 158.3)
+        decides = deciding(g) if g.ms[("chain", None)] == ChainState.Decide else mid
         assigns = assigner(g)
         expected = g.turn if g.choosing else orders or (decides.controller if decides else assigns or g.priority)
         if who[0] != expected:
@@ -146,12 +148,12 @@ def _no_stale_holder(g: State, actors) -> str | None:
 
 def _contested_not_resting(g: State, actors) -> str | None:
     for b in g.bfs:
-        if g.ms[("battlefield.status", b)] == "Contested" and g.winner is None:
+        if g.ms[("battlefield.status", b)] == Status.Contested and g.winner is None:
             return f"{b} rests Contested after the cleanups: it should have been staged or cleared"
     return None
 
 
-WAITING = ("Contested", "Staged", "StagedCombat")
+WAITING = (Status.Contested, Status.Staged, Status.StagedCombat)
 
 
 def _settled_not_contested(g: State, actors) -> str | None:
@@ -160,7 +162,7 @@ def _settled_not_contested(g: State, actors) -> str | None:
     stops at its win check, 323.1) only Contested is checked: a concession may leave a staged combat behind."""
     for b, bf in g.bfs.items():
         st = g.ms[("battlefield.status", b)]
-        if (st == "Contested" if g.winner is not None else st in WAITING) and bf.controller is not None and g.players_at(b) == [bf.controller]:
+        if (st == Status.Contested if g.winner is not None else st in WAITING) and bf.controller is not None and g.players_at(b) == [bf.controller]:
             return f"control of {b} is settled ({bf.controller} controls it and alone has units there) but it is {st}"
     return None
 
@@ -168,7 +170,7 @@ def _settled_not_contested(g: State, actors) -> str | None:
 def _win_is_game_over(g: State, actors) -> str | None:
     """323.1, 651.1, 194.2: a win ends the game; the turn cycle is over (GameOver) exactly when someone has won."""
     phase = g.ms[("phases", None)]
-    if (g.winner is not None) != (phase == "GameOver"):
+    if (g.winner is not None) != (phase == Phase.GameOver):
         return f"winner {g.winner} but the phase is {phase}"
     return None
 
@@ -216,21 +218,21 @@ class Monitor:
 
     def add(self, rec: tuple) -> None:
         self.seen.add(rec)
-        if rec[0] in self.WATCHED and self.g is not None:
-            self.check(rec)
+        g = self.g
+        if rec[0] in self.WATCHED and g is not None:
+            self.check(g, rec)
 
     def recorder(self, leaf: str):
         """What records ``leaf``'s transitions: ``add`` for a watched leaf, else the plain set's ``add``
         (the generated cleanup loop asks once per run: same records, no monitor call per step)."""
         return self.add if leaf in self.WATCHED else self.seen.add
 
-    def check(self, rec: tuple) -> None:
+    def check(self, g: State, rec: tuple) -> None:
         leaf, source, trigger, dest = rec[0], rec[1], rec[2], rec[3]
-        g = self.g
-        if leaf == "combat" and dest == "DamageStep" and g.chain:
+        if leaf == "combat" and dest == CombatStep.DamageStep and g.chain:
             self.found.append(("combat damage never with a chain", "465.1, 465.3",
                                f"combat damage is dealt at {g.active} with {len(g.chain)} item(s) on the chain"))
-        elif leaf == "focus" and source == "Holding" and dest == "Off":
+        elif leaf == "focus" and source == FocusState.Holding and dest == FocusState.Off:
             missing = [p for p in g.in_game() if p not in g.focus_passed]
             if missing:
                 self.found.append(("a showdown ends after a full round of focus passes", "347.2.a, 348",
@@ -241,11 +243,11 @@ class Monitor:
                 now = g.ms[("battlefield.status", b)]
                 if now != was:
                     self.status[b] = now
-                    if now == "Calm" and was in WAITING and trigger != "reset":
+                    if now == Status.Calm and was in WAITING and trigger != "reset":
                         self.cleared.add(b)
-        elif leaf == "phases" and dest == "Main" and source != "Main":
+        elif leaf == "phases" and dest == Phase.Main and source != Phase.Main:
             self.main_started = True                     # checked once the step is over (see ``after``)
-        elif leaf == "turn.mode" and dest == "Neutral" and g.ms[("focus", None)] != "Off":
+        elif leaf == "turn.mode" and dest == Mode.Neutral and g.ms[("focus", None)] != FocusState.Off:
             self.found.append(("a showdown ends after a full round of focus passes", "347.2.a, 348",
                                f"the turn becomes Neutral while focus is {g.ms[('focus', None)]}"))
 
@@ -254,12 +256,12 @@ class Monitor:
         if self.main_started:
             self.main_started = False
             full = {p: n for p, n in g.energy.items() if n}
-            if full and g.ms[("phases", None)] == "Main":
+            if full and g.ms[("phases", None)] == Phase.Main:
                 self.found.append(("rune pools are empty when a Main Phase starts", "316.1",
                                    f"the Main Phase of {g.turn} began with energy in the pool: {full}"))
         for b in sorted(self.cleared):
             claimants = [p for p in g.players_at(b) if p != g.bfs[b].controller]
-            if g.winner is None and claimants and g.ms[("battlefield.status", b)] == "Calm":
+            if g.winner is None and claimants and g.ms[("battlefield.status", b)] == Status.Calm:
                 self.found.append(("a cleared Contested is re-applied where a player lacks control", "323.11.a",
                                    f"Contested was removed from {b} but {claimants[0]}'s units remain there, "
                                    f"which {claimants[0]} doesn't control"))
@@ -329,8 +331,10 @@ def actions_of(g: State, concede: bool) -> list[Action]:
 
 
 def successor(g: State, a: Action, mon: Monitor) -> State:
-    """``engine.step`` with the monitor pointed at the new state while it is computed."""
-    engine.check(g, a)
+    """``engine.step`` with the monitor pointed at the new state while it is computed, for an action of
+    :func:`actions_of`: without ``step``'s second ``check`` of it (``legal`` is ``check`` applied to the
+    candidates, whose shapes are legal by construction: tests/test_successor.py checks both agree on the
+    explored states). An ``IllegalAction`` that ``perform`` raises is still the explorer's finding."""
     n = g.clone()
     mon.start(n)
     try:

@@ -17,8 +17,11 @@ are never touched), imports the simulator afresh on them and runs the stages in 
    (``expect``), the engine crashes (``crash``) or the output differs from its golden file
    (``golden``, ``tests/golden/``);
 2. ``tests``: the fast unit tests of ``tests/`` (pytest in the child; not the slow checks of the file
-   format, diagrams, docs and layers, nor the scenario and golden tests already run in stage 1);
-3. ``verify``: ``riftsim verify`` (statechart checks, exploration with every invariant, coverage).
+   format, diagrams, docs and layers, nor the scenario and golden tests already run in stage 1); for each
+   mutant only the tests that use what it changes (recorded once, per test, on the unmutated declarations);
+3. ``verify``: ``riftsim verify`` (statechart checks, exploration with every invariant, coverage); only
+   the positions whose unmutated exploration uses what the mutant changes are explored again, the others
+   keep their unmutated results. A survivor is compared with the unmutated state graphs (same or different).
 
 A mutant that survives every stage either is **equivalent** (it cannot change any behaviour; listed
 with its reason in ``tests/mutation-equivalents.txt``) or shows a gap: a rule that can break without
@@ -30,6 +33,7 @@ or one is listed that no longer exists); 2 bad arguments.
 examples:
   riftsim mutate --list                       # every mutant's id
   nice -n 19 riftsim mutate                   # the full run (minutes: run it rarely on a shared machine)
+  nice -n 19 riftsim mutate --json run.jsonl --resume   # the full run, continued where it was interrupted
   riftsim mutate --only 'chain: Finalize' --stages scenarios
   riftsim mutate --sample 10 --stages scenarios
 """
@@ -54,7 +58,7 @@ STAGES = ("scenarios", "tests", "verify")
 #: CPU seconds a stage may use in the child before the kernel stops it (a mutant may loop forever: killed,
 #: "timeout"); CPU time, not wall time, so a busy machine does not turn slow runs into kills. The unmutated
 #: stages take about 0.2, 12 and 40 CPU seconds. The wall-clock limit is a backstop 20 times as long.
-CPU_LIMIT = {"scenarios": 2, "tests": 120, "verify": 400, "coverage": 30, "tests-coverage": 300}
+CPU_LIMIT = {"scenarios": 2, "tests": 120, "verify": 400, "coverage": 30, "tests-coverage": 300, "graph": 600}
 #: test files left out of stage 2: slow checks of things no declaration changes (the file format, diagrams,
 #: docs, the import layers, the schema, packaging, the browser viewer), and what stage 1 already ran (scenarios,
 #: golden traces) or stage 3 runs (verify)
@@ -64,6 +68,8 @@ SLOW_TESTS = ("test_loader.py", "test_diagrams.py", "test_docs.py", "test_layers
 #: and, in the files kept, the tests that render pictures (graphviz: seconds each, no rule in them) and the
 #: exhaustive exploration (what stage 3 does in full)
 SLOW_KEYWORDS = "not svg and not exhaustive_exploration"
+#: a child's exit status when Ctrl-C interrupted it (no outcome: the run stops, nothing is recorded for it)
+INTERRUPTED = 130
 
 
 # -- the mutants (pure functions of the declarations) ----------------------------------------------
@@ -238,22 +244,42 @@ def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
     return False, ""
 
 
-def _stage_tests(record: bool = False) -> tuple[bool, str]:
-    """Stage 2; with ``record``, run every test (no ``-x``) and return the transitions they fire as JSON."""
+def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None) -> tuple[bool, str]:
+    """Stage 2: the fast unit tests, or only the tests ``only_tests`` names (their node ids). With ``record``, run
+    every test (no ``-x``) and return, as JSON, the transitions each test fires: ``{"records": [...],
+    "tests": {nodeid: [record index...]}, "outside": [record index...]}`` (``outside``: fired while no test
+    ran, e.g. when a test module is imported)."""
     import io
     import contextlib
     import pytest
 
     failed: list[str] = []
+    current: list[str] = [""]
+    wanted = set(only_tests) if only_tests is not None else None
 
     class Watch:
         def pytest_runtest_logreport(self, report):
             if report.failed:
                 failed.append(report.nodeid)
 
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_protocol(self, item, nextitem):
+            current[0] = item.nodeid
+            yield
+            current[0] = ""
+
+        def pytest_collection_modifyitems(self, session, config, items):
+            if wanted is not None:
+                items[:] = [i for i in items if i.nodeid in wanted]
+
     files = [str(p) for p in sorted((ROOT / "tests").glob("test_*.py")) if p.name not in SLOW_TESTS]
+    if wanted is not None:
+        named = {n.split("::")[0] for n in wanted}
+        files = [f for f in files if Path(f).relative_to(ROOT).as_posix() in named]
+        if not files:
+            return False, ""
     os.environ["CI"] = "1"                            # the derandomized hypothesis profile (tests/conftest.py)
-    seen: set = set()
+    seen: dict[str, set] = {}
     if record:                                        # every pick of a declared transition, silent loops included
         import importlib
         machines = importlib.import_module("simulator.core.machines")
@@ -261,38 +287,126 @@ def _stage_tests(record: bool = False) -> tuple[bool, str]:
             def pick(self, leaf, source, trigger, g, inst, ctx, _orig=cls.pick):
                 t = _orig(self, leaf, source, trigger, g, inst, ctx)
                 if t is not None:
-                    seen.add((leaf, t.source, t.trigger, t.dest, t.guards))
+                    seen.setdefault(current[0], set()).add((leaf, t.source, t.trigger, t.dest, t.guards))
                 return t
             cls.pick = pick
-        machines._silent = lambda leaf: False
+        machines._silent = lambda *args: False       # no compiled loop: every step goes through pick
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = pytest.main([*([] if record else ["-x"]), "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                             "--rootdir", str(ROOT), "-k", SLOW_KEYWORDS, *files], plugins=[Watch()])
     if record:
-        return code != 0, json.dumps(sorted([list(r[:4]) + [list(r[4])] for r in seen]))
-    if code == 0:
+        records = sorted({r for rs in seen.values() for r in rs})
+        index = {r: i for i, r in enumerate(records)}
+        out = {"records": [list(r[:4]) + [list(r[4])] for r in records],
+               "tests": {t: sorted(index[r] for r in rs) for t, rs in seen.items() if t},
+               "outside": sorted(index[r] for r in seen.get("", ()))}
+        if code != 0:
+            return True, f"{', '.join(failed[:3]) or f'pytest exit {int(code)}'}"
+        return False, json.dumps(out)
+    if code == 0 or (code == 5 and wanted is not None):   # 5: no test selected (a deselected parametrization)
         return False, ""
     return True, f"tests: {failed[0] if failed else f'pytest exit {int(code)}'}"
 
 
-def _stage_verify() -> tuple[bool, str]:
+#: verify's explorations on the unmutated declarations, made by the parent before it forks the children of
+#: stage 3 (:func:`verify_baseline`): {"results": {position: Result}, "digests": {position: [...]}}
+_BASE: dict | None = None
+
+
+def verify_baseline() -> dict:
+    """Explore every default position of ``riftsim verify`` on the unmutated declarations (in this process:
+    the children forked afterwards share the results) and keep them in ``_BASE``."""
+    global _BASE
+    from simulator.verify import command
+    positions = [p for path in command.DEFAULT_FILES for p in command.load_positions(str(path))[0]]
+    results = command.run_positions(positions, jobs=1, graph=True)
+    _BASE = {"results": {r.position: r for r in results},
+             "digests": {r.position: d for r, d in zip(results, graph_digests(results))}}
+    return _BASE
+
+
+def positions_using(machines: tuple[Machine, ...], base: dict) -> dict[str, tuple[str, ...]]:
+    """{mutant id: the verify positions whose unmutated exploration uses what it changes}. An exploration is
+    deterministic, so a position that never uses the mutated transition explores exactly the same states under
+    the mutant: stage 3 takes its unmutated result instead of exploring it again."""
+    per_position = [(name, _usage(machines, r.coverage)) for name, r in base["results"].items()]
+    return {mu.id: tuple(name for name, uses in per_position if uses(mu)) for mu in mutants(machines)}
+
+
+def _stage_verify(only_positions: tuple[str, ...] | None = None) -> tuple[bool, str]:
+    """Stage 3: ``riftsim verify`` (its statechart checks on the mutated declarations, then the exploration),
+    exploring again only ``only_positions`` when the unmutated results are at hand (``_BASE``). A mutant it
+    does not kill gets, as its ``why``, the digests of the state graphs (:func:`graph_digests`), so that a
+    survivor can be compared with the unmutated declarations: a different graph shows the mutant changes what
+    can happen, the same graph is evidence that it is equivalent."""
     import io
     import contextlib
     import importlib
     import tempfile
 
     main = importlib.import_module("simulator.cli.main")
+    command = importlib.import_module("simulator.verify.command")
+    explored: list = []
+    digests: list = []
+    orig = command.run_positions
+    base = _BASE if only_positions is not None else None
+    again = set(only_positions or ())
+
+    def keep(positions, **kw):
+        todo = [p for p in positions if base is None or p.name in again or p.name not in base["results"]]
+        fresh = iter(orig(todo, **kw) if todo else ())
+        fresh_digests = []
+        results = []
+        for p in positions:
+            if base is None or p.name in again or p.name not in base["results"]:
+                r = next(fresh)
+                fresh_digests.append(r)
+                results.append(r)
+                digests.append(None)
+            else:
+                results.append(base["results"][p.name])
+                digests.append(base["digests"][p.name])
+        new = iter(graph_digests(fresh_digests))
+        digests[:] = [d if d is not None else next(new) for d in digests]
+        explored.extend(results)
+        return results
+    command.run_positions = keep
     sink = io.StringIO()
     with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = main.main(["verify", "--jobs", "1", "--out", tmp])
     if code == 0:
-        return False, ""
+        return False, "graph " + json.dumps(digests)
     lines = [ln.strip() for ln in sink.getvalue().splitlines() if "FINDING" in ln or "VIOLATION" in ln or "error" in ln]
     return True, f"verify: {lines[0] if lines else f'exit {code}'}"[:300]
 
 
-def _child(mu: Mutant | None, stage: str, golden_check: bool) -> tuple[bool, str]:
+def graph_digests(results) -> list:
+    """[position, states, edges, digest] per explored position: the digest hashes the sorted node fingerprints
+    (a state's identity, ``State.key``) and labelled edges, so equal digests mean the same states were reached
+    by the same actions."""
+    import hashlib
+    out = []
+    for res in results:
+        nodes, edges = res.graph or ({}, [])
+        h = hashlib.sha256(repr((sorted(nodes), sorted(edges))).encode()).hexdigest()[:16]
+        out.append([res.position, res.states, res.edges, h])
+    return out
+
+
+def _graphs() -> list:
+    """The state graphs ``riftsim verify`` explores from each of its default positions (:func:`graph_digests`)."""
+    import importlib
+    command = importlib.import_module("simulator.verify.command")
+    explore = importlib.import_module("simulator.verify.explore")
+    results = []
+    for path in command.DEFAULT_FILES:
+        positions, _ = command.load_positions(str(path))
+        results += [explore.explore(pos, graph=True) for pos in positions]
+    return graph_digests(results)
+
+
+def _child(mu: Mutant | None, stage: str, golden_check: bool, only: tuple[str, ...] | None = None) -> tuple[bool, str]:
     import statecharts
     if mu is not None:
         _install(apply(statecharts.MACHINES, mu))
@@ -300,22 +414,26 @@ def _child(mu: Mutant | None, stage: str, golden_check: bool) -> tuple[bool, str
         _install(statecharts.MACHINES)
     if stage == "coverage":
         return False, json.dumps(_coverage())
+    if stage == "graph":
+        return False, json.dumps(_graphs())
     if stage == "tests-coverage":
         return _stage_tests(record=True)
     if stage == "scenarios":
         return _stage_scenarios(golden_check)
     if stage == "tests":
-        return _stage_tests()
-    return _stage_verify()
+        return _stage_tests(only_tests=only)
+    return _stage_verify(only)
 
 
 class _Child:
     """One stage of one mutant running in a forked child process."""
 
-    def __init__(self, mu: Mutant | None, stage: str, golden_check: bool, cpu: float | None = None) -> None:
+    def __init__(self, mu: Mutant | None, stage: str, golden_check: bool, cpu: float | None = None,
+                 only: tuple[str, ...] | None = None) -> None:
         self.mu, self.stage = mu, stage
         self.cpu = CPU_LIMIT[stage] if cpu is None else cpu
         self.deadline = time.monotonic() + 20 * self.cpu
+        self.used = 0.0                                  # its CPU seconds when the deadline was last checked
         self.chunks: list[bytes] = []
         r, w = os.pipe()
         pid = os.fork()
@@ -323,8 +441,13 @@ class _Child:
             os.close(r)
             import resource
             resource.setrlimit(resource.RLIMIT_CPU, (int(self.cpu), int(self.cpu) + 1))
+            # a run started in the background has SIGINT ignored, and the programs the tests start would inherit
+            # that (the tests of Ctrl-C would fail): the default handler, and an interrupt gives no result
+            signal.signal(signal.SIGINT, signal.default_int_handler)
             try:
-                result = _child(mu, stage, golden_check)
+                result = _child(mu, stage, golden_check, only)
+            except KeyboardInterrupt:
+                os._exit(INTERRUPTED)
             except BaseException as e:  # noqa: BLE001 - a mutant may break anything; it is then killed
                 result = (True, f"crash: {type(e).__name__}: {e}"[:300])
             try:
@@ -333,6 +456,18 @@ class _Child:
                 os._exit(0)
         os.close(w)
         self.pid, self.fd = pid, r
+
+    def overdue(self) -> bool:
+        """Past its wall-clock deadline and not using CPU (stuck). A child that is only starved by a busy machine
+        (its CPU time still grows) gets another period: the CPU limit, not the wall clock, ends a slow mutant."""
+        if time.monotonic() < self.deadline:
+            return False
+        used = _cpu_seconds(self.pid)
+        if used is not None and used > self.used + 0.01:
+            self.used = used
+            self.deadline = time.monotonic() + 20 * self.cpu
+            return False
+        return True
 
     def read(self) -> bool:
         """Read what is there; True once the child has closed its end."""
@@ -348,8 +483,10 @@ class _Child:
         os.close(self.fd)
         _, status = os.waitpid(self.pid, 0)
         if late:
-            return True, f"timeout: {self.stage} ran over {20 * self.cpu:.0f} s of wall time"
+            return True, f"timeout: {self.stage} used no CPU for {20 * self.cpu:.0f} s of wall time"
         if not self.chunks:
+            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == INTERRUPTED:
+                raise KeyboardInterrupt             # Ctrl-C reached the child: no outcome, the run stops
             if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
                 return True, f"timeout: {self.stage} used more than {self.cpu:.0f} CPU seconds"
             return True, "crash: the child died without a result"
@@ -357,13 +494,23 @@ class _Child:
         return bool(killed), why
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system) a process has used so far, from /proc (None where there is none)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def run_stage(mu: Mutant | None, stage: str, *, golden_check: bool = True, timeout: float | None = None) -> tuple[bool, str]:
     """(killed, why) for one mutant and one stage, run in a forked child (``None``: the unmutated declarations)."""
     c = _Child(mu, stage, golden_check, timeout)
     while True:
-        left = c.deadline - time.monotonic()
-        if left <= 0:
+        if c.overdue():
             return c.result(late=True)
+        left = max(0.0, c.deadline - time.monotonic())
         ready, _, _ = select.select([c.fd], [], [], left)
         if ready and c.read():
             return c.result()
@@ -378,14 +525,25 @@ def run_mutant(mu: Mutant | None, stages=STAGES, *, golden_check: bool = True) -
     return False, ""
 
 
-def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs: int = 1, skip: dict | None = None):
+def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs: int = 1, skip: dict | None = None,
+             on_pass=None, only: dict | None = None):
     """Yield (mutant, killed, why) for every mutant, as they finish, with up to ``jobs`` children at once.
 
-    ``skip`` maps a mutant id to stages it cannot fail (see :func:`unreached`): they are not run for it.
+    ``skip`` maps a mutant id to stages it cannot fail (see :func:`unreached`) or already passed: they are not
+    run for it. ``on_pass(mutant, stage)`` is called when a mutant survives a stage it ran (a resumable run
+    records it).
     """
     todo = [(mu, 0) for mu in ms]
     todo.reverse()
     running: dict[int, tuple[_Child, int]] = {}
+    try:
+        yield from _loop(todo, running, stages, golden_check, jobs, skip, on_pass, only or {})
+    finally:                                          # interrupted (a signal, the consumer stopped): no child is left
+        for c, _ in running.values():
+            c.result(late=True)
+
+
+def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
     while todo or running:
         while todo and len(running) < jobs:
             mu, k = todo.pop()
@@ -395,7 +553,7 @@ def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs
             if skip and stages[k] in skip.get(mu.id, ()):
                 todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
                 continue
-            c = _Child(mu, stages[k], golden_check)
+            c = _Child(mu, stages[k], golden_check, only=chosen.get((stages[k], mu.id)))
             running[c.fd] = (c, k)
         if not running:
             continue
@@ -403,13 +561,15 @@ def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs
         wait = max(0.0, min(c.deadline for c, _ in running.values()) - now)
         ready, _, _ = select.select(list(running), [], [], wait)
         done = [(fd, False) for fd in ready if running[fd][0].read()]
-        done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.deadline <= time.monotonic()]
+        done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.overdue()]
         for fd, late in done:
             c, k = running.pop(fd)
             killed, why = c.result(late=late)
             if killed:
                 yield c.mu, True, why
             else:
+                if on_pass:
+                    on_pass(c.mu, stages[k])
                 todo.insert(0, (c.mu, k + 1))       # its next stage, once every mutant had this one (breadth first)
 
 
@@ -428,30 +588,52 @@ def _coverage() -> list:
     return sorted([list(r[:4]) + [list(r[4])] for r in seen])
 
 
-def unreached(machines: tuple[Machine, ...], fired, stage: str = "scenarios") -> dict[str, tuple[str, ...]]:
-    """Mutant ids that ``stage`` cannot kill, as {id: (stage,)}: the bundled scenarios (and the fast tests,
-    derandomized) run deterministically, so a mutant changes nothing there when what it changes is never
-    used by them. A
-    changed transition's destination, effects or hand-offs matter only when it fires; its guards, ``unless``
-    or place in the order only when its row (machine, source, trigger) is looked up, which fires one of the
-    row's transitions; an ``enter`` effect only when a transition into that state fires."""
+def _usage(machines: tuple[Machine, ...], fired):
+    """A predicate ``uses(mutant)``: can a deterministic run that fired exactly ``fired`` (records (leaf, source,
+    trigger, dest, guards)) behave differently under the mutant? A changed transition's destination, effects
+    or hand-offs matter only when it fires; its guards, ``unless`` or place in the order only when its row
+    (machine, source, trigger) is looked up, which fires one of the row's transitions; an ``enter`` effect
+    only when a transition into that state fires."""
     fired_t = {(r[0], r[1], r[2], r[3], tuple(r[4])) for r in fired}
     rows = {(r[0], r[1], r[2]) for r in fired_t}
     dests = {(r[0], r[3]) for r in fired_t}
-    out: dict[str, tuple[str, ...]] = {}
     leaves = {leaf.name: leaf for m in machines for leaf in m.leaves()}
-    for mu in mutants(machines):
-        leaf = leaves[mu.leaf]
+
+    def uses(mu: Mutant) -> bool:
         if mu.op == "drop-enter":
-            used = (mu.leaf, mu.arg) in dests
-        else:
-            t = leaf.transitions[mu.index]
-            if mu.op in ("drop-guard", "drop-unless", "swap"):
-                used = (mu.leaf, t.source, t.trigger) in rows
-            else:
-                used = (mu.leaf, t.source, t.trigger, t.dest, t.guards) in fired_t
-        if not used:
-            out[mu.id] = (stage,)
+            return (mu.leaf, mu.arg) in dests
+        t = leaves[mu.leaf].transitions[mu.index]
+        if mu.op in ("drop-guard", "drop-unless", "swap"):
+            return (mu.leaf, t.source, t.trigger) in rows
+        return (mu.leaf, t.source, t.trigger, t.dest, t.guards) in fired_t
+    return uses
+
+
+def unreached(machines: tuple[Machine, ...], fired, stage: str = "scenarios") -> dict[str, tuple[str, ...]]:
+    """Mutant ids that ``stage`` cannot kill, as {id: (stage,)}: the bundled scenarios (and the fast tests,
+    derandomized) run deterministically, so a mutant changes nothing there when what it changes is never
+    used by them (see :func:`_usage`)."""
+    uses = _usage(machines, fired)
+    return {mu.id: (stage,) for mu in mutants(machines) if not uses(mu)}
+
+
+def tests_using(machines: tuple[Machine, ...], cov: dict) -> dict[str, tuple[str, ...] | None]:
+    """For stage 2: {mutant id: the node ids of the tests that use what it changes}, from the per-test record
+    of ``tests-coverage``; ``None`` (every test) when something fired outside any test (at import) uses it;
+    a mutant no test uses is left out (stage 2 cannot kill it). Each test is deterministic (hypothesis
+    derandomized), so a test that never uses the mutated transition passes under the mutant as it did
+    unmutated: running only the others can miss no kill."""
+    records = cov["records"]
+    outside = _usage(machines, [records[i] for i in cov["outside"]])
+    per_test = [(t, _usage(machines, [records[i] for i in idx])) for t, idx in cov["tests"].items()]
+    out: dict[str, tuple[str, ...] | None] = {}
+    for mu in mutants(machines):
+        if outside(mu):
+            out[mu.id] = None
+            continue
+        names = tuple(t for t, uses in per_test if uses(mu))
+        if names:
+            out[mu.id] = names
     return out
 
 
@@ -475,6 +657,102 @@ def sample(ms: list[Mutant], n: int, skip: dict | None = None) -> list[Mutant]:
     return chosen
 
 
+def _compare_graphs(graphs: dict[str, list]) -> dict[str, str]:
+    """{mutant id: '  (the same state graph ...)' or '  (a different state graph: ...)'} for the survivors of
+    stage 3, against ``verify`` on the unmutated declarations (run once here)."""
+    if _BASE is not None:
+        want = list(_BASE["digests"].values())
+    else:
+        failed, why = run_stage(None, "verify")
+        if failed or not why.startswith("graph "):
+            return {}
+        want = json.loads(why[len("graph "):])
+    states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
+    out = {}
+    for mid, got in graphs.items():
+        diff = [f"{w[0]}: {w[1]}->{g[1]} states, {w[2]}->{g[2]} edges" for w, g in zip(want, got) if w != g]
+        out[mid] = (f"  (a different state graph in verify: {'; '.join(diff[:3])})" if diff else
+                    f"  (the same state graph in verify as unmutated: {states} states, {edges} edges)")
+    return out
+
+
+def same_graph(ms: list[Mutant], equivalents: dict[str, str]) -> int:
+    """``--same-graph``: exit 0 when every mutant explores the same state graph as the unmutated declarations."""
+    failed, base = run_stage(None, "graph")
+    if failed:
+        print(f"riftsim mutate: the unmutated exploration fails ({base[:200]})", file=sys.stderr)
+        return 1
+    want = json.loads(base)
+    states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
+    print(f"unmutated: {len(want)} positions, {states} states, {edges} edges", flush=True)
+    differ = 0
+    for mu in ms:
+        dead, got = run_stage(mu, "graph")
+        if dead:
+            differ += 1
+            print(f"DIFFERENT {mu.id}: the exploration fails ({got[:200]})", flush=True)
+            continue
+        diff = [f"{w[0]}: {w[1]}->{g[1]} states, {w[2]}->{g[2]} edges" for w, g in zip(want, json.loads(got)) if w != g]
+        differ += bool(diff)
+        tag = "  (listed as equivalent)" if mu.id in equivalents else ""
+        print(f"DIFFERENT {mu.id}{tag}: {'; '.join(diff)}" if diff else
+              f"same      {mu.id}{tag}: the same {states} states and {edges} edges", flush=True)
+    return 1 if differ else 0
+
+
+# -- a resumable run: the JSON lines file --------------------------------------------------------
+
+def _commit() -> str:
+    """The checkout's commit (``+`` when files differ from it), or '' outside git."""
+    import subprocess
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return head + ("+" if dirty else "")
+
+
+def read_run(path: Path, header: dict) -> tuple[dict[str, tuple[bool, str]], dict[str, tuple[str, ...]]]:
+    """What a run recorded in ``path`` (JSON lines): ({id: (killed, why)}, {id: stages it survived}).
+
+    A ``{"run": ...}`` line starts each (resumed) run; they must have used the same stages and golden setting
+    as ``header`` (otherwise an outcome there would not be the outcome here). A last line cut short by an
+    interruption is ignored.
+
+    >>> import tempfile
+    >>> f = Path(tempfile.mkdtemp()) / "r.jsonl"
+    >>> _ = f.write_text('{"run": {"stages": ["scenarios"], "golden": true}}\\n{"id": "a", "passed": "scenarios"}\\n'
+    ...                  '{"id": "b", "killed": true, "why": "expect: x"}\\n{"id": "c", "kil')
+    >>> read_run(f, {"stages": ["scenarios"], "golden": True})
+    ({'b': (True, 'expect: x')}, {'a': ('scenarios',)})
+    """
+    done: dict[str, tuple[bool, str]] = {}
+    passed: dict[str, tuple[str, ...]] = {}
+    if not path.exists():
+        return done, passed
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for n, line in enumerate(lines, 1):
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            if n == len(lines):
+                break
+            raise ValueError(f"{path}:{n}: not a JSON line") from None
+        if "run" in rec:
+            was = rec["run"]
+            if (was.get("stages"), was.get("golden")) != (header["stages"], header["golden"]):
+                raise ValueError(f"{path}:{n}: recorded with stages {','.join(was.get('stages') or [])}"
+                                 f"{'' if was.get('golden') else ' and --no-golden'}: run it with the same options")
+        elif "passed" in rec:
+            passed[rec["id"]] = passed.get(rec["id"], ()) + (rec["passed"],)
+        elif "killed" in rec:
+            done[rec["id"]] = (bool(rec["killed"]), rec.get("why", ""))
+    return done, passed
+
+
 # -- the command ----------------------------------------------------------------------------------
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -490,7 +768,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="children at once (default 1: the machine is shared; each child is one mutant's stage)")
     p.add_argument("--goal", type=float, default=98.0, help="the score to reach, in percent (default: 98)")
-    p.add_argument("--json", metavar="FILE", help="also write every mutant's outcome as JSON lines to FILE")
+    p.add_argument("--json", metavar="FILE",
+                   help="also write every mutant's outcome (and each stage it survived) as JSON lines to FILE")
+    p.add_argument("--same-graph", action="store_true",
+                   help="instead of the stages: for each mutant selected, say whether the state graph verify explores "
+                        "(every default position) is the same as with the unmutated declarations: evidence for a "
+                        "mutant listed as equivalent (slow: one exploration per mutant)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run recorded in --json FILE: a mutant with an outcome there is not run "
+                        "again, a stage it survived there is skipped; new records are appended")
+    p.add_argument("--retry-survivors", action="store_true",
+                   help="with --resume: run the first stage again for the mutants recorded there as survivors or "
+                        "not finished (after a new scenario or golden file); the later stages they survived stay "
+                        "skipped")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -521,44 +811,112 @@ def run(args: argparse.Namespace) -> int:
             print(m.id + (f"  # equivalent: {equivalents[m.id]}" if m.id in equivalents else ""))
         print(f"{len(ms)} mutants", file=sys.stderr)
         return 0
+    if args.same_graph:
+        return same_graph(ms, equivalents)
     ids = {m.id for m in everything}
     stale = sorted(set(equivalents) - ids)
+    header = {"stages": list(stages), "golden": not args.no_golden, "commit": _commit()}
+    done: dict[str, tuple[bool, str]] = {}
+    passed: dict[str, tuple[str, ...]] = {}
+    kept: dict[str, str] = {}
+    if args.resume:
+        if not args.json:
+            print("riftsim mutate: --resume needs --json FILE (the run to continue)", file=sys.stderr)
+            return 2
+        try:
+            done, passed = read_run(Path(args.json), header)
+        except (OSError, ValueError) as e:
+            print(f"riftsim mutate: cannot resume: {e}", file=sys.stderr)
+            return 2
+        if args.retry_survivors:
+            # the survivors and the unfinished mutants run stage 1 again (new scenarios and golden files); the
+            # later stages they survived stay skipped, and a survivor keeps what its last stage recorded
+            again = {mid for mid, (dead, _) in done.items() if not dead} | (set(passed) - set(done))
+            kept = {mid: done[mid][1] for mid in again if mid in done}
+            done = {mid: r for mid, r in done.items() if mid not in again}
+            passed = {mid: tuple(st for st in sts if st != stages[0]) for mid, sts in passed.items()}
+    elif args.retry_survivors:
+        print("riftsim mutate: --retry-survivors needs --resume", file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
     killed, survived, eq_killed, eq_survived = [], [], [], []
     base_killed, why = run_mutant(None, stages[:1], golden_check=not args.no_golden)
     if base_killed:
         print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
         return 1
-    skip: dict = {}
+    skip: dict = dict(passed)
+    only: dict = {}
     for stage, cov in (("scenarios", "coverage"), ("tests", "tests-coverage")):
-        if stage not in stages:
-            continue
+        if stage not in stages or all(m.id in done or stage in passed.get(m.id, ()) for m in ms):
+            continue                                  # (a resumed run: every mutant is past that stage)
         failed, fired = run_stage(None, cov)
         if failed:
-            print(f"riftsim mutate: stage {stage} fails unmutated ({fired[:200]})", file=sys.stderr)
+            print(f"riftsim mutate: stage {stage} fails unmutated, recording what it fires ({fired[:300]})",
+                  file=sys.stderr)
             return 1
-        for mid, st in unreached(statecharts.MACHINES, json.loads(fired), stage).items():
+        if stage == "scenarios":
+            never = unreached(statecharts.MACHINES, json.loads(fired), stage)
+        else:
+            only_tests = tests_using(statecharts.MACHINES, json.loads(fired))
+            only.update({("tests", mid): names for mid, names in only_tests.items()})
+            never = {m.id: (stage,) for m in everything if m.id not in only_tests}
+        for mid, st in never.items():
             skip[mid] = skip.get(mid, ()) + st
         n_skip = sum(1 for m in ms if stage in skip.get(m.id, ()))
         print(f"{len(ms)} mutants; {n_skip} change nothing stage '{stage}' uses (skipped for them)", flush=True)
-    out = open(args.json, "w", encoding="utf-8") if args.json else None
+        if stage == "tests":
+            sizes = sorted(len(only_tests[m.id]) if only_tests[m.id] is not None else -1 for m in ms if m.id in only_tests)
+            if sizes:
+                print(f"stage 'tests' runs, for each of the others, only the tests that use what it changes "
+                      f"(median {sizes[len(sizes) // 2]} tests)", flush=True)
+    if "verify" in stages and not all(m.id in done or "verify" in passed.get(m.id, ()) for m in ms):
+        print("stage 'verify': exploring verify's positions on the unmutated declarations once ...", flush=True)
+        base = verify_baseline()
+        using = positions_using(statecharts.MACHINES, base)
+        only.update({("verify", mid): names for mid, names in using.items()})
+        sizes = sorted(len(using[m.id]) for m in ms)
+        print(f"stage 'verify' explores again, for each mutant, only the positions that use what it changes "
+              f"(median {sizes[len(sizes) // 2]} of {len(base['results'])}); the others keep their unmutated "
+              f"results", flush=True)
+    recorded = [(m, *done[m.id]) for m in ms if m.id in done]
+    if args.resume:
+        print(f"resuming {args.json}: {len(recorded)} of {len(ms)} mutants have an outcome there, "
+              f"{sum(1 for m in ms if m.id in passed and m.id not in done)} more passed some stages", flush=True)
+    out = open(args.json, "a" if args.resume else "w", encoding="utf-8") if args.json else None
+    if out:
+        out.write(json.dumps({"run": header}) + "\n")
+        out.flush()
+
+    def record_pass(mu: Mutant, stage: str) -> None:
+        if out:
+            out.write(json.dumps({"id": mu.id, "passed": stage}) + "\n")
+            out.flush()
+
+    import itertools
+    fresh = run_many([m for m in ms if m.id not in done], stages, golden_check=not args.no_golden, jobs=args.jobs,
+                     skip=skip, on_pass=record_pass, only=only)
     by_stage: dict[str, int] = {}
+    graphs: dict[str, list] = {}
     try:
-        for n, (mu, dead, why) in enumerate(run_many(ms, stages, golden_check=not args.no_golden, jobs=args.jobs,
-                                                      skip=skip), 1):
+        for n, (mu, dead, why) in enumerate(itertools.chain(recorded, fresh), 1):
             eq = equivalents.get(mu.id)
+            if not dead and not why:
+                why = kept.get(mu.id, "")             # every stage skipped: what its last run recorded
             if dead:
                 (eq_killed if eq else killed).append((mu, why))
                 by_stage[why.split(":")[0]] = by_stage.get(why.split(":")[0], 0) + 1
             else:
                 (eq_survived if eq else survived).append(mu)
+                if why.startswith("graph "):
+                    graphs[mu.id] = json.loads(why[len("graph "):])
             mark = "killed  " if dead else ("equiv.  " if eq else "SURVIVED")
-            print(f"[{n}/{len(ms)}] {mark} {mu.id}" + (f"  <- {why}" if dead else f"  ({eq})" if eq else ""),
+            print(f"[{n}/{len(ms)}] {mark} {mu.id}" + (f"  <- {why}" if dead else f"  ({eq[:80]})" if eq else ""),
                   flush=True)
-            if out:
+            if out and mu.id not in done:
                 out.write(json.dumps({"id": mu.id, "killed": dead, "why": why, "equivalent": eq}) + "\n")
                 out.flush()
     finally:
+        fresh.close()                                 # kills the children still running when interrupted
         if out:
             out.close()
     order = {m.id: i for i, m in enumerate(ms)}
@@ -567,8 +925,12 @@ def run(args: argparse.Namespace) -> int:
     considered = len(ms) - len(eq_survived)
     score = 100.0 * len(killed) / considered if considered else 100.0
     print()
+    same = _compare_graphs(graphs) if graphs else {}
     for mu in survived:
-        print(f"SURVIVED {mu.id}")
+        print(f"SURVIVED {mu.id}{same.get(mu.id, '')}")
+    for mu in eq_survived:
+        if mu.id in same:
+            print(f"equivalent {mu.id}{same[mu.id]}")
     for mu, why in eq_killed:
         print(f"LISTED AS EQUIVALENT BUT KILLED ({why}): {mu.id}: remove it from {EQUIVALENTS.name}")
     for s in stale:
