@@ -479,7 +479,7 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
     return res
 
 
-def visited_bytes(seen: set, *arrays) -> int:
+def visited_bytes(seen: set | dict, *arrays) -> int:
     """Bytes held by the visited set and the trace tree: the set's table, its int objects, the arrays."""
     import sys
     total = sys.getsizeof(seen) + sum(sys.getsizeof(f) for f in seen)

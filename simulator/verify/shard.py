@@ -57,7 +57,7 @@ class Shard:
         self.fp = stable_fingerprint if stable else fast_fingerprint
         self.mon = Monitor()
         self.start = pos.start(backend)
-        self.start.coverage = self.mon             # type: ignore[assignment]
+        self.start.coverage = self.mon
         self.cfg = self.start.cfg
         self.seen: dict[int, int] = {}
         self.frontier: list[tuple] = []          # (state, id, depth, turns), by id
