@@ -12,6 +12,7 @@ and orders as flat arrays, the frontier states a rebalance moves, pickled).
 """
 from __future__ import annotations
 
+import os
 import traceback
 
 
@@ -43,10 +44,24 @@ class ShardError(RuntimeError):
     """A shard's method raised: the worker's traceback."""
 
 
+def worker_start() -> None:
+    """In each worker: Ctrl-C is the parent's to handle (it terminates the pool), SIGTERM ends the worker
+    silently, and the worker dies with its parent even if the parent is killed outright (Linux prctl)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)       # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):                    # pragma: no cover - not Linux
+        pass
+    if os.getppid() == 1:                                # the parent died before prctl took effect
+        os._exit(0)
+
+
 def _serve(conn, make, i: int) -> None:
     """A worker process: build shard ``i``, then run the methods the coordinator sends until told to stop."""
-    from simulator.verify.command import _worker_start
-    _worker_start()
+    worker_start()
     import gc
     gc.disable()                   # a search's worker: long-lived objects, no cycles (as explore does)
     try:

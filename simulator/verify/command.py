@@ -31,6 +31,7 @@ from simulator.core.errors import ScenarioError
 from simulator.core.files import atomic_write, check_writable
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text, step_of
+from simulator.verify.cluster import worker_start as _worker_start
 from simulator.verify.explore import Position, Result, Violation, explore
 from simulator.verify.schema import EXPLORE
 
@@ -194,21 +195,6 @@ def finish(pos: Position, r: Result, export: bool, backend: str = "compiled") ->
         if not export:
             r.graph = None
     return r
-
-
-def _worker_start() -> None:
-    """In each worker: Ctrl-C is the parent's to handle (it terminates the pool), SIGTERM ends the worker
-    silently, and the worker dies with its parent even if the parent is killed outright (Linux prctl)."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)       # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):                    # pragma: no cover - not Linux
-        pass
-    if os.getppid() == 1:                                # the parent died before prctl took effect
-        os._exit(0)
 
 
 def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
