@@ -22,11 +22,12 @@ silent ones included. Everything is plain JSON data.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from simulator.core.i18n import event_json
 from simulator.core.machines import Fired, Recording
 from simulator.core.model import State
-from simulator.core.errors import RiftsimError
+from simulator.core.errors import RiftsimError, need
 from simulator.game.actions import choice, legal
 from simulator.game.engine import Game
 from simulator.scenario.loader import Result, Scenario, Step, _fmt
@@ -111,8 +112,13 @@ class Recorded:
 
 
 class _Observer:
-    def __init__(self, backend: str, rec: Recorded, snapshots: bool, lang: str = "en") -> None:
-        self.backend, self.rec, self.snapshots, self.lang = backend, rec, snapshots, lang
+    """Keeps each step's record and the fired transitions while ``run_scenario`` runs (``file`` names the
+    scenario in an error)."""
+
+    def __init__(self, backend: str, file: str, snapshots: bool, lang: str = "en") -> None:
+        self.backend, self.file, self.snapshots, self.lang = backend, file, snapshots, lang
+        self.steps: list[dict] = []
+        self.fired: list[Fired] = []
         self.entries = 0
         self.rt: Recording | None = None
         self.before: State | None = None
@@ -122,24 +128,25 @@ class _Observer:
         if st is None:
             self.rt = game.state.cfg.rt = Recording(self.backend)
             self.before = game.state
-            self.rec.steps.append({"n": 0, "line": 0, "kind": "start", "label": "start", "events": [],
+            self.steps.append({"n": 0, "line": 0, "kind": "start", "label": "start", "events": [],
                                    "fired": [], "failure": "", "state": self.snap(game.state)})
             return
         g = game.state
         seen = self.seen
-        kept = len(self.rec.fired)
+        kept = len(self.fired)
+        rt = need(self.rt, "the recording runtime")   # set by the first call (st is None)
         if g is self.before:                        # rejected or an expectation: nothing fired for real
-            del self.rt.fired[kept:]
+            del rt.fired[kept:]
         events = g.trace[seen:]
-        fired = self.rt.fired[kept:]
-        self.rec.fired.extend(fired)
-        entry = {"n": st.number, "line": st.line, "kind": "do" if st.action else "expect",
+        fired = rt.fired[kept:]
+        self.fired.extend(fired)
+        entry: dict[str, Any] = {"n": st.number, "line": st.line, "kind": "do" if st.action else "expect",
                  "label": st.describe(), "illegal": bool(st.illegal), "events": [event_data(e, self.lang)
                                                                                      for e in events],
                  "fired": [fired_data(f, events) for f in fired], "failure": failure, "state": self.snap(g)}
         if st.expect is not None:
             entry["expect"] = [[k, _fmt(x)] for k, x in st.expect.items()]
-        self.rec.steps.append(entry)
+        self.steps.append(entry)
         self.before, self.seen = g, len(g.trace)
 
 
@@ -148,7 +155,7 @@ class _Observer:
             return None
         self.entries += len(g.units) + len(g.chain) + len(g.bfs) + 1
         if self.entries > MAX_ENTRIES:
-            raise RiftsimError(f"{self.rec.scenario.file}: too large to record step by step (more than "
+            raise RiftsimError(f"{self.file}: too large to record step by step (more than "
                                f"{MAX_ENTRIES:,} units, chain items and battlefields over all its steps)")
         return snapshot(g)
 
@@ -157,6 +164,6 @@ def record(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = No
            snapshots: bool = True, lang: str = "en") -> Recorded:
     """Run ``sc`` (like ``simulate``) and keep every step's events and fired transitions (the events narrated in ``lang``), and with
     ``snapshots`` its position after each step (:func:`snapshot`; bounded by :data:`MAX_ENTRIES`)."""
-    rec = Recorded(sc, None, dict(rulings or {}))
-    rec.result = run_scenario(sc, backend=backend, rulings=rulings, observe=_Observer(backend, rec, snapshots, lang))
-    return rec
+    obs = _Observer(backend, sc.file, snapshots, lang)
+    result = run_scenario(sc, backend=backend, rulings=rulings, observe=obs)
+    return Recorded(sc, result, dict(rulings or {}), obs.steps, obs.fired)

@@ -27,7 +27,7 @@ from pathlib import Path
 import yaml
 
 from simulator.verify import graphcheck
-from simulator.core.errors import ScenarioError
+from simulator.core.errors import ScenarioError, need
 from simulator.core.files import atomic_write, check_writable
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text, step_of
@@ -86,6 +86,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 # -- positions files -------------------------------------------------------------------------------
 
+def _at_top(i: int) -> tuple:
+    """Where a scenario file's only entry is (its top level)."""
+    return ()
+
+
+def _in_positions(i: int) -> tuple:
+    """Where entry ``i`` of a positions file is."""
+    return ("positions", i)
+
+
 def load_positions(path: str) -> tuple[list[Position], dict]:
     """Positions and the ``unexercised`` allowance from a YAML file; a bad file raises ScenarioError.
 
@@ -95,15 +105,16 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
     text = read_text(path)
     doc, lines = parse(text, path)
     v = SetupValidator(path, lines)
+    keys: tuple[str, ...]
     if isinstance(doc, dict) and "positions" not in doc and "players" in doc:
-        entries, root, keys = [doc], lambda i: (), SETUP_KEYS + SCENARIO_EXTRA   # a scenario: its start
+        entries, root, keys = [doc], _at_top, SETUP_KEYS + SCENARIO_EXTRA   # a scenario: its start
         doc = {"positions": [doc]}
     else:
         v.mapping(doc, (), "a positions file", ("positions", "unexercised"), required=("positions",))
         entries = v.seq(doc["positions"], ("positions",), "positions")
         if not entries:
             v.fail(("positions",), "positions lists at least one starting position")
-        root, keys = (lambda i: ("positions", i)), SETUP_KEYS + POSITION_EXTRA
+        root, keys = _in_positions, SETUP_KEYS + POSITION_EXTRA
     out, names = [], set()
     for i, entry in enumerate(entries):
         pv = SetupValidator(path, lines, root(i))
@@ -188,7 +199,7 @@ def finish(pos: Position, r: Result, export: bool, backend: str = "compiled") ->
         from simulator.verify.explore import fingerprint, replay
         from simulator.verify.stategraph import analyse
         r.analysis = a = analyse(r.graph)
-        parent, via = r.tree
+        parent, via = need(r.tree, "the trace tree kept with the graph")
         for _size, v in a.livelocks + a.idle[:1]:
             r.examples[v] = fingerprint(replay(pos, parent, via, v, backend)[1])
         r.tree = None
@@ -286,7 +297,8 @@ def _tick(bar, r: Result) -> None:
 def state_graph(results: list[Result]):
     """The explored state spaces as one networkx DiGraph (node ids ``position:fingerprint``), for ``--export``."""
     import networkx as nx
-    return nx.compose_all([r.graph.to_networkx(f"{r.position}:") for r in results]) if results else nx.DiGraph()
+    return nx.compose_all([need(r.graph, "the state graph asked for").to_networkx(f"{r.position}:")
+                           for r in results]) if results else nx.DiGraph()
 
 
 def _example(r: Result, v: int) -> str:
@@ -378,7 +390,7 @@ def run(args: argparse.Namespace) -> int:
         print("invariants: all hold (" + "; ".join(name for name, _, _ in _invariant_names()) + ")")
 
     if graph:
-        an = [(r, r.analysis) for r in results]
+        an = [(r, need(r.analysis, "the analysis of the state graph asked for")) for r in results]
         nodes = sum(a.nodes for _, a in an)
         print(f"state graph: {nodes} nodes, {sum(a.edges for _, a in an)} edges, {sum(a.sccs for _, a in an)} "
               f"strongly connected components (largest {max((a.largest for _, a in an), default=0)}), "

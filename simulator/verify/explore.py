@@ -29,6 +29,7 @@ import time
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from statecharts.states import ChainState, CombatStep, FocusState, Mode, Phase, Status, Window
@@ -41,6 +42,9 @@ from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
+
+if TYPE_CHECKING:
+    from simulator.verify.stategraph import Analysis, StateGraph
 
 ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
 
@@ -312,8 +316,8 @@ class Result:
     cpu: float = 0.0               # CPU time of the search (throughput per core, even on a busy machine)
     coverage: set = field(default_factory=set)
     violations: list = field(default_factory=list)
-    graph: object = None           # the StateGraph when asked (simulator/verify/stategraph.py)
-    analysis: object = None        # its Analysis, computed where the search ran
+    graph: StateGraph | None = None     # the StateGraph when asked (simulator/verify/stategraph.py)
+    analysis: Analysis | None = None    # its Analysis, computed where the search ran
     tree: tuple | None = None      # (parent, via) arrays of the shortest-trace tree, with the graph
     examples: dict = field(default_factory=dict)    # node id -> stable fingerprint (the analysis' examples)
     visited_bytes: int = 0         # bytes of the visited set + trace tree, when asked
