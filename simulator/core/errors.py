@@ -1,4 +1,7 @@
 """Errors the simulator raises. Each carries a one-line message."""
+from __future__ import annotations
+
+from typing import TypeVar
 
 
 class RiftsimError(Exception):
@@ -29,3 +32,18 @@ class RulesBug(RiftsimError):
 
 class TooCostly(RiftsimError):
     """A bounded computation (``actions.budget``) ran past its bound: hostile input, refused."""
+
+
+_T = TypeVar("_T")
+
+
+def need(value: _T | None, what: str) -> _T:
+    """``value``, which the rules guarantee is set here (a field the action's kind requires, checked by
+    ``game.actions.check``; the item being decided while one is): a ``None`` is a bug in the rules model.
+
+    >>> need("North", "choose's battlefield")
+    'North'
+    """
+    if value is None:
+        raise RulesBug(f"{what} is not set")
+    return value

@@ -8,7 +8,7 @@ is kept beside the state (it is history, not position) and is not hashed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from statecharts.turn import NEUTRAL_CLOSED, NEUTRAL_OPEN, SHOWDOWN_CLOSED, SHOWDOWN_OPEN
 from statecharts.states import Mode, PlayerState, Window
@@ -222,6 +222,12 @@ class Config:
         self.team_of = {p: i for i, t in enumerate(self.teams) for p in t}
 
 
+class Recorder(Protocol):
+    """What records the transitions a game fires: ``add(record)`` (a ``set`` is one)."""
+
+    def add(self, rec: Any, /) -> None: ...
+
+
 class State:
     """A game position. Clone before changing it; ``key()`` is its hashable identity."""
 
@@ -264,7 +270,7 @@ class State:
         self.trace: list[Event] = []
         self.step = 0
         self.uid = 0
-        self.coverage: set | None = None
+        self.coverage: Recorder | None = None     # records every fired transition (a set, the verifier's monitor)
         self.events_on = True
         self.changed = False                      # the running cleanup changed something (322)
         self.recalled = False                     # 466.1 3d recalled attackers (No Result)

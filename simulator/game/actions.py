@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import cast
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
@@ -15,7 +16,7 @@ from simulator.rules.triggers import deciding, orderer, unordered_labels
 from simulator.rules import damage, hidden as facedown
 from simulator.rules.resources import available, cost_of
 from simulator.core.cards import keyword
-from simulator.core.errors import IllegalAction, TooCostly
+from simulator.core.errors import IllegalAction, TooCostly, need as _need
 from simulator.core.model import State
 from simulator.rules.moves import combat_outsider, destination_problem
 
@@ -217,6 +218,13 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         return _check_assign(g, a, who)
     if a.kind == "assign":
         raise IllegalAction("there is no combat damage to assign now", cite("actions.there-no-combat-damage-assign"))
+    return _check_with_priority(g, a, st)
+
+
+def _check_with_priority(g: State, a: Action, st: str) -> None:
+    """The rest of :func:`_check_choice` once no choice, order, decision or assignment is due: the
+    discretionary actions of the timing tables (pass, end-turn, invite, hide, move, play, activate)."""
+    p = a.player
     if a.kind == "hide":
         return _check_hide(g, a, st)
     if a.kind == "pass":
@@ -299,7 +307,7 @@ def _check_decision(g: State, a: Action) -> None:
 def _check_resolving_choice(g: State, a: Action) -> None:
     """383.3.a.3, 158.3: an item waits mid-resolution for its controller's yes or no on a may; nothing else
     happens meanwhile (nobody has priority, no trigger is ordered, no cleanup runs)."""
-    it = g.resolving.item
+    it = _need(g.resolving, "the resolving item").item
     if a.kind != "choose":
         raise IllegalAction(f"{it.controller} must first decide whether {it.name} does its optional part as it "
                             f"resolves; nobody has priority", cite("actions.must-first-decide-optional-part"))
@@ -397,25 +405,26 @@ _SPEED = {"normal": 0, "action": 1, "reaction": 2}
 
 def _check_play(g: State, a: Action, st: str) -> None:
     p = a.player
+    name = _need(a.card, "play's card")
     card = _card(g, a)
     kw = card.timing if card is not None else "normal"
     where_hidden = None
     if a.hidden:
-        e = facedown.entry(g, p, a.card, a.at)
+        e = facedown.entry(g, p, name, a.at)
         if e is None and card is not None and card.type == "unit":
-            e = facedown.entry(g, p, a.card, None)           # a unit's at: is where it enters (checked below)
+            e = facedown.entry(g, p, name, None)           # a unit's at: is where it enters (checked below)
         if card is None or e is None:
             raise IllegalAction(f"{p} has no facedown {a.card}" + (f" at {a.at}" if a.at else ""), cite("actions.has-no-facedown"))
         if e[3]:
             raise IllegalAction(f"{a.card} was hidden this turn: it can be played from the next turn", cite("actions.was-hidden-turn-can-played"))
         where_hidden = e[0]
-        kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.get)
+        kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.__getitem__)
     elif card is None or a.card not in g.hands.get(p, []):
         raise IllegalAction(f"{a.card} is not in {p}'s hand", cite("actions.not-hand-2"))
     if card.type == "unit" and not a.hidden and keyword(card.keywords, "ambush") is not None \
             and a.at in g.bfs and g.has_units(a.at, p):
-        kw = max(kw, timing.KEYWORD_TIMING["ambush"][0], key=_SPEED.get)     # 822.1.b
-    _timing(g, p, kw, st, a.card)
+        kw = max(kw, timing.KEYWORD_TIMING["ambush"][0], key=_SPEED.__getitem__)     # 822.1.b
+    _timing(g, p, kw, st, name)
     if card.type == "unit":
         where = a.at or (where_hidden or "base")
         if where_hidden is not None and where != where_hidden:
@@ -457,12 +466,12 @@ def _check_hidden_choices(g: State, a: Action, card, bf: str) -> None:
 
 
 def _check_targets(g: State, a: Action, card) -> None:
-    check_targets(g, a.player, a.targets, card.target_fields(), a.card, card.friendly)
+    check_targets(g, a.player, a.targets, card.target_fields(), _need(a.card, "play's card"), card.friendly)
 
 
 def _check_activate(g: State, a: Action, st: str) -> None:
     p = a.player
-    src = g.units.get(a.source)
+    src = g.units.get(a.source) if a.source is not None else None
     if src is None or src.zone != "board":
         raise IllegalAction(f"{a.source} is not on the board", cite("actions.not-board"))
     if src.controller != p:
@@ -586,10 +595,11 @@ def _refused_now(g: State, p: str, st: str):
     ``st`` by the timing tables alone (``statecharts/timing.py``: ``ALLOWED``, ``NO_PASS``, ``PLAY``), whatever
     its cards, units or targets, computed once per state so that :func:`legal` skips those candidates
     without building each refusal. Only a necessary condition: every other candidate is still checked in
-    full. None while a choice, an order, a decision or a damage assignment is due (those come first in
-    :func:`_check_choice`, and :func:`candidates` offers only them), or when ``p`` lacks priority."""
-    if g.choosing or g.priority != p or g.ms[("chain", None)] == ChainState.Decide or orderer(g) is not None \
-            or damage.assigner(g) is not None:
+    full (by :func:`_check_with_priority`: the part of :func:`_check_choice` that is left then). None while a
+    choice, an order, a decision (383.3.a, also while resolving) or a damage assignment is due (those come
+    first in :func:`_check_choice`, and :func:`candidates` offers only them), or when ``p`` lacks priority."""
+    if g.choosing or g.priority != p or g.ms[("chain", None)] in (ChainState.Decide, ChainState.ResolveChoice) \
+            or orderer(g) is not None or damage.assigner(g) is not None:
         return None
     turn = p == g.turn
     no_pass = st in timing.NO_PASS and g.invited != p
@@ -640,33 +650,36 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
     except IllegalAction:
         return []
     st = g.turn_state()
-    res = []
+    res: list[Action | str] = []
     movers: dict[str, list[str]] = {}
     shut = _refused_now(g, p, st)
+    # with priority and nothing else due, _check_choice comes down to its last part for every candidate
+    rest = _check_choice if shut is None else _check_with_priority
     for a in cands:
         if a.kind != "concede":
             if shut is not None and shut(a):
                 continue                         # the timing tables refuse it whatever its details
             try:
-                _check_choice(g, a, st)
+                rest(g, a, st)
             except IllegalAction:
                 continue
         if a.kind == "move" and moves != "single":
-            if a.to not in movers:
-                movers[a.to] = []
-                res.append(a.to)                 # the destination's place in the list, filled in below
-            movers[a.to].append(a.units[0])
+            to = _need(a.to, "move's destination")
+            if to not in movers:
+                movers[to] = []
+                res.append(to)                   # the destination's place in the list, filled in below
+            movers[to].append(a.units[0])
             continue
         res.append(a)
-    if not movers:
-        return res
+    if not movers:                               # no destination was added: res holds actions only
+        return cast("list[Action]", res)
     out: list[Action] = []
-    for a in res:
-        if isinstance(a, str):
-            group = _action("move", p, units=tuple(movers[a]), to=a)
+    for x in res:
+        if isinstance(x, str):
+            group = _action("move", p, units=tuple(movers[x]), to=x)
             out += expand(group) if moves == "all" else [group]
         else:
-            out.append(a)
+            out.append(x)
     return out
 
 

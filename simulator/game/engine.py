@@ -20,7 +20,7 @@ from simulator.rules.triggers import deciding, drop_item, order_triggers, replac
 from simulator.rules.targets import target_fields
 from simulator.rules.cleanup import open_at
 from simulator.core.log import N_, fire, log
-from simulator.core.errors import IllegalAction, RulesBug
+from simulator.core.errors import IllegalAction, RulesBug, need
 from simulator.core.machines import schedule
 from simulator.core.model import Item, State
 from simulator.rules.moves import standard_move
@@ -54,13 +54,13 @@ def perform(g: State, a: Action) -> None:
     if k == "concede":
         concede.concede(g, p)
     elif k == "choose" and a.option is not None and g.ms[("chain", None)] == ChainState.ResolveChoice:
-        r = g.resolving
+        r = need(g.resolving, "the resolving item")
         verb = r.item.effect[r.at][0]
         if a.option == "yes":
             log(g, "{player} chooses to {verb} ({item}'s optional part)", cite("engine.chooses-optional-part"), p, verb=verb, item=r.item.name)
         fire(g, "chain", "decide", item=r.item.name, player=p, option=a.option)
     elif k == "choose" and a.option is not None:
-        it = deciding(g)
+        it = need(deciding(g), "the item being decided")
         if a.option == "yes":
             log(g, "{player} chooses to use {source}'s {name}", cite("engine.chooses-use"), p, source=it.source, name=it.name)
             replace_item(g, it, it.but(ask=it.ask[1:]))
@@ -69,7 +69,7 @@ def perform(g: State, a: Action) -> None:
             drop_item(g, it, N_("{player} declines {source}'s {item}: it is removed as if it never triggered"),
                       cite("engine.declined"), "decide")
     elif k == "target":
-        it = deciding(g)
+        it = need(deciding(g), "the item being decided")
         log(g, "{player} chooses targets for {source}'s {item}: {targets}", cite("engine.chooses-targets"), p, source=it.source,
             item=it.name, targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         given = dict(a.targets)
@@ -77,7 +77,7 @@ def perform(g: State, a: Action) -> None:
         fire(g, "chain", "decide", item=it.name, player=p)
     elif k == "choose":
         log(g, "{player} chooses {bf}", cite("engine.chooses"), p, bf=a.battlefield)
-        open_at(g, a.battlefield)
+        open_at(g, need(a.battlefield, "choose's battlefield"))
     elif k == "order":
         rest = unordered_labels(g, p)
         for lab in a.triggers:
@@ -108,36 +108,37 @@ def perform(g: State, a: Action) -> None:
         log(g, "{player} invites {teammate} to act with {player}'s priority", cite("engine.invites-act-with-priority"), p,
             teammate=a.teammate)
     elif k == "move":
-        standard_move(g, p, [g.units[u] for u in a.units], a.to)
+        standard_move(g, p, [g.units[u] for u in a.units], need(a.to, "move's destination"))
     elif k == "play":
-        card = g.cfg.cards[a.card]
+        name = need(a.card, "play's card")
+        card = g.cfg.cards[name]
         at = a.at or "base"
         if a.hidden:
-            e = facedown.entry(g, p, a.card, a.at)
+            e = facedown.entry(g, p, name, a.at)
             facedown.take(g, e)
             at = e[0]
             log(g, "{player} plays {card} from facedown at {at} ({targets})" if a.targets else
-                "{player} plays {card} from facedown at {at}", cite("engine.plays-from-facedown"), p, card=a.card, at=at,
+                "{player} plays {card} from facedown at {at}", cite("engine.plays-from-facedown"), p, card=name, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         else:
-            g.hands[p].remove(a.card)
-            log(g, PLAYS[card.type == "unit", bool(a.targets)], cite("engine.plays"), p, card=a.card, at=at,
+            g.hands[p].remove(name)
+            log(g, PLAYS[card.type == "unit", bool(a.targets)], cite("engine.plays"), p, card=name, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         g.invited = None
         pay(g, p, cost_of(card, accelerate=a.accelerate, hidden=a.hidden),
-            a.card + (" and its Accelerate" if a.accelerate else ""))
+            name + (" and its Accelerate" if a.accelerate else ""))
         ready = keyword(card.keywords, "accelerate") is not None and (a.accelerate or g.cfg.resources is None)
-        item = Item(g.next_uid(), a.card, p, card.type, card.effect, targets=a.targets, card=a.card,
+        item = Item(g.next_uid(), name, p, card.type, card.effect, targets=a.targets, card=name,
                     immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready)
         put_on_chain(g, item, "card")
     elif k == "hide":
-        facedown.hide(g, p, a.card, a.at)
+        facedown.hide(g, p, need(a.card, "hide's card"), need(a.at, "hide's battlefield"))
     elif k == "assign":
         log(g, "{player} assigns combat damage: {damage}", cite("engine.assigns-combat-damage"), p,
             damage=", ".join(f"{u} {n}" for u, n in a.damage))
         record_assignment(g, p, a.damage)
     elif k == "activate":
-        src = g.units[a.source]
+        src = g.units[need(a.source, "activate's source")]
         ab = next(x for x in src.abilities if x.name == a.ability and x.activated)
         if ab.exhaust:
             src.exhausted = True                            # its cost (377)

@@ -66,7 +66,7 @@ class SetupValidator:
 
     def __init__(self, file: str, lines: dict[Path, int] | None = None, root: Path = ()) -> None:
         self.file = file
-        self.lines = lines if lines is not None else {(): 1}
+        self.lines: dict[Path, int] = lines if lines is not None else {(): 1}
         self.root = tuple(root)            # where the position sits in the file (a positions file's entry)
         self.players: tuple[str, ...] = ()
         self.later_cards: list = []         # (card id, path, what): card ids named by effects, checked last
@@ -241,7 +241,7 @@ class SetupValidator:
         names: list[str] = []
         self.most(doc.get("battlefields"), ("battlefields",), "battlefields", MAX_BATTLEFIELDS, "entries")
         for i, e in enumerate(self.seq(self.opt(doc, "battlefields", []), ("battlefields",), "battlefields")):
-            path = ("battlefields", i)
+            path: tuple = ("battlefields", i)
             if isinstance(e, dict):
                 self.mapping(e, path, "a battlefield", ("name", "provider", "abilities"), required=("name",))
                 if "provider" in e:

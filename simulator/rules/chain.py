@@ -91,6 +91,7 @@ def _priority_to_newest(g: State, inst, ctx) -> None:
 @effect("priority_to_next")
 def _priority_to_next(g: State, inst, ctx) -> None:
     """312.2.d: the next player in turn order gets priority."""
+    assert g.priority is not None, "priority passes on only from a player holding it"
     g.priority = g.next_player(g.priority)
     ctx["player"] = g.priority
 

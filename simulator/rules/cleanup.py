@@ -263,10 +263,9 @@ def _clear_contested(g: State, inst, ctx) -> None:
 def _open(g: State, kind: str) -> None:
     want = Status.Staged if kind == "showdown" else Status.StagedCombat
     ms = g.ms
-    cands = [n for n in g.bfs if ms[("battlefield.status", n)] == want]
+    cands = tuple(n for n in g.bfs if ms[("battlefield.status", n)] == want)
     if not cands:
         return
-    cands = tuple(cands)
     if len(cands) == 1:
         open_at(g, cands[0])
         _changed(g)

@@ -10,9 +10,23 @@ from simulator.rules.scoring import establish_control
 from simulator.rules.triggers import pend, simultaneous
 
 
+def _active(g: State) -> str:
+    """The battlefield of the active showdown or combat (these guards and effects run only while there is one)."""
+    bf = g.active
+    assert bf is not None, "no active showdown or combat"
+    return bf
+
+
+def _sides(g: State) -> tuple[str, str]:
+    """(attacker, defender) of the active combat (designated by ``designate``, 464.2.b-c)."""
+    a, d = g.attacker, g.defender
+    assert a is not None and d is not None, "no designated attacker and defender"
+    return a, d
+
+
 @guard("both_sides_present")
 def _both_present(g: State, inst, ctx) -> bool:
-    bf = g.active
+    bf = _active(g)
     return bool(g.units_at(bf, g.attacker)) and bool(g.units_at(bf, g.defender))
 
 
@@ -30,7 +44,7 @@ def _control_settled(g: State, inst, ctx) -> bool:
 @effect("designate")
 def _designate(g: State, inst, ctx) -> None:
     """464.2.b-c: attacker = who applied Contested, defender = the other player; their units designated."""
-    bf = g.active
+    bf = _active(g)
     g.attacker = g.bfs[bf].contested_by
     present = g.players_at(bf)                      # in turn order from the turn player
     if g.attacker not in present:
@@ -58,10 +72,11 @@ def _combat_chain(g: State, inst, ctx) -> None:
 def _place_combat_triggers(g: State, starts: bool) -> None:
     """``starts``: the combat's showdown begins now (323.13), not a running one converted (323.14): the
     on-showdown-start abilities at its battlefield join the combat chain in its order (464.2.a, 464.2.e)."""
-    bf = g.active
+    bf = _active(g)
     b = g.bfs[bf]
-    others = [p for p in g.from_turn_player(g.in_game()) if p not in (g.attacker, g.defender)]
-    for p in [g.attacker, *others, g.defender]:
+    attacker, defender = _sides(g)
+    others = [p for p in g.from_turn_player(g.in_game()) if p not in (attacker, defender)]
+    for p in [attacker, *others, defender]:
         if starts:
             for u in g.units_at(bf, p):
                 for ab in u.abilities:
@@ -111,7 +126,7 @@ def _deal(g: State, inst, ctx) -> None:
     """465: each side totals its might (stunned units add 0, 423.1.b), assigns lethal first with Tank first
     and Backline last (815.1.b, 826.3), by hand with assign: manual; all damage is dealt at once."""
     from simulator.rules.damage import automatic, sides, total
-    bf = g.active
+    bf = _active(g)
     chosen = dict(g.assigned)
     g.assigned = ()
     hits = []
@@ -122,10 +137,11 @@ def _deal(g: State, inst, ctx) -> None:
             hits += [(g.units[u], n) for u, n in chosen[p] if n]
         else:
             hits += automatic(g, totals[p], theirs)
-    att = g.units_at(bf, g.attacker)
-    dfn = g.units_at(bf, g.defender)
+    attacker, defender = _sides(g)
+    att = g.units_at(bf, attacker)
+    dfn = g.units_at(bf, defender)
     stunned = [u.id for u in att + dfn if u.stunned]
-    log(g, ('combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2} (stunned, adding nothing: {stunned})' if stunned else 'combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2}'), cite("combat.combat-damage-deals-deals-stunned"), bf=bf, attacker=g.attacker, attacker2=totals[g.attacker], defender=g.defender, defender2=totals[g.defender], stunned=', '.join(stunned))
+    log(g, ('combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2} (stunned, adding nothing: {stunned})' if stunned else 'combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2}'), cite("combat.combat-damage-deals-deals-stunned"), bf=bf, attacker=attacker, attacker2=totals[attacker], defender=defender, defender2=totals[defender], stunned=', '.join(stunned))
     for u, n in hits:
         u.damage += n
         log(g, "{unit} takes {amount} combat damage", cite("combat.takes-combat-damage"), u.controller, unit=u.id, amount=n)
@@ -135,20 +151,21 @@ def _deal(g: State, inst, ctx) -> None:
 @effect("resolve_combat")
 def _resolve(g: State, inst, ctx) -> None:
     """466: Combat Cleanup (deaths, heal, recall), then the result, control and Conquer."""
-    bf = g.active
+    bf = _active(g)
     g.special = "combat"
     g.recalled = False
     run_cleanup(g)
-    a = bool(g.units_at(bf, g.attacker))
-    d = bool(g.units_at(bf, g.defender))
+    attacker, defender = _sides(g)
+    a = bool(g.units_at(bf, attacker))
+    d = bool(g.units_at(bf, defender))
     if g.recalled or a == d:
         log(g, "combat at {bf}: no result", cite("combat.combat-no-result"), bf=bf)
     else:
-        win, lose = (g.attacker, g.defender) if a else (g.defender, g.attacker)
+        win, lose = (attacker, defender) if a else (defender, attacker)
         log(g, "combat at {bf}: {winner} wins, {loser} loses", cite("combat.combat-wins-loses"), bf=bf, winner=win, loser=lose)
     if not (a and d):
         if a or d:
-            establish_control(g, bf, g.attacker if a else g.defender)
+            establish_control(g, bf, attacker if a else defender)
             if g.hidden:
                 from simulator.rules.hidden import trash_uncontrolled
                 trash_uncontrolled(g, cite("combat.resolve-trash-uncontrolled"), only=bf)
@@ -172,7 +189,7 @@ def _end(g: State, inst, ctx) -> None:
 @effect("settle_showdown")
 def _settle(g: State, inst, ctx) -> None:
     """348.2.a: the one player whose units remain establishes control (a Conquer if not yet scored)."""
-    bf = g.active
+    bf = _active(g)
     ps = g.players_at(bf)
     if len(ps) == 1:
         establish_control(g, bf, ps[0])

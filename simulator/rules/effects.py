@@ -28,7 +28,7 @@ def resolve(g: State, item: Item) -> None:
         enter_play(g, item)
         return
     if item.kind == "gear":
-        n = _next_id(g, item.card)
+        n = _next_id(g, _card(item))
         gear = Unit(n, item.controller, "base", 0, abilities=g.cfg.cards[item.card].abilities,
                     card=item.card, kind="gear")
         g.units[n] = gear
@@ -100,6 +100,12 @@ def _abandon_resolution(g: State, inst, ctx) -> None:
         item=r.item.name)
 
 
+def _card(item: Item) -> str:
+    """The card a unit or gear item was played from (every such item has one)."""
+    assert item.card is not None, f"{item.name} was not played from a card"
+    return item.card
+
+
 def _next_id(g: State, card: str) -> str:
     g.counters[card] = g.counters.get(card, 0) + 1
     return f"{card}#{g.counters[card]}"
@@ -107,8 +113,8 @@ def _next_id(g: State, card: str) -> str:
 
 def enter_play(g: State, item: Item) -> None:
     """A unit enters play at its chosen location, exhausted (359.2); play triggers follow (383.4.a.2)."""
-    n = _next_id(g, item.card)
-    card = g.cfg.cards[item.card]
+    n = _next_id(g, _card(item))
+    card = g.cfg.cards[_card(item)]
     u = Unit(n, item.controller, item.at or "base", card.might, abilities=card.abilities, card=item.card,
              keywords=card.keywords)
     u.exhausted = not item.ready
@@ -204,68 +210,16 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
             log(g, "{verb}: {source} has left the board, so 'here' is unavailable; the instruction does nothing",
                 cite("effects.has-left-board-so-here"), item.controller, verb=verb, source=item.source)
             continue
-        u = g.units.get(args.get("unit")) if "unit" in args else None
+        u = g.units.get(args["unit"]) if "unit" in args else None
         if "unit" in args and (u is None or u.zone != "board"):
             log(g, "{verb}: {unit} is no longer on the board; nothing happens" if u is not None else
                 "{verb}: {unit} is not on the board (yet); nothing happens",
                 cite("effects.no-longer-board-nothing-happens") if u is not None else cite("effects.no-longer-board-nothing-happens-2"), item.controller, verb=verb, unit=args.get("unit"))
             continue
-        if verb == "move":
-            forced_move(g, u, args["to"])
-        elif verb == "recall":
-            if u.at != "base":
-                recall(g, u, cite("effects.run-effects-recall"))
-        elif verb == "stun":
-            u.stunned = True
-            g.dirty = True
-            log(g, "{unit} is stunned: it deals no combat damage this turn", cite("effects.stunned-deals-no-combat-damage"), item.controller, unit=u.id)
-        elif verb == "buff":
-            u.buff += int(args["might"])
-            log(g, "{unit} gets {might} might this turn (now {now})", cite("effects.gets-might-turn-now"), item.controller, unit=u.id,
-                might=f"{int(args['might']):+d}", now=g.might(u))
-        elif verb == "en-garde":
-            u.buff += 1
-            alone = [v for v in g.units_at(u.at, item.controller)] == [u]
-            if alone:
-                u.buff += 1
-            log(g, "{unit} gets +{might} might this turn (now {now}): it is the only unit its controller has there"
-                if alone else "{unit} gets +{might} might this turn (now {now})", cite("effects.gets-might-turn-now-only"), item.controller,
-                unit=u.id, might=2 if alone else 1, now=g.might(u))
-        elif verb == "damage":
-            u.damage += int(args["amount"])
-            u.hurt = True
-            g.dirty = True
-            log(g, "{unit} takes {amount} damage", cite("effects.takes-damage"), item.controller, unit=u.id, amount=args["amount"])
-        elif verb == "kill" and u.ward:
-            fire(g, "chain", "replaced", units=[u.id])      # R21: the kill is replaced; no death, no on-death
-        elif verb == "kill":
-            log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
-            if any(ab.trigger == "on-death" for ab in u.abilities):
-                fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
-            u.zone = "trash"
-            u.designation = None
-            g.dirty = True
-        elif verb == "banish":
-            u.zone = "banished"
-            u.designation = None
-            g.dirty = True
-            log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
-        elif verb == "replay":
-            _replay(g, item, u, args.get("at") or "base", entering)
+        if u is not None and verb in UNIT_VERBS:
+            _unit_verb(g, item, verb, u, args, entering)
         elif verb == "play":
             _forced_play(g, item, args["card"], args.get("at") or "base", entering)
-        elif verb in ("ready", "exhaust"):
-            u.exhausted = verb == "exhaust"
-            g.dirty = True
-            log(g, '{unit} is {readied}', cite("effects.x"), item.controller, unit=u.id, readied='exhausted' if u.exhausted else 'readied')
-        elif verb == "ward":
-            u.ward = True
-            log(g, "{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled",
-                cite("effects.gets-ward"), item.controller, unit=u.id)
-        elif verb == "give-keyword":
-            if args["keyword"] not in u.given:
-                u.given = u.given + (args["keyword"],)
-            log(g, '{unit} gains {keyword} this turn', cite("effects.gains-turn"), item.controller, unit=u.id, keyword=args['keyword'])
         elif verb == "play-unit":
             where = args.get("at") or "base"
             if where in g.bfs and combat_outsider(g, item.controller, where):
@@ -296,6 +250,70 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
             else:
                 g.extra.insert(0, who)
             log(g, "{who} will take an extra turn after this one", cite("effects.will-take-extra-turn-after"), item.controller, who=who)
+    return None
+
+
+#: the verbs that act on a unit on the board (its ``unit`` field)
+UNIT_VERBS = ('move', 'recall', 'stun', 'buff', 'en-garde', 'damage', 'kill', 'banish', 'replay', 'ready', 'exhaust', 'ward',
+              'give-keyword')
+
+
+def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: list) -> None:
+    """Carry out one of :data:`UNIT_VERBS` on ``u``, a unit on the board."""
+    if verb == "move":
+        forced_move(g, u, args["to"])
+    elif verb == "recall":
+        if u.at != "base":
+            recall(g, u, cite("effects.run-effects-recall"))
+    elif verb == "stun":
+        u.stunned = True
+        g.dirty = True
+        log(g, "{unit} is stunned: it deals no combat damage this turn", cite("effects.stunned-deals-no-combat-damage"), item.controller, unit=u.id)
+    elif verb == "buff":
+        u.buff += int(args["might"])
+        log(g, "{unit} gets {might} might this turn (now {now})", cite("effects.gets-might-turn-now"), item.controller, unit=u.id,
+            might=f"{int(args['might']):+d}", now=g.might(u))
+    elif verb == "en-garde":
+        u.buff += 1
+        alone = [v for v in g.units_at(u.at, item.controller)] == [u]
+        if alone:
+            u.buff += 1
+        log(g, "{unit} gets +{might} might this turn (now {now}): it is the only unit its controller has there"
+            if alone else "{unit} gets +{might} might this turn (now {now})", cite("effects.gets-might-turn-now-only"), item.controller,
+            unit=u.id, might=2 if alone else 1, now=g.might(u))
+    elif verb == "damage":
+        u.damage += int(args["amount"])
+        u.hurt = True
+        g.dirty = True
+        log(g, "{unit} takes {amount} damage", cite("effects.takes-damage"), item.controller, unit=u.id, amount=args["amount"])
+    elif verb == "kill" and u.ward:
+        fire(g, "chain", "replaced", units=[u.id])      # R21: the kill is replaced; no death, no on-death
+    elif verb == "kill":
+        log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
+        if any(ab.trigger == "on-death" for ab in u.abilities):
+            fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
+        u.zone = "trash"
+        u.designation = None
+        g.dirty = True
+    elif verb == "banish":
+        u.zone = "banished"
+        u.designation = None
+        g.dirty = True
+        log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
+    elif verb == "replay":
+        _replay(g, item, u, args.get("at") or "base", entering)
+    elif verb in ("ready", "exhaust"):
+        u.exhausted = verb == "exhaust"
+        g.dirty = True
+        log(g, '{unit} is {readied}', cite("effects.readied-or-exhausted"), item.controller, unit=u.id, readied='exhausted' if u.exhausted else 'readied')
+    elif verb == "ward":
+        u.ward = True
+        log(g, "{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled",
+            cite("effects.gets-ward"), item.controller, unit=u.id)
+    elif verb == "give-keyword":
+        if args["keyword"] not in u.given:
+            u.given = u.given + (args["keyword"],)
+        log(g, '{unit} gains {keyword} this turn', cite("effects.gains-turn"), item.controller, unit=u.id, keyword=args['keyword'])
 
 
 def _forced_play(g: State, item: Item, card: str, where: str, entering: list, owner: str | None = None) -> str:

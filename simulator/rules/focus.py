@@ -45,7 +45,9 @@ def _r1(g: State, inst, ctx) -> bool:
 @effect("focus_to_contester")
 def _award(g: State, inst, ctx) -> None:
     """345 / 464.2.c.1.a: the player who applied Contested (the attacker) gains focus, and priority (313.2)."""
-    holder = g.focus_due if g.focus_due in g.in_game() else g.next_player(g.focus_due)
+    due = g.focus_due
+    assert due is not None, "focus is awarded only when it is due"
+    holder = due if due in g.in_game() else g.next_player(due)
     g.focus, g.focus_due, g.focus_passed = holder, None, ()
     if not g.chain:
         g.priority = holder
@@ -71,17 +73,23 @@ def _keeps(g: State, inst, ctx) -> None:
     ctx["player"] = g.focus
 
 
+def _holder(g: State) -> str:
+    """The focus holder (focus passes on only from a player holding it, 347.2)."""
+    assert g.focus is not None, "nobody holds focus"
+    return g.focus
+
+
 @effect("focus_to_next")
 def _to_next(g: State, inst, ctx) -> None:
     g.chain_by = None
-    g.focus = next_focus(g, g.focus)
+    g.focus = next_focus(g, _holder(g))
     g.priority = g.focus
     ctx["player"] = g.focus
 
 
 @effect("focus_to_next_silent")
 def _to_next_silent(g: State, inst, ctx) -> None:
-    g.focus = next_focus(g, g.focus)
+    g.focus = next_focus(g, _holder(g))
 
 
 @effect("focus_to_attacker")

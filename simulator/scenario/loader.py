@@ -26,7 +26,7 @@ from statecharts.states import Phase
 from simulator.game.actions import Action, budget
 from simulator.core.cards import Card
 from simulator.core.i18n import narrate
-from simulator.core.errors import IllegalAction, RulesBug, ScenarioError, TooCostly
+from simulator.core.errors import IllegalAction, RulesBug, ScenarioError, TooCostly, need
 from simulator.game.setup import build
 from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind)
 
@@ -177,11 +177,11 @@ def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
                         out[k] = walk(vn, path + (k,))
                     return out
                 if isinstance(n, yaml.SequenceNode):
-                    out = []
+                    seq = []
                     for i, vn in enumerate(n.value):
                         lines[path + (i,)] = vn.start_mark.line + 1
-                        out.append(walk(vn, path + (i,)))
-                    return out
+                        seq.append(walk(vn, path + (i,)))
+                    return seq
                 return scalar(n)
 
             def scalar(n):
@@ -521,7 +521,7 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
         observe(None, game, "")
     failure = ""
     steps = checks = 0
-    checked = []
+    checked: list[tuple[int, str]] = []
     with budget(MAX_CHECKS):            # the whole run's legal listings together (hostile input)
         for st in sc.steps:
             try:
@@ -557,6 +557,7 @@ def _step_done(sc: Scenario, st: Step, game, failure: str, observe, checked: lis
 
 
 def _do(game, sc: Scenario, st: Step) -> str:
+    action = need(st.action, "the step's action")
     before = game.state.key()
     try:
         game.apply(st.action, st.number)
@@ -571,8 +572,8 @@ def _do(game, sc: Scenario, st: Step) -> str:
             return f"{st.describe()} was rejected as expected, but the reason {e.reason!r} does not contain {st.illegal!r}"
         from simulator.core.log import log
         game.state.step = st.number
-        log(game.state, "{player} may not {action}: {reason} (rejected as expected)", e.rule, st.action.player,
-            action=st.action.summary(), reason=e.reason)
+        log(game.state, "{player} may not {action}: {reason} (rejected as expected)", e.rule, action.player,
+            action=action.summary(), reason=e.reason)
         return ""
     if st.illegal:
         return f"expected {st.describe()} to be rejected" + (f" ({st.illegal})" if isinstance(st.illegal, str) else "") \
@@ -582,8 +583,9 @@ def _do(game, sc: Scenario, st: Step) -> str:
 
 def _check(game, sc: Scenario, st: Step) -> str:
     from simulator.scenario.view import view
-    v = view(game.state, with_legal="legal" in st.expect, every=True)
-    problems = [p for k, want in st.expect.items() for p in compare(k, want, v)]
+    expect = need(st.expect, "the step's expectations")
+    v = view(game.state, with_legal="legal" in expect, every=True)
+    problems = [p for k, want in expect.items() for p in compare(k, want, v)]
     return "; ".join(problems)
 
 

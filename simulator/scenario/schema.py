@@ -69,7 +69,7 @@ UNIT_ENTRY = {
 def defs() -> dict:
     verbs = {}
     for verb, fields in cardlib.VERBS.items():
-        props = {}
+        props: dict[str, object] = {}
         for f in fields:
             if f in loader.NUMBER_FIELDS:
                 props[f] = {"type": "integer", "description": "a number (never a target: 356)"}
@@ -192,7 +192,7 @@ def _action(kind: str) -> dict:
 
 def _expectation() -> dict:
     kinds = {"enum": ["showdown", "combat"]}
-    unit_fields = {}
+    unit_fields: dict[str, object] = {}
     for f, kind in loader.UNIT_FIELDS.items():
         if kind is int:
             unit_fields[f] = {"type": "integer"}

@@ -56,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
         text = golden.render(path, "compiled")
         other = golden.render(path, "transitions")
         if other != text:
-            d = difflib.unified_diff(text.splitlines(), other.splitlines(), "compiled", "transitions", lineterm="")
-            print(f"{golden.rel(path)}: the two backends disagree; not approved:\n" + "\n".join(list(d)[:60]))
+            lines = difflib.unified_diff(text.splitlines(), other.splitlines(), "compiled", "transitions", lineterm="")
+            print(f"{golden.rel(path)}: the two backends disagree; not approved:\n" + "\n".join(list(lines)[:60]))
             worst = 1
             continue
         d = golden.diff(path, text)

@@ -215,17 +215,17 @@ class Monitor:
 
     def add(self, rec: tuple) -> None:
         self.seen.add(rec)
-        if rec[0] in self.WATCHED and self.g is not None:
-            self.check(rec)
+        g = self.g
+        if rec[0] in self.WATCHED and g is not None:
+            self.check(g, rec)
 
     def recorder(self, leaf: str):
         """What records ``leaf``'s transitions: ``add`` for a watched leaf, else the plain set's ``add``
         (the generated cleanup loop asks once per run: same records, no monitor call per step)."""
         return self.add if leaf in self.WATCHED else self.seen.add
 
-    def check(self, rec: tuple) -> None:
+    def check(self, g: State, rec: tuple) -> None:
         leaf, source, trigger, dest = rec[0], rec[1], rec[2], rec[3]
-        g = self.g
         if leaf == "combat" and dest == CombatStep.DamageStep and g.chain:
             self.found.append(("combat damage never with a chain", "465.1, 465.3",
                                f"combat damage is dealt at {g.active} with {len(g.chain)} item(s) on the chain"))

@@ -82,7 +82,7 @@ def document(path: Path, res: Result, state=None) -> dict:
 def run_doc(path: Path, backend: str = "compiled") -> dict:
     """Run one scenario file and return its golden data."""
     sc = load(str(path))
-    last = []
+    last: list = []
     res = run(sc, backend=backend, observe=lambda step, game, failure: last.append(game) if not last else None)
     return document(path, res, last[0].state if last else None)
 
