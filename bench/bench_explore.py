@@ -1,117 +1,83 @@
-"""Benchmark of the verifier's exploration (not a test): distinct states per second and bytes per state.
+"""Benchmark of the verifier's exploration (not a test): one core vs both cores on one position, a Dask
+cluster, and peak bytes per state with the graph on. Ratios are measured in one run.
 
-Every figure is also given as a ratio to a bare ``transitions`` trigger measured in the same run
-(a flat two-state ``transitions.Machine``, ``model.go()``), so results compare across machines.
+    python bench/bench_explore.py                      # the largest default position: 1 core, 2 shards
+    python bench/bench_explore.py --position NAME --memory
+    python bench/bench_explore.py --cluster local      # also a local two-worker Dask cluster (cluster extra)
+    python bench/bench_explore.py --cluster tcp://HOST:8786
 
-    python bench/bench_explore.py            # default positions, one process, then both cores
-    python bench/bench_explore.py --profile  # plus the top cProfile entries of one search
-
-Targets (issue 6): >= 50,000 distinct states/s on one core, <= 200 bytes per visited state,
-both cores used, the default ``riftsim verify`` under 60 s.
+Targets (issue 13): two shards >= 1.7x one core on a large position; <= 1 KB peak per state with the graph.
 """
 from __future__ import annotations
 
 import argparse
-import gc
+import functools
 import sys
 import time
 import tracemalloc
-from array import array
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simulator.verify.explore import explore, fast_fingerprint  # noqa: E402
-from simulator.verify.command import DEFAULT_POSITIONS, load_positions, run_positions  # noqa: E402
+from simulator.verify.cluster import DaskActors, Processes, same_hash_seed  # noqa: E402
+from simulator.verify.command import DEFAULT_FILES, finish, load_positions  # noqa: E402
+from simulator.verify.explore import explore  # noqa: E402
+from simulator.verify.shard import Shard, search  # noqa: E402
 
 
-def bare_trigger_seconds(n: int = 100_000) -> float:
-    """CPU seconds per trigger of a bare flat ``transitions`` machine (best of 5)."""
-    from transitions import Machine
-
-    class M:
-        pass
-
-    m = M()
-    Machine(model=m, states=["a", "b"], transitions=[["go", "a", "b"], ["go", "b", "a"]], initial="a",
-            auto_transitions=False)
-    best = float("inf")
-    for _ in range(5):
-        t = time.process_time()
-        for _ in range(n):
-            m.go()
-        best = min(best, time.process_time() - t)
-    return best / n
-
-
-def visited_bytes_tracemalloc(positions) -> tuple[int, int]:
-    """Bytes the visited structures take, measured with tracemalloc: the fingerprints of every state
-    of the positions rebuilt into a fresh set + the three trace-tree arrays."""
-    fps = []
-    for p in positions:
-        r = explore(p, graph=True)                     # the nodes of the graph are the visited states
-        fps += [f & ((1 << 56) - 1) for f in r.graph[0]]
-    gc.collect()
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    seen = set()
-    a, b, c = array("Q"), array("l"), array("H")
-    for f in fps:
-        seen.add(int(f) + 0)                           # a fresh int object, as in the search
-        a.append(f)
-        b.append(0)
-        c.append(0)
-    used = tracemalloc.get_traced_memory()[0] - before
-    tracemalloc.stop()
-    return used, len(fps)
+def sharded(pos, transport, n, graph=True, stable=False):
+    pool = transport(functools.partial(Shard, pos, n, graph=graph, stable=stable))
+    try:
+        return search(pos, pool)
+    finally:
+        pool.close()
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--position", default="skirmish-conversion-after-the-contester-left")
+    ap.add_argument("--positions", help="a positions file (default: the shipped ones)")
+    ap.add_argument("--memory", action="store_true", help="peak bytes per state (tracemalloc: slow)")
+    ap.add_argument("--cluster", help="'local' (a two-worker LocalCluster on loopback) or a scheduler address")
     args = ap.parse_args()
-    positions, _ = load_positions(str(DEFAULT_POSITIONS))
-
-    trig = bare_trigger_seconds()
-    print(f"bare transitions trigger: {trig * 1e6:.2f} us CPU ({1 / trig:,.0f} triggers/s)")
-
-    cpu = states = 0
-    t0 = time.perf_counter()
-    for p in positions:
-        r = explore(p)
-        cpu += r.cpu
-        states += r.states
-    wall1 = time.perf_counter() - t0
-    rate = states / cpu
-    print(f"one process: {states} distinct states, {cpu:.1f} s CPU, {wall1:.1f} s wall: "
-          f"{rate:,.0f} states per CPU second = {rate * trig:.3f} x the bare trigger rate "
-          f"(one state costs {1 / (rate * trig):.1f} bare triggers); target 50,000/s = {50_000 * trig:.2f} x")
+    files = [args.positions] if args.positions else [str(f) for f in DEFAULT_FILES]
+    pos = {p.name: p for f in files for p in load_positions(f)[0]}[args.position]
 
     t0 = time.perf_counter()
-    rs = run_positions(positions, jobs=2, measure=True)
-    wall2 = time.perf_counter() - t0
-    per_state = sum(r.visited_bytes for r in rs) / sum(r.states for r in rs)
-    print(f"two processes: {wall2:.1f} s wall ({wall1 / wall2:.2f}x the one-process wall time)")
-    used, n = visited_bytes_tracemalloc(positions)
-    print(f"bytes per visited state: {per_state:.0f} (sys.getsizeof accounting), {used / n:.0f} (tracemalloc of "
-          f"{n} fingerprints in a fresh set + trace arrays); target <= 200")
-    fp_t = time.process_time()
-    g = positions[0].start()
-    for _ in range(10_000):
-        fast_fingerprint(g)
-    fp_t = (time.process_time() - fp_t) / 10_000
-    print(f"fingerprint of one state: {fp_t * 1e6:.1f} us = {fp_t / trig:.2f} bare triggers")
-
-    if args.profile:
-        import cProfile
-        import pstats
-        pr = cProfile.Profile()
-        pr.enable()
-        for p in positions:
-            explore(p)
-        pr.disable()
-        pstats.Stats(pr).sort_stats("tottime").print_stats(15)
-        pstats.Stats(pr).sort_stats("cumtime").print_stats(20)
+    one = finish(pos, explore(pos, graph=True), False)
+    w1 = time.perf_counter() - t0
+    print(f"{pos.name}: {one.states} states, {one.edges} transitions")
+    print(f"one core: {w1:.1f} s wall ({one.states / w1:,.0f} states/s)")
+    t0 = time.perf_counter()
+    two = finish(pos, sharded(pos, lambda make: Processes(2, make), 2), False)
+    w2 = time.perf_counter() - t0
+    assert (two.states, two.edges) == (one.states, one.edges)
+    print(f"two shards (processes): {w2:.1f} s wall = {w1 / w2:.2f}x one core (target >= 1.7x); "
+          f"shard CPU {two.cpu:.1f} s")
+    if args.cluster:
+        import distributed
+        lc = distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                      dashboard_address=None) if args.cluster == "local" else None
+        with distributed.Client(lc or args.cluster) as client:
+            n = len(client.scheduler_info()["workers"])
+            stable = not same_hash_seed(client)
+            t0 = time.perf_counter()
+            r = sharded(pos, lambda make: DaskActors(client, n, make), n, stable=stable)
+            wd = time.perf_counter() - t0
+        if lc is not None:
+            lc.close()
+        assert (r.states, r.edges) == (one.states, one.edges)
+        print(f"Dask cluster, {n} workers ({'blake2b' if stable else 'fast'} fingerprints): {wd:.1f} s wall = "
+              f"{w1 / wd:.2f}x one core")
+    if args.memory:
+        tracemalloc.start()
+        r = finish(pos, explore(pos, graph=True), False)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        print(f"peak with the graph on (search + analysis, tracemalloc): {peak / r.states:.0f} bytes per state "
+              f"(target <= 1024)")
+    import resource
+    print(f"ru_maxrss of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0
 
 

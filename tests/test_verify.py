@@ -19,6 +19,7 @@ from simulator.core import registry
 from simulator.verify import command as verify, graphcheck
 from simulator.cli.main import main
 from simulator.verify.explore import Position, explore, fingerprint
+from simulator.verify.stategraph import BOUNDED, TERMINAL, StateGraph, analyse
 
 DUEL = {"players": ["A", "B"], "battlefields": ["North", "South"],
         "units": [{"id": "a1", "owner": "A", "at": "base", "might": 2},
@@ -87,10 +88,10 @@ def test_real_rules_small_duel_holds_every_invariant():
 
 
 def test_exploration_is_deterministic():
-    a = explore(Position("duel", DUEL, turns=2), graph=True)
-    b = explore(Position("duel", DUEL, turns=2), graph=True)
+    a = explore(Position("duel", DUEL, turns=2), graph=True, labels=True)
+    b = explore(Position("duel", DUEL, turns=2), graph=True, labels=True)
     assert (a.states, a.edges, a.depth, a.bounded) == (b.states, b.edges, b.depth, b.bounded)
-    assert a.graph[0].keys() == b.graph[0].keys()
+    assert list(a.graph.name) == list(b.graph.name) and list(a.graph.edges()) == list(b.graph.edges())
 
 
 def test_concede_in_war_leaves_no_stale_holder_or_deadlock():
@@ -194,44 +195,48 @@ def test_jobs_do_not_change_results(jobs):
         [(r.position, r.states, r.edges) for r in verify.run_positions(ps, jobs=1)]
 
 
+def _graph(nodes: dict, edges: list) -> StateGraph:
+    """A StateGraph from {node: flags} (ids 0..n-1) and [(v, w, action)]."""
+    g = StateGraph()
+    for v, fl in sorted(nodes.items()):
+        g.node(v, fl)
+        for a, b, label in edges:
+            if a == v:
+                g.edge(b, label.endswith("end-turn"))
+    return g
+
+
 def test_livelock_is_an_attracting_component_without_terminal_or_bounded_state():
     """A loop the game can never leave, where nobody can ever win or reach the bound, is a finding."""
-    gr = nx.DiGraph()
-    gr.add_node("s0", terminal=False, bounded=False)
-    gr.add_node("end", terminal=True, bounded=False)
-    gr.add_nodes_from(["x", "y"], terminal=False, bounded=False)
-    gr.add_edges_from([("s0", "end"), ("s0", "x")])
-    gr.add_edge("x", "y", action="A pass")
-    gr.add_edge("y", "x", action="B pass")
-    assert verify.livelocks(gr) == [{"x", "y"}]
-    gr.add_edge("y", "end")
-    assert verify.livelocks(gr) == []
+    s0, end, x, y = range(4)
+    nodes = {s0: 0, end: TERMINAL, x: 0, y: 0}
+    edges = [(s0, end, "A pass"), (s0, x, "A pass"), (x, y, "A pass"), (y, x, "B pass")]
+    assert analyse(_graph(nodes, edges)).livelocks == [(2, x)]
+    assert analyse(_graph(nodes, edges + [(y, end, "B pass")])).livelocks == []
 
 
 def test_a_loop_of_end_turns_is_not_a_livelock():
     """Turns passing forever on an empty board (decks not modelled) is reported apart, not as a finding."""
-    gr = nx.DiGraph()
-    gr.add_nodes_from(["s0", "x", "y"], terminal=False, bounded=False)
-    gr.add_edge("s0", "x", action="A move a1 North")
-    gr.add_edge("x", "y", action="A end-turn")
-    gr.add_edge("y", "x", action="B end-turn")
-    assert verify.livelocks(gr) == [] and verify.livelocks(gr, turns=True) == [{"x", "y"}]
+    s0, x, y = range(3)
+    a = analyse(_graph({s0: 0, x: 0, y: 0}, [(s0, x, "A move a1 North"), (x, y, "A end-turn"),
+                                             (y, x, "B end-turn")]))
+    assert a.livelocks == [] and a.idle == [(2, x)]
 
 
 def test_max_states_stop_marks_the_frontier_as_bounded():
     r = explore(Position("duel", DUEL, turns=2), max_states=10, graph=True)
     assert not r.complete
-    nodes, edges = r.graph
-    assert {b for _, b, _ in edges} <= set(nodes)
-    assert any(a["bounded"] for a in nodes.values())
+    assert list(r.graph.ids) == list(range(r.states))                       # every visited state is a node
+    assert {w for _, w, _ in r.graph.edges()} <= set(r.graph.ids)
+    assert any(fl & BOUNDED for fl in r.graph.flags)
 
 
 def test_both_backends_explore_the_same_space():
     """The compiled table and the real transitions machines pick the same declared transitions everywhere."""
-    a = explore(Position("duel", DUEL, turns=1), backend="compiled", graph=True)
-    b = explore(Position("duel", DUEL, turns=1), backend="transitions", graph=True)
+    a = explore(Position("duel", DUEL, turns=1), backend="compiled", graph=True, labels=True)
+    b = explore(Position("duel", DUEL, turns=1), backend="transitions", graph=True, labels=True)
     assert (a.states, a.edges, a.coverage) == (b.states, b.edges, b.coverage)
-    assert a.graph[0].keys() == b.graph[0].keys()
+    assert list(a.graph.name) == list(b.graph.name)
 
 
 @pytest.mark.parametrize("entry, why", [

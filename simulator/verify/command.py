@@ -31,6 +31,7 @@ from simulator.core.errors import ScenarioError
 from simulator.core.files import atomic_write, check_writable
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text, step_of
+from simulator.verify.cluster import worker_start as _worker_start
 from simulator.verify.explore import Position, Result, Violation, explore
 from simulator.verify.schema import EXPLORE
 
@@ -63,10 +64,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--depth", type=_count(0), metavar="N", help="do not expand states deeper than N actions")
     p.add_argument("--turns", type=_count(0), metavar="N", help="do not expand states after N end-turns (overrides the file)")
     p.add_argument("--jobs", type=_count(1), default=min(2, os.cpu_count() or 1), metavar="N",
-                   help="worker processes, one position each at a time (default: 2)")
+                   help="worker processes (default: 2): positions largest first, one each; a position larger than "
+                        "the others' share, or the only one, explored by all N together")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="explore each position sharded over the workers of a Dask cluster (tcp://HOST:8786; "
+                        "needs the cluster extra, docs/cluster.md)")
+    p.add_argument("--shards", type=_count(1), metavar="N",
+                   help="with --cluster: shards per position (default: one per cluster worker)")
     p.add_argument("--stats", action="store_true", help="print distinct states/s, bytes per visited state, times")
     p.add_argument("--no-graph", action="store_true",
-                   help="skip the explored state space as a networkx graph (SCCs, terminal states, livelocks)")
+                   help="skip the explored state space as a graph (SCCs, terminal states, livelocks)")
     p.add_argument("--export", metavar="FILE.graphml", help="write the explored state space as GraphML (even with --no-graph)")
     p.add_argument("--out", metavar="DIR", default="verify-counterexamples",
                    help="where violations are written as scenario files (default: verify-counterexamples/)")
@@ -107,7 +114,7 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
         names.add(name)
         checked = pv.position(entry, keys, "a position")
         bounds = pv.mapping(pv.opt(entry, "explore", {}), ("explore",), "explore", EXPLORE_KEYS)
-        for key, low in (("turns", 0), ("max_states", 1)):
+        for key, low in (("turns", 0), ("max_states", 1), ("states", 0)):
             if key in bounds:
                 pv.integer(bounds[key], ("explore", key), f"explore.{key}", low)
         if "concede" in bounds:
@@ -118,7 +125,7 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
             rulings[rid] = value
         setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
         out.append(Position(name, setup, bounds.get("turns", 2), bounds.get("concede", False),
-                            bounds.get("max_states", 200_000), rulings))
+                            bounds.get("max_states", 200_000), rulings, bounds.get("states", 0)))
     allowed = {}
     for i, u in enumerate(v.seq(v.opt(doc, "unexercised", []), ("unexercised",), "unexercised")):
         up = ("unexercised", i)
@@ -168,50 +175,97 @@ def write_counterexample(out: Path, pos: Position, v: Violation, n: int) -> Path
 # -- running ---------------------------------------------------------------------------------------
 
 def _work(job) -> Result:
-    pos, max_states, depth, graph, measure, backend = job
-    return explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend)
+    pos, max_states, depth, graph, measure, backend, export = job
+    r = explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend,
+                labels=export)
+    return finish(pos, r, export, backend)
 
 
-def _worker_start() -> None:
-    """In each worker: Ctrl-C is the parent's to handle (it terminates the pool), SIGTERM ends the worker
-    silently, and the worker dies with its parent even if the parent is killed outright (Linux prctl)."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)       # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):                    # pragma: no cover - not Linux
-        pass
-    if os.getppid() == 1:                                # the parent died before prctl took effect
-        os._exit(0)
+def finish(pos: Position, r: Result, export: bool, backend: str = "compiled") -> Result:
+    """The state-space analysis where the search ran (SCCs once; examples named by their stable
+    fingerprint); the graph goes back to the parent only for ``--export``."""
+    if r.graph is not None:
+        from simulator.verify.explore import fingerprint, replay
+        from simulator.verify.stategraph import analyse
+        r.analysis = a = analyse(r.graph)
+        parent, via = r.tree
+        for _size, v in a.livelocks + a.idle[:1]:
+            r.examples[v] = fingerprint(replay(pos, parent, via, v, backend)[1])
+        r.tree = None
+        if not export:
+            r.graph = None
+    return r
 
 
 def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
                   depth: int | None = None, graph: bool = False, measure: bool = False,
-                  backend: str = "compiled", progress: bool = False) -> list[Result]:
-    """Explore every position (in parallel over ``jobs`` processes); results in the positions' order.
-    ``progress``: a bar on stderr, one tick per position explored (tqdm)."""
-    work = [(p, max_states, depth, graph, measure, backend) for p in positions]
+                  backend: str = "compiled", progress: bool = False, export: bool = False,
+                  cluster: str | None = None, shards: int | None = None) -> list[Result]:
+    """Explore every position; results in the positions' order. ``progress``: a bar on stderr, a tick per position.
+
+    ``jobs`` processes: the positions run largest first (their ``explore: states:``) one per process, except a
+    position bigger than the others' share (or the only one), which all ``jobs`` processes explore together
+    (:mod:`simulator.verify.shard`). ``cluster``: every position sharded over a Dask cluster's workers."""
+    work = [(p, max_states, depth, graph, measure, backend, export) for p in positions]
     bar = _bar(len(work)) if progress else None
-    results = []
+    results: list = [None] * len(work)
+    total = sum(p.states for p in positions)
     try:
-        if jobs > 1 and len(work) > 1:
+        if cluster:
+            from simulator.verify import cluster as transport
+            client = transport.connect(cluster)
+            try:
+                n = shards or len(client.scheduler_info()["workers"])
+                stable = not transport.same_hash_seed(client)
+                for i, w in enumerate(work):
+                    results[i] = _sharded(w, lambda make, n=n: transport.DaskActors(client, n, make), n, stable)
+                    _tick(bar, results[i])
+            finally:
+                client.close()
+            return results
+        together = [i for i, p in enumerate(positions) if jobs > 1 and
+                    (len(positions) == 1 or (p.states and p.states * jobs > total))]
+        for i in together:
+            from simulator.verify.cluster import Processes
+            results[i] = _sharded(work[i], lambda make, n=jobs: Processes(n, make), jobs)
+            _tick(bar, results[i])
+        rest = sorted((i for i in range(len(work)) if i not in together), key=lambda i: -positions[i].states)
+        if jobs > 1 and len(rest) > 1:
             import multiprocessing as mp
             ctx = mp.get_context("fork")
             # leaving the block by any exception (Ctrl-C, SIGTERM turned into one by cli.main) terminates the workers
-            with ctx.Pool(min(jobs, len(work)), initializer=_worker_start) as pool:
-                for r in pool.imap(_work, work, chunksize=1):
-                    results.append(r)
+            with ctx.Pool(min(jobs, len(rest)), initializer=_worker_start) as pool:
+                for i, r in pool.imap_unordered(_indexed, [(i, work[i]) for i in rest], chunksize=1):
+                    results[i] = r
                     _tick(bar, r)
         else:
-            for w in work:
-                results.append(_work(w))
-                _tick(bar, results[-1])
+            for i in rest:
+                results[i] = _work(work[i])
+                _tick(bar, results[i])
     finally:
         if bar is not None:
             bar.close()
     return results
+
+
+def _indexed(job):
+    i, w = job
+    return i, _work(w)
+
+
+def _sharded(job, transport, n: int, stable: bool = False) -> Result:
+    """One position explored by ``n`` shards (``transport(make)`` builds them), analysed here."""
+    import functools
+    from simulator.verify.shard import Shard, search
+    pos, max_states, depth, graph, measure, backend, export = job
+    make = functools.partial(Shard, pos, n, max_depth=depth, limit=max_states, graph=graph, labels=export,
+                             backend=backend, stable=stable)
+    pool = transport(make)
+    try:
+        r = search(pos, pool, limit=max_states, backend=backend)
+    finally:
+        pool.close()
+    return finish(pos, r, export, backend)
 
 
 def _bar(total: int):
@@ -230,35 +284,13 @@ def _tick(bar, r: Result) -> None:
 
 
 def state_graph(results: list[Result]):
-    """The explored state spaces as one networkx DiGraph (node ids ``position:fingerprint``)."""
+    """The explored state spaces as one networkx DiGraph (node ids ``position:fingerprint``), for ``--export``."""
     import networkx as nx
-    gr = nx.DiGraph()
-    for r in results:
-        nodes, edges = r.graph
-        for fp, attrs in nodes.items():
-            gr.add_node(f"{r.position}:{fp:014x}", position=r.position, **attrs)
-        for a, b, label in edges:
-            gr.add_edge(f"{r.position}:{a:014x}", f"{r.position}:{b:014x}", action=label)
-    return gr
+    return nx.compose_all([r.graph.to_networkx(f"{r.position}:") for r in results]) if results else nx.DiGraph()
 
 
-def _turns_pass(gr, comp) -> bool:
-    return any(d.get("action", "").endswith("end-turn") for u, v, d in gr.subgraph(comp).edges(data=True))
-
-
-def livelocks(gr, *, turns: bool = False) -> list[set]:
-    """Attracting components (no way out) with no terminal or bounded state.
-
-    Without ``turns``: those whose loop never ends a turn, i.e. play inside one turn that can never progress
-    (a finding). With ``turns``: those whose loop passes turns, i.e. the board has run out of anything to
-    do and turns pass forever (not a rules defect: decks, hence draws, are not modelled)."""
-    import networkx as nx
-    out = []
-    for comp in nx.attracting_components(gr):
-        if not any(gr.nodes[v].get("terminal") or gr.nodes[v].get("bounded") for v in comp):
-            if _turns_pass(gr, comp) == turns:
-                out.append(comp)
-    return sorted(out, key=min)
+def _example(r: Result, v: int) -> str:
+    return f"{r.position}:{r.examples[v]:014x}" if v in r.examples else f"{r.position}:#{v}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -302,13 +334,17 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
                             graph=graph, measure=args.stats, backend=args.backend,
-                            progress=_show_progress(args))
+                            progress=_show_progress(args), export=bool(args.export),
+                            cluster=args.cluster, shards=args.shards)
     wall = time.perf_counter() - t0
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):
         print(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
               f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}), "
               f"{r.terminal} terminal{'' if r.complete else ', STOPPED at the state limit'}")
+        if p.states and r.complete and r.states != p.states:
+            print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
+                  f"first; update it)")
     total = sum(r.states for r in results)
     print(f"  total: {total} distinct states, {sum(r.edges for r in results)} transitions")
 
@@ -342,24 +378,24 @@ def run(args: argparse.Namespace) -> int:
         print("invariants: all hold (" + "; ".join(name for name, _, _ in _invariant_names()) + ")")
 
     if graph:
-        import networkx as nx
-        gr = state_graph(results)
-        sccs = list(nx.strongly_connected_components(gr))
-        big = max((len(c) for c in sccs), default=0)
-        terminal = sum(1 for _, d in gr.nodes(data=True) if d.get("terminal"))
-        sinks = sum(1 for v in gr.nodes if gr.out_degree(v) == 0)
-        print(f"state graph: {gr.number_of_nodes()} nodes, {gr.number_of_edges()} edges, {len(sccs)} strongly "
-              f"connected components (largest {big}), {terminal} terminal states, {sinks} without successors "
+        an = [(r, r.analysis) for r in results]
+        nodes = sum(a.nodes for _, a in an)
+        print(f"state graph: {nodes} nodes, {sum(a.edges for _, a in an)} edges, {sum(a.sccs for _, a in an)} "
+              f"strongly connected components (largest {max((a.largest for _, a in an), default=0)}), "
+              f"{sum(a.terminal for _, a in an)} terminal states, {sum(a.sinks for _, a in an)} without successors "
               f"(terminal or at the bound)")
-        for comp in livelocks(gr):
-            bad += 1
-            print(f"  FINDING livelock: {len(comp)} states that can never leave one another within a turn, none "
-                  f"terminal or at the bound (e.g. {min(comp)})")
-        idle = livelocks(gr, turns=True)
+        for r, a in an:
+            for size, v in a.livelocks:
+                bad += 1
+                print(f"  FINDING livelock: {size} states that can never leave one another within a turn, none "
+                      f"terminal or at the bound (e.g. {_example(r, v)})")
+        idle = [(r, x) for r, a in an for x in a.idle]
         if idle:
             print(f"  {len(idle)} loop(s) of end-turns where nothing else can ever happen (no units or cards left; "
-                  f"decks are not modelled), e.g. {min(idle[0])}")
+                  f"decks are not modelled), e.g. {_example(idle[0][0], idle[0][1][1])}")
         if args.export:
+            import networkx as nx
+            gr = state_graph(results)
             try:
                 atomic_write(args.export, lambda f: nx.write_graphml(gr, f))
             except OSError as e:

@@ -3,12 +3,15 @@
 From a starting position (the scenario format's setup keys), every legal action of every player
 (``actions.legal(state, p, moves="single")``: a compact move expanded
 to one move per unit and destination) is applied with the engine's own ``check``,
-``perform`` and ``settle``; states are deduplicated by a 56-bit blake2b fingerprint of
-``State.key()``. Breadth-first order makes every counterexample trace a shortest one.
+``perform`` and ``settle``; states are deduplicated by a 56-bit fingerprint of ``State.key()``
+(Python's tuple hash; the stable blake2b one only names the nodes of an ``--export``). Breadth-first
+order makes every counterexample trace a shortest one.
 
-Memory: the visited set holds only fingerprints; the shortest-trace tree is three flat arrays
-(fingerprint, parent index, action index in the parent's action list), so a trace is rebuilt by
-replaying the action indices from the start. Full states live only in the BFS frontier.
+Memory: the visited set holds only fingerprints (a dict fingerprint -> node id when the graph is kept);
+the shortest-trace tree is two flat arrays (parent index, action index in the parent's action list),
+so a trace is rebuilt by replaying the action indices from the start. Full states live only in the
+BFS frontier; the graph is flat arrays (:mod:`simulator.verify.stategraph`).
+:mod:`simulator.verify.shard` runs the same search on several cores or a cluster.
 
 Checks:
 
@@ -277,6 +280,7 @@ class Position:
     concede: bool = False          # explore concede too
     max_states: int = 200_000
     rulings: dict = field(default_factory=dict)
+    states: int = 0                # the state count of the last run (explore: states:): schedules the largest first
 
     def start(self, backend: str = "compiled") -> State:
         cards = {**CATALOGUE, **{cid: to_card(cid, c) for cid, c in (self.setup.get("cards") or {}).items()}}
@@ -308,7 +312,10 @@ class Result:
     cpu: float = 0.0               # CPU time of the search (throughput per core, even on a busy machine)
     coverage: set = field(default_factory=set)
     violations: list = field(default_factory=list)
-    graph: tuple | None = None     # (nodes {fp: attrs}, edges [(fp, fp, label)]) when asked
+    graph: object = None           # the StateGraph when asked (simulator/verify/stategraph.py)
+    analysis: object = None        # its Analysis, computed where the search ran
+    tree: tuple | None = None      # (parent, via) arrays of the shortest-trace tree, with the graph
+    examples: dict = field(default_factory=dict)    # node id -> stable fingerprint (the analysis' examples)
     visited_bytes: int = 0         # bytes of the visited set + trace tree, when asked
     complete: bool = True          # False if max_states stopped the search
 
@@ -339,31 +346,63 @@ def successor(g: State, a: Action, mon: Monitor) -> State:
     return n
 
 
+def state_findings(g: State, acts: list[Action]) -> list[tuple[str, str, str]]:
+    """The state invariants ``g`` breaks, (name, rule, message) in :data:`INVARIANTS` order."""
+    actors = {p: [a for a in acts if a.player == p and a.kind != "concede"] for p in g.in_game()}
+    out = []
+    for name, rule, check in INVARIANTS:
+        msg = check(g, actors)
+        if msg:
+            out.append((name, rule, msg))
+    return out
+
+
+def try_successor(g: State, a: Action, mon: Monitor) -> tuple[State | None, tuple | None]:
+    """The successor of ``g`` by ``a`` and the first transition finding of the step (or None): an action
+    ``legal`` listed but ``check`` refused, an engine crash, or a monitor's finding."""
+    try:
+        n = successor(g, a, mon)
+    except IllegalAction as e:   # legal() said yes, check() says no: a rules bug
+        mon.found.append(("legal actions are accepted", "410", f"{a.describe()} listed as legal but rejected: {e}"))
+        n = None
+    except Exception as e:  # noqa: BLE001 - an engine crash is a finding, with its trace
+        mon.found.append(("the engine never fails", "334", f"{a.describe()}: {type(e).__name__}: {e}"))
+        n = None
+    found = mon.found[0] if mon.found else None
+    mon.found.clear()
+    return n, found
+
+
+def node_attrs(g: State, depth: int) -> tuple:
+    """What ``--export`` writes about a state besides its flags."""
+    return (depth, g.turn_state(), g.turn)
+
+
 def explore(pos: Position, *, max_states: int | None = None, max_depth: int | None = None,
             graph: bool = False, measure: bool = False, backend: str = "compiled",
-            keep_going: bool = False) -> Result:
-    """Breadth-first exploration of ``pos`` within its bounds.
+            keep_going: bool = False, labels: bool = False) -> Result:
+    """Breadth-first exploration of ``pos`` within its bounds, on one core.
 
     Stops at the first violation (as TLC does: a broken rule can make the space unbounded), unless
-    ``keep_going``, which keeps the first violation of each kind.
+    ``keep_going``, which keeps the first violation of each kind. ``graph``: keep the state space as a
+    :class:`~simulator.verify.stategraph.StateGraph` (node ``i`` = the ``i``-th state discovered);
+    ``labels``: with the actions, turn states and stable fingerprints ``--export`` writes.
     """
+    from simulator.verify.stategraph import BOUNDED, TERMINAL, StateGraph
     limit = max_states or pos.max_states
     res = Result(pos.name)
     mon = Monitor()
     start = pos.start(backend)
     start.coverage = mon
-    fp = fingerprint if graph else fast_fingerprint
-    fps = array("Q")            # index -> fingerprint
+    fp = fast_fingerprint
     parent = array("l")         # index -> parent index
     via = array("H")            # index -> action index in the parent's action list
-    seen: set[int] = set()
+    seen: set[int] | dict[int, int]
     f0 = fp(start)
-    seen.add(f0)
-    fps.append(f0)
+    seen = {f0: 0} if graph else {f0}
     parent.append(-1)
     via.append(0)
-    nodes: dict[int, dict] = {}
-    edges: list[tuple[int, int, str]] = []
+    sg = StateGraph(labels) if graph else None
     queue = deque([(start, 0, 0, 0)])   # state, index, depth, end-turns
     kinds: set[str] = set()
     t0, c0 = time.perf_counter(), time.process_time()
@@ -377,19 +416,17 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
             g, idx, depth, turns = queue.popleft()
             res.depth = max(res.depth, depth)
             acts = actions_of(g, pos.concede)
-            actors = {p: [a for a in acts if a.player == p and a.kind != "concede"] for p in g.in_game()}
-            for name, rule, check in INVARIANTS:
-                msg = check(g, actors)
-                if msg and name not in kinds:
+            for name, rule, msg in state_findings(g, acts):
+                if name not in kinds:
                     kinds.add(name)
                     res.violations.append(Violation(name, rule, msg, pos.name, _trace(pos, parent, via, idx,
                                                                                      backend), depth))
             terminal = g.winner is not None
             stop = (turns >= pos.turns or (max_depth is not None and depth >= max_depth)
                     or len(seen) >= limit)
-            if graph:
-                nodes[fps[idx]] = {"depth": depth, "terminal": terminal, "bounded": bool(stop and not terminal),
-                                   "state": g.turn_state(), "turn": g.turn}
+            if sg is not None:
+                sg.node(idx, TERMINAL if terminal else BOUNDED if stop else 0,
+                        node_attrs(g, depth) if labels else (), fingerprint(g) if labels else 0)
             if terminal:
                 res.terminal += 1
                 continue
@@ -399,20 +436,10 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
                     res.complete = False
                 continue
             for k, a in enumerate(acts):
-                try:
-                    n = successor(g, a, mon)
-                except IllegalAction as e:   # legal() said yes, check() says no: a rules bug
-                    mon.found.append(("legal actions are accepted", "410", f"{a.describe()} listed as legal "
-                                      f"but rejected: {e}"))
-                    n = None
-                except Exception as e:  # noqa: BLE001 - an engine crash is a finding, with its trace
-                    mon.found.append(("the engine never fails", "334", f"{a.describe()}: "
-                                      f"{type(e).__name__}: {e}"))
-                    n = None
+                n, found = try_successor(g, a, mon)
                 res.edges += 1
-                if mon.found:
-                    name, rule, msg = mon.found[0]
-                    mon.found.clear()
+                if found:
+                    name, rule, msg = found
                     if name not in kinds:
                         kinds.add(name)
                         res.violations.append(Violation(name, rule, msg, pos.name,
@@ -420,43 +447,52 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
                 if n is None:
                     continue
                 f = fp(n)
-                if graph:
-                    edges.append((fps[idx], f, a.describe()))
-                if f in seen:
-                    continue
-                seen.add(f)
-                fps.append(f)
-                parent.append(idx)
-                via.append(k)
-                queue.append((n, len(fps) - 1, depth + 1, turns + (a.kind == "end-turn")))
+                old = seen.get(f) if sg is not None else (f if f in seen else None)   # type: ignore[union-attr]
+                if old is None:
+                    new = len(parent)
+                    if sg is not None:
+                        seen[f] = new                                              # type: ignore[index]
+                    else:
+                        seen.add(f)                                                # type: ignore[union-attr]
+                    parent.append(idx)
+                    via.append(k)
+                    queue.append((n, new, depth + 1, turns + (a.kind == "end-turn")))
+                if sg is not None:
+                    sg.edge(new if old is None else old, a.kind == "end-turn", a.describe() if labels else "")
     finally:
         if gc_was:
             gc.enable()
     res.bounded += len(queue)                            # left unexpanded by a stop: at the bound too
-    if graph:
+    if sg is not None:
         for g, idx, depth, _turns in queue:
-            nodes.setdefault(fps[idx], {"depth": depth, "terminal": g.winner is not None, "bounded": True,
-                                        "state": g.turn_state(), "turn": g.turn})
+            sg.node(idx, TERMINAL if g.winner is not None else BOUNDED,
+                    node_attrs(g, depth) if labels else (), fingerprint(g) if labels else 0)
     res.seconds = time.perf_counter() - t0
     res.cpu = time.process_time() - c0
     res.states = len(seen)
     res.coverage = set(mon.seen)
     if measure:
-        res.visited_bytes = visited_bytes(seen, fps, parent, via)
-    if graph:
-        res.graph = (nodes, edges)
+        res.visited_bytes = visited_bytes(seen, parent, via) + (sg.nbytes() if sg is not None else 0)
+    res.graph = sg
+    if sg is not None:
+        res.tree = (parent, via)
     return res
 
 
-def visited_bytes(seen: set, *arrays) -> int:
+def visited_bytes(seen: set | dict, *arrays) -> int:
     """Bytes held by the visited set and the trace tree: the set's table, its int objects, the arrays."""
     import sys
     total = sys.getsizeof(seen) + sum(sys.getsizeof(f) for f in seen)
     return total + sum(a.itemsize * len(a) + 64 for a in arrays)
 
 
-def _trace(pos: Position, parent: array, via: array, idx: int, backend: str) -> list[Action]:
+def _trace(pos: Position, parent, via, idx: int, backend: str) -> list[Action]:
     """The shortest trace to state ``idx``: replay the recorded action indices from the start."""
+    return replay(pos, parent, via, idx, backend)[0]
+
+
+def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> tuple[list[Action], State]:
+    """The shortest trace to state ``idx`` and the state it ends in (``parent``, ``via``: indexable by id)."""
     path = []
     while parent[idx] >= 0:
         path.append(via[idx])
@@ -468,4 +504,4 @@ def _trace(pos: Position, parent: array, via: array, idx: int, backend: str) -> 
         a = actions_of(g, pos.concede)[k]
         out.append(a)
         g = engine.step(g, a)
-    return out
+    return out, g
