@@ -40,6 +40,11 @@ ISSUE_MUTANTS = [
 
 
 def _killed(mid: str) -> tuple[bool, str]:
+    """Stages 1-2, and first the cheap part of stage 3: verify's statechart check on the mutated declarations."""
+    from simulator.verify import graphcheck
+    findings = graphcheck.check(mutate.apply(statecharts.MACHINES, BY_ID[mid]))
+    if findings:
+        return True, f"verify: {findings[0].line()}"
     return mutate.run_mutant(BY_ID[mid], ("scenarios", "tests"))
 
 

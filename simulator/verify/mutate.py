@@ -570,7 +570,10 @@ def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
             else:
                 if on_pass:
                     on_pass(c.mu, stages[k])
-                todo.insert(0, (c.mu, k + 1))       # its next stage, once every mutant had this one (breadth first)
+                if k + 1 == len(stages):
+                    yield c.mu, False, why          # survived its last stage: with what that stage said (graphs)
+                else:
+                    todo.insert(0, (c.mu, k + 1))   # its next stage, once every mutant had this one (breadth first)
 
 
 def _coverage() -> list:
