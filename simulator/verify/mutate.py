@@ -148,7 +148,8 @@ def mutate_leaf(leaf: Machine, mu: Mutant) -> Machine:
     if field:
         values = list(getattr(t, field))
         values.remove(mu.arg)
-        ts[mu.index] = dataclasses.replace(t, **{field: tuple(values)})
+        changes: dict[str, tuple] = {field: tuple(values)}
+        ts[mu.index] = dataclasses.replace(t, **changes)  # type: ignore[arg-type]  # field is one of T's tuple fields
     elif mu.op == "dest":
         ts[mu.index] = dataclasses.replace(t, dest=mu.arg)
     elif mu.op == "swap":
@@ -290,7 +291,7 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
                     seen.setdefault(current[0], set()).add((leaf, t.source, t.trigger, t.dest, t.guards))
                 return t
             cls.pick = pick
-        machines._silent = lambda *args: False       # no compiled loop: every step goes through pick
+        setattr(machines, "_silent", lambda *args: False)   # no compiled loop: every step goes through pick
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = pytest.main([*([] if record else ["-x"]), "-q", "-p", "no:cacheprovider", "-o", "addopts=",
@@ -371,7 +372,7 @@ def _stage_verify(only_positions: tuple[str, ...] | None = None) -> tuple[bool, 
         digests[:] = [d if d is not None else next(new) for d in digests]
         explored.extend(results)
         return results
-    command.run_positions = keep
+    setattr(command, "run_positions", keep)
     sink = io.StringIO()
     with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = main.main(["verify", "--jobs", "1", "--out", tmp])
@@ -842,7 +843,10 @@ def run(args: argparse.Namespace) -> int:
         print("riftsim mutate: --retry-survivors needs --resume", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    killed, survived, eq_killed, eq_survived = [], [], [], []
+    killed: list[tuple[Mutant, str]] = []
+    eq_killed: list[tuple[Mutant, str]] = []
+    survived: list[Mutant] = []
+    eq_survived: list[Mutant] = []
     base_killed, why = run_mutant(None, stages[:1], golden_check=not args.no_golden)
     if base_killed:
         print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
@@ -868,7 +872,7 @@ def run(args: argparse.Namespace) -> int:
         n_skip = sum(1 for m in ms if stage in skip.get(m.id, ()))
         print(f"{len(ms)} mutants; {n_skip} change nothing stage '{stage}' uses (skipped for them)", flush=True)
         if stage == "tests":
-            sizes = sorted(len(only_tests[m.id]) if only_tests[m.id] is not None else -1 for m in ms if m.id in only_tests)
+            sizes = sorted(-1 if (names := only_tests[m.id]) is None else len(names) for m in ms if m.id in only_tests)
             if sizes:
                 print(f"stage 'tests' runs, for each of the others, only the tests that use what it changes "
                       f"(median {sizes[len(sizes) // 2]} tests)", flush=True)
