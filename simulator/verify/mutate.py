@@ -291,7 +291,7 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
                     seen.setdefault(current[0], set()).add((leaf, t.source, t.trigger, t.dest, t.guards))
                 return t
             cls.pick = pick
-        setattr(machines, "_silent", lambda *args: False)   # no compiled loop: every step goes through pick
+        vars(machines)["_silent"] = lambda *args: False   # no compiled loop: every step goes through pick
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = pytest.main([*([] if record else ["-x"]), "-q", "-p", "no:cacheprovider", "-o", "addopts=",
@@ -372,7 +372,7 @@ def _stage_verify(only_positions: tuple[str, ...] | None = None) -> tuple[bool, 
         digests[:] = [d if d is not None else next(new) for d in digests]
         explored.extend(results)
         return results
-    setattr(command, "run_positions", keep)
+    vars(command)["run_positions"] = keep
     sink = io.StringIO()
     with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = main.main(["verify", "--jobs", "1", "--out", tmp])
