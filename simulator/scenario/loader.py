@@ -299,16 +299,7 @@ class Validator(SetupValidator):
                 if f not in fields:
                     self.fail(tp, f"{cid} takes no target {_fmt(f)}"
                                   + (f" (it takes: {', '.join(fields)})" if fields else ""))
-                if f in PLACE_FIELDS:
-                    self.place(v, tp, f"{tag}'s targets")
-                elif f == "unit":
-                    self.unit_id(v, tp, f"{tag}'s targets")
-                elif f == "player":
-                    self.player(v, tp, f"{tag}'s targets")
-                elif f in NUMBER_FIELDS:
-                    self.integer(v, tp, f"target {f}")
-                else:
-                    self.text(v, tp, f"target {f}")
+                self.target_value(f, v, tp, tag)
             at = s.get("at")
             if at is not None:
                 if card.type != "unit" and s.get("from") != "hidden":
@@ -354,21 +345,25 @@ class Validator(SetupValidator):
             a = Action(kind, p)
         return Step(i + 1, line, action=a, illegal=illegal)
 
+    def target_value(self, f: str, v, path: tuple, tag: str) -> None:
+        """One target's value, checked by the kind of its field (a place, a unit, a player, a number, a text)."""
+        if f in PLACE_FIELDS:
+            self.place(v, path, f"{tag}'s targets")
+        elif f == "unit":
+            self.unit_id(v, path, f"{tag}'s targets")
+        elif f == "player":
+            self.player(v, path, f"{tag}'s targets")
+        elif f in NUMBER_FIELDS:
+            self.integer(v, path, f"target {f}")
+        else:
+            self.text(v, path, f"target {f}")
+
     def targets(self, v, path: Path, tag: str) -> tuple:
         """An ability's ``targets:`` (checked against the ability when the step runs)."""
         targets = self.mapping(v or {}, path, "targets")
         for f, x in targets.items():
             tp = path + (f,)
-            if f in PLACE_FIELDS:
-                self.place(x, tp, f"{tag}'s targets")
-            elif f == "unit":
-                self.unit_id(x, tp, f"{tag}'s targets")
-            elif f == "player":
-                self.player(x, tp, f"{tag}'s targets")
-            elif f in NUMBER_FIELDS:
-                self.integer(x, tp, f"target {f}")
-            else:
-                self.text(x, tp, f"target {f}")
+            self.target_value(f, x, tp, tag)
         return tuple(sorted(targets.items(), key=lambda kv: ("unit", "to", "at").index(kv[0])
                             if kv[0] in ("unit", "to", "at") else 9))
 
