@@ -321,7 +321,7 @@ def verify_baseline() -> dict:
     global _BASE
     from simulator.verify import command
     positions = [p for path in command.DEFAULT_FILES for p in command.load_positions(str(path))[0]]
-    results = command.run_positions(positions, jobs=1, graph=True)
+    results = command.run_positions(positions, jobs=1, graph=True, export=True)   # export: keep the labelled graph
     _BASE = {"results": {r.position: r for r in results},
              "digests": {r.position: d for r, d in zip(results, graph_digests(results))}}
     return _BASE
@@ -356,7 +356,7 @@ def _stage_verify(only_positions: tuple[str, ...] | None = None) -> tuple[bool, 
 
     def keep(positions, **kw):
         todo = [p for p in positions if base is None or p.name in again or p.name not in base["results"]]
-        fresh = iter(orig(todo, **kw) if todo else ())
+        fresh = iter(orig(todo, **{**kw, "export": True}) if todo else ())   # the labelled graphs, for the digests
         fresh_digests = []
         results = []
         for p in positions:
@@ -385,12 +385,26 @@ def _stage_verify(only_positions: tuple[str, ...] | None = None) -> tuple[bool, 
 def graph_digests(results) -> list:
     """[position, states, edges, digest] per explored position: the digest hashes the sorted node fingerprints
     (a state's identity, ``State.key``) and labelled edges, so equal digests mean the same states were reached
-    by the same actions."""
+    by the same actions. Each result must keep its labelled graph (explored with ``labels``, as for ``--export``):
+    without one there is nothing to compare, and saying "the same graph" would be a claim on state counts only.
+
+    >>> from simulator.verify.explore import Result
+    >>> from simulator.verify.stategraph import StateGraph
+    >>> g = StateGraph(labels=True); g.node(0, 0, (), 7); g.edge(1, False, "A pass"); g.node(1, 0, (), 9)
+    >>> r = Result("p"); r.graph = g
+    >>> d = graph_digests([r])[0]; d[0], len(d[3])
+    ('p', 16)
+    """
     import hashlib
     out = []
     for res in results:
-        nodes, edges = res.graph or ({}, [])
-        h = hashlib.sha256(repr((sorted(nodes), sorted(edges))).encode()).hexdigest()[:16]
+        sg = res.graph
+        if sg is None or not sg.labels:
+            raise ValueError(f"{res.position}: no labelled state graph to digest (explore with labels)")
+        name = {v: sg.name[i] for i, v in enumerate(sg.ids)}
+        nodes = sorted(name.values())
+        edges = sorted((name[v], sg.action[k], name[w]) for k, (v, w, _t) in enumerate(sg.edges()))
+        h = hashlib.sha256(repr((nodes, edges)).encode()).hexdigest()[:16]
         out.append([res.position, res.states, res.edges, h])
     return out
 
@@ -403,7 +417,7 @@ def _graphs() -> list:
     results = []
     for path in command.DEFAULT_FILES:
         positions, _ = command.load_positions(str(path))
-        results += [explore.explore(pos, graph=True) for pos in positions]
+        results += [explore.explore(pos, graph=True, labels=True) for pos in positions]
     return graph_digests(results)
 
 
