@@ -36,6 +36,12 @@ ISSUE_MUTANTS = [
     "phases: Ending --game_over--> GameOver  dest Expiration",                 # 651.1, 323.1: concede in Ending
     "cleanup: WinCheck --next[game_over]--> Idle  dest StageCombats",          # 323.1, R15: no task after a win
     "cleanup: WinCheck --next[game_over]--> Idle  swap with  cleanup: WinCheck --next--> Designations",
+    # found surviving by the second full run, with the scenario that now kills them
+    "battlefield.status: Combat --end_combat--> Contested  dest Calm",        # R19, 466.7: stays Contested
+    "focus: Holding --pass_focus[all_passed_focus & in_combat]--> Off  drop-effect focus_off",   # 348.1, 313.5
+    "chain: Finalize --drop[chain_empty]--> Empty  drop-send focus:chain_closed",              # 402.4, 340.2.a
+    "cleanup: enter Corrective  drop-enter corrective",                        # 323.7, 811: task 5
+    "chain: Resolve --replaced--> Resolve  drop-effect replace_death",         # R21 as a kill executes
 ]
 
 
