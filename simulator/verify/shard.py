@@ -33,6 +33,7 @@ import time
 from array import array
 from bisect import bisect_left
 
+from simulator.verify.compact import Collapser
 from simulator.verify.explore import (Monitor, Position, Result, Violation, actions_of, fast_fingerprint,
                                       fingerprint, node_attrs, replay, state_findings, try_successor)
 from simulator.verify.stategraph import BOUNDED, TERMINAL, StateGraph
@@ -63,17 +64,22 @@ class Shard:
         self.frontier: list[tuple] = []          # (state, id, depth, turns), by id
         self.leftover: list[tuple] = []          # states never expanded (a violation stopped the search)
         self.sg = StateGraph(labels) if graph else None
+        self.compact = Collapser()
         self.edges = self.terminal = self.bounded = 0
         self.cpu = 0.0
+        self.depth = 0                           # the frontier's depth (a level's states all have it)
         self._level()
 
     def _level(self) -> None:
         self.out = [(array("Q"), array("Q")) for _ in range(self.n)]   # per owner: fingerprints, orders
         self.pending: dict[int, int] = {}        # fingerprint -> placeholder
-        self.where: list[tuple[int, int]] = []   # placeholder -> (owner, entry)
-        self.cands: list[tuple] = []             # (state, turns, depth, placeholder): successors sent this level
+        self.owner = bytearray()                 # placeholder -> owner
+        self.entry = array("l")                  # placeholder -> entry in the owner's outbox
+        self.cands: list = []                    # placeholder -> successor (its containers shared: compact.py)
+        self.turns = array("H")                  # placeholder -> end-turns on its shortest path
         self.log: list[tuple] = []               # per state expanded this level: what to roll back to
         self.best: dict[int, int] = {}           # (owner) new fingerprint -> smallest order
+        self.level_edges = len(self.sg.dst) if self.sg is not None else 0   # edges before this level
         self.inbox: list = []
 
     # -- the level's steps ---------------------------------------------------------------------------
@@ -93,7 +99,8 @@ class Shard:
             self.cpu += time.process_time() - c0
 
     def _expand(self, seen_total: int) -> list[tuple]:
-        pos, sg, mon, fp, n, labels = self.pos, self.sg, self.mon, self.fp, self.n, self.labels
+        pos, sg, mon, fp, n, me, labels = self.pos, self.sg, self.mon, self.fp, self.n, self.me, self.labels
+        seen, pending, collapse = self.seen, self.pending, self.compact.collapse
         found: list[tuple] = []
         stop_all = seen_total >= self.limit
         for i, (g, v, depth, turns) in enumerate(self.frontier):
@@ -101,7 +108,7 @@ class Shard:
                 self.leftover = self.frontier[i:]           # past this shard's first violating state
                 break
             self.log.append((v, i, self.edges, self.terminal, self.bounded, len(sg) if sg is not None else 0,
-                             [len(o[0]) for o in self.out], len(self.cands), len(self.where)))
+                             [len(o[0]) for o in self.out], len(self.cands)))
             acts = actions_of(g, pos.concede)
             for j, (name, rule, msg) in enumerate(state_findings(g, acts)):
                 found.append((v, -1, j, name, rule, msg, None))
@@ -125,15 +132,23 @@ class Shard:
                     continue
                 h = fp(s)
                 end = a.kind == "end-turn"
-                ph = self.pending.get(h)
+                d = h % n
+                if d == me:
+                    old = seen.get(h)
+                    if old is not None:          # seen in an earlier level: its id is known here
+                        if sg is not None:
+                            sg.edge(old, end, a.describe() if labels else "")
+                        continue
+                ph = pending.get(h)
                 if ph is None:
-                    ph = self.pending[h] = len(self.where)
-                    d = h % n
+                    ph = pending[h] = len(self.cands)
                     fps, orders = self.out[d]
-                    self.where.append((d, len(fps)))
+                    self.owner.append(d)
+                    self.entry.append(len(fps))
                     fps.append(h)
                     orders.append(v << BITS | k)
-                    self.cands.append((s, turns + end, depth + 1, ph))
+                    self.cands.append(collapse(s))
+                    self.turns.append(turns + end)
                 if sg is not None:
                     sg.edge(-1 - ph, end, a.describe() if labels else "")
         return found
@@ -142,14 +157,14 @@ class Shard:
         """The search stops after state ``last`` (the first violating one): undo everything past it."""
         for entry in self.log:
             if entry[0] > last:
-                _v, i, self.edges, self.terminal, self.bounded, nodes, lens, ncands, nwhere = entry
+                _v, i, self.edges, self.terminal, self.bounded, nodes, lens, ncands = entry
                 self.leftover = self.frontier[i:]
                 if self.sg is not None:
                     self.sg.truncate(nodes)
                 for (fps, orders), m in zip(self.out, lens):
                     del fps[m:], orders[m:]
-                del self.cands[ncands:], self.where[nwhere:]
-                self.pending = {h: ph for h, ph in self.pending.items() if ph < nwhere}
+                del self.cands[ncands:], self.owner[ncands:], self.entry[ncands:], self.turns[ncands:]
+                self.pending = {h: ph for h, ph in self.pending.items() if ph < ncands}
                 break
 
     def outbox(self) -> list[bytes]:
@@ -189,21 +204,25 @@ class Shard:
     def settle(self, replies: list[bytes]) -> int:
         """Step 4: the ids of this shard's successors; the ones it won are its next frontier."""
         ids = [array("q", r) for r in replies]
-        resolved = array("q", [0]) * len(self.where)
-        won = bytearray(len(self.where))
-        for ph, (d, e) in enumerate(self.where):
+        count = len(self.cands)
+        resolved = array("q", [0]) * count
+        won = bytearray(count)
+        for ph, d, e in zip(range(count), self.owner, self.entry):
             v = ids[d][e]
             if v < 0:
                 v, won[ph] = -1 - v, 1
             resolved[ph] = v
         if self.sg is not None:
             dst = self.sg.dst
-            for e in range(len(dst)):
+            for e in range(self.level_edges, len(dst)):
                 w = dst[e]
                 if w < 0:
                     dst[e] = resolved[-1 - w]
-        self.frontier = sorted(((s, resolved[ph], depth, turns) for s, turns, depth, ph in self.cands if won[ph]),
-                               key=lambda x: x[1])
+        depth = self.depth + 1
+        self.frontier = sorted(((s, resolved[ph], depth, t) for ph, s, t in zip(range(count), self.cands, self.turns)
+                                if won[ph]), key=lambda x: x[1])
+        self.depth = depth
+        self.compact.clear()
         self._level()
         return len(self.frontier)
 
@@ -222,6 +241,7 @@ class Shard:
         got = pickle.loads(data)
         for g, *_ in got:
             g.cfg, g.coverage = self.cfg, self.mon
+            self.compact.collapse(g)
         self.frontier = sorted(self.frontier + got, key=lambda x: x[1])
         return len(self.frontier)
 
@@ -232,9 +252,11 @@ class Shard:
             for g, v, depth, _t in rest:
                 self.sg.node(v, TERMINAL if g.winner is not None else BOUNDED,
                              node_attrs(g, depth) if self.labels else (), fingerprint(g) if self.labels else 0)
-        return {"rest": len(rest), "edges": self.edges, "terminal": self.terminal, "bounded": self.bounded + len(rest),
-                "coverage": set(self.mon.seen), "graph": self.sg, "cpu": self.cpu, "owned": len(self.seen),
-                "bytes": _dict_bytes(self.seen) + (self.sg.nbytes() if self.sg is not None else 0)}
+        out = {"rest": len(rest), "edges": self.edges, "terminal": self.terminal, "bounded": self.bounded + len(rest),
+               "coverage": set(self.mon.seen), "graph": self.sg, "cpu": self.cpu, "owned": len(self.seen),
+               "bytes": _dict_bytes(self.seen) + (self.sg.nbytes() if self.sg is not None else 0)}
+        self.seen, self.frontier, self.leftover, self.cands = {}, [], [], []     # freed before the graph is sent
+        return out
 
 
 
