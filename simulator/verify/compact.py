@@ -8,7 +8,9 @@ the same hands). :class:`Collapser` replaces each container part of a state by a
 before, so a held state costs its own slots (about 400 bytes) and the parts that are new.
 
 Sharing is sound because the search never changes a state it holds: a successor is computed on a
-``clone``, which copies every container (``State.clone``), so a shared part is only ever read. Parts are
+``clone``, which copies every container (``State.clone``; units are copied on their first write,
+``State.edit``, and a collapsed state owns none: its ``own`` set is an empty frozenset, so a write without a
+clone would fail loudly), so a shared part is only ever read. Parts are
 compared by value (a dict's items, a list's items) except units, battlefields and chain items, compared by
 their every attribute (abilities and items by identity: the table keeps the object alive, so its identity is
 not reused while the entry exists). The table is cleared with :meth:`Collapser.clear` (once per level):
@@ -25,8 +27,9 @@ from __future__ import annotations
 
 from simulator.core.model import Battlefield, State, Unit
 
-_UNIT = Unit.__slots__
+_UNIT = tuple(n for n in Unit.__slots__ if n != "k")     # not the cached key (derived from the others)
 _BF = Battlefield.__slots__
+_OWN: frozenset = frozenset()   # a collapsed state owns no unit (copy-on-write: State.edit must not write a shared one)
 
 
 def _src() -> str:
@@ -70,4 +73,5 @@ class Collapser:
         s.runes = get(("r", tuple(s.runes.items())), s.runes)
         s.extra = get(("x", tuple(s.extra)), s.extra)
         s.trace = get(("t", tuple(map(id, s.trace))), s.trace)
+        s.own = _OWN              # its units may be another state's: an edit without a clone fails loudly
         return s
