@@ -73,5 +73,5 @@ class Collapser:
         s.runes = get(("r", tuple(s.runes.items())), s.runes)
         s.extra = get(("x", tuple(s.extra)), s.extra)
         s.trace = get(("t", tuple(map(id, s.trace))), s.trace)
-        s.own = _OWN              # its units may be another state's: an edit without a clone fails loudly
+        s.own = _OWN              # type: ignore[assignment]  # its units may be shared: an edit without a clone fails loudly
         return s
