@@ -1,17 +1,26 @@
 """Benchmark of the verifier's exploration (not a test): one core vs both cores on one position, a Dask
 cluster, and peak bytes per state with the graph on. Ratios are measured in one run.
 
-    python bench/bench_explore.py                      # the largest default position: 1 core, 2 shards
+    python bench/bench_explore.py                      # the largest default position: 1 core vs 2 shards, 3 rounds
+    python bench/bench_explore.py --positions bench/positions/war-4p-3-cards-4-turns.yaml --depth 13
     python bench/bench_explore.py --position NAME --memory
     python bench/bench_explore.py --cluster local      # also a local two-worker Dask cluster (cluster extra)
     python bench/bench_explore.py --cluster tcp://HOST:8786
 
-Targets (issue 13): two shards >= 1.7x one core on a large position; <= 1 KB peak per state with the graph.
+Each round explores the position with the graph on, analysed as ``riftsim verify`` does (finish: the SCCs, the
+examples), once on one core and once with two shards in two forked processes, alternately; the figure is
+the median of the rounds' wall-time ratios (the machine is shared: the load average is printed with it).
+``--depth`` cuts a position too big for a benchmark at a depth (the same cut for both: a depth bound, unlike a
+state bound, gives the one-core result on any number of shards).
+
+Targets (issue 13): two shards >= 1.7x one core on one position; <= 1 KB peak per state with the graph.
 """
 from __future__ import annotations
 
 import argparse
 import functools
+import os
+import statistics
 import sys
 import time
 import tracemalloc
@@ -21,39 +30,56 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from simulator.verify.cluster import DaskActors, Processes, same_hash_seed  # noqa: E402
 from simulator.verify.command import DEFAULT_FILES, finish, load_positions  # noqa: E402
-from simulator.verify.explore import explore  # noqa: E402
-from simulator.verify.shard import Shard, search  # noqa: E402
+from simulator.verify.explore import Shard, explore, search  # noqa: E402
 
 
-def sharded(pos, transport, n, graph=True, stable=False):
-    pool = transport(functools.partial(Shard, pos, n, graph=graph, stable=stable))
+def sharded(pos, transport, n, graph=True, stable=False, depth=None):
+    pool = transport(functools.partial(Shard, pos, n, graph=graph, stable=stable, max_depth=depth))
     try:
         return search(pos, pool)
     finally:
         pool.close()
 
 
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--position", default="skirmish-conversion-after-the-contester-left")
-    ap.add_argument("--positions", help="a positions file (default: the shipped ones)")
+    ap.add_argument("--positions", help="a positions file (default: the shipped ones; its first position unless --position)")
+    ap.add_argument("--depth", type=int, help="do not expand states deeper than this (a cut of a large position)")
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--memory", action="store_true", help="peak bytes per state (tracemalloc: slow)")
     ap.add_argument("--cluster", help="'local' (a two-worker LocalCluster on loopback) or a scheduler address")
     args = ap.parse_args()
     files = [args.positions] if args.positions else [str(f) for f in DEFAULT_FILES]
-    pos = {p.name: p for f in files for p in load_positions(f)[0]}[args.position]
+    every = {p.name: p for f in files for p in load_positions(f)[0]}
+    pos = every.get(args.position) or (next(iter(every.values())) if args.positions else None)
+    if pos is None:
+        ap.error(f"no position {args.position}")
 
-    t0 = time.perf_counter()
-    one = finish(pos, explore(pos, graph=True), False)
-    w1 = time.perf_counter() - t0
-    print(f"{pos.name}: {one.states} states, {one.edges} transitions")
-    print(f"one core: {w1:.1f} s wall ({one.states / w1:,.0f} states/s)")
-    t0 = time.perf_counter()
-    two = finish(pos, sharded(pos, lambda make: Processes(2, make), 2), False)
-    w2 = time.perf_counter() - t0
-    assert (two.states, two.edges) == (one.states, one.edges)
-    print(f"two shards (processes): {w2:.1f} s wall = {w1 / w2:.2f}x one core (target >= 1.7x); "
-          f"shard CPU {two.cpu:.1f} s")
+    print(f"{load()} (before)")
+    ratios, cpus = [], []
+    for rnd in range(1, args.rounds + 1):
+        t0 = time.perf_counter()
+        one = finish(pos, explore(pos, graph=True, max_depth=args.depth), False)
+        w1 = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        two = finish(pos, sharded(pos, lambda make: Processes(2, make), 2, depth=args.depth), False)
+        w2 = time.perf_counter() - t0
+        assert (two.states, two.edges, two.depth) == (one.states, one.edges, one.depth)
+        assert (two.analysis.sccs, two.analysis.edges) == (one.analysis.sccs, one.analysis.edges)
+        ratios.append(w1 / w2)
+        cpus.append((one.cpu, two.cpu))
+        print(f"round {rnd}: one core {w1:.2f} s wall ({one.cpu:.2f} s CPU), two shards {w2:.2f} s wall "
+              f"({two.cpu:.2f} s CPU in the shards) = {w1 / w2:.2f}x; {load()}", flush=True)
+    print(f"{pos.name}{f' (depth {args.depth})' if args.depth is not None else ''}: {one.states:,} states, "
+          f"{one.edges:,} transitions, depth {one.depth}")
+    print(f"two shards (processes): median {statistics.median(ratios):.2f}x one core's wall time "
+          f"(target >= 1.7x; rounds {', '.join(f'{r:.2f}' for r in ratios)}); shard CPU / one-core CPU "
+          f"{statistics.median(b / a for a, b in cpus):.2f}")
     if args.cluster:
         import distributed
         lc = distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
@@ -62,7 +88,7 @@ def main() -> int:
             n = len(client.scheduler_info()["workers"])
             stable = not same_hash_seed(client)
             t0 = time.perf_counter()
-            r = sharded(pos, lambda make: DaskActors(client, n, make), n, stable=stable)
+            r = sharded(pos, lambda make: DaskActors(client, n, make), n, stable=stable, depth=args.depth)
             wd = time.perf_counter() - t0
         if lc is not None:
             lc.close()
@@ -71,13 +97,12 @@ def main() -> int:
               f"{w1 / wd:.2f}x one core")
     if args.memory:
         tracemalloc.start()
-        r = finish(pos, explore(pos, graph=True), False)
+        r = finish(pos, explore(pos, graph=True, max_depth=args.depth), False)
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-        print(f"peak with the graph on (search + analysis, tracemalloc): {peak / r.states:.0f} bytes per state "
-              f"(target <= 1024)")
-    import resource
-    print(f"ru_maxrss of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+        print(f"peak with the graph on (search + analysis, tracemalloc, one core): {peak / r.states:.0f} bytes per "
+              f"state (target <= 1024)")
+    print(f"peak RSS: this process {one.peak_rss / 2 ** 20:.0f} MB; largest shard {two.peak_rss / 2 ** 20:.0f} MB")
     return 0
 
 

@@ -25,6 +25,7 @@ PHASES = Machine(
         T("handoff", "Main", "Awaken", ("652.5", "R10"), effects=("next_turn",),
           say="turn of {player} begins: Awaken (the turn player left, R10)"),
         T("game_over", "Main", "GameOver", ("323.1", "651.1", "194.2"), say="the game is over"),
+        T("game_over", "BeginningStep", "GameOver", ("323.1", "194.2", "R12"), say="the game is over"),
         T("game_over", "Beginning", "GameOver", ("323.1", "194.2"), say="the game is over"),
         T("game_over", "Ending", "GameOver", ("323.1", "194.2", "319"), say="the game is over"),
     ),

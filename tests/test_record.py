@@ -160,17 +160,18 @@ def _text_boxes(svg: str, cls: str) -> list[tuple]:
     return out
 
 
-@pytest.mark.parametrize("path", [SEED001, SEED002, "scenarios/seed004-war-trigger-order-in-combat.yaml",
-                                  "scenarios/multiplayer-magma-chamber-team-wins-together.yaml"])
+@pytest.mark.parametrize("path", sorted(glob.glob("scenarios/*.yaml")))
 def test_trace_diagram_labels_do_not_overlap(path):
-    """Looking at the rendered SVG: no edge label overlaps another edge label or a state's text."""
+    """Looking at the rendered SVG of every bundled scenario's trace: no edge label overlaps another edge
+    label or a state's text (a new declared transition moves the layout: this caught a clash in the cleanup
+    cluster when `phases: BeginningStep --game_over-->` was added)."""
     rec = record(load(path), snapshots=False)
     try:
         svg = render.to_svg(render.trace_graph(rec.fired, "t").source).decode()
     except Exception as e:  # pragma: no cover - no renderer
         pytest.skip(f"no SVG renderer: {e}")
     edges, nodes = _text_boxes(svg, "edge"), _text_boxes(svg, "node")
-    assert len(edges) > 15
+    assert len(edges) > 3
     hit = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
     clashes = [(a[4], b[4]) for i, a in enumerate(edges) for b in edges[i + 1:] + nodes if hit(a, b)]
     assert clashes == []

@@ -1,7 +1,8 @@
 """The sharded search (simulator/verify/shard.py, issue 13): one position explored by several workers with
 hash-partitioned visited sets, level by level, gives exactly the one-core search's result: the same states
 (node ids), transitions, graph, shortest-trace tree, coverage, and the same violations with the same shortest
-counterexamples (313.2, 347.2.a broken on purpose)."""
+counterexamples (313.2, 347.2.a broken on purpose). The one-core search is the same loop with one shard, so
+both are also checked against a plain breadth-first search written here (:func:`reference`)."""
 from __future__ import annotations
 
 import functools
@@ -14,8 +15,8 @@ from simulator.rules import install
 from simulator.verify import command as verify
 from simulator.verify.cluster import InProcess, Processes
 from simulator.verify.command import DEFAULT_FILES, load_positions
-from simulator.verify.explore import Position, explore
-from simulator.verify.shard import Shard, search
+from simulator.verify.explore import Monitor, Position, actions_of, explore, fast_fingerprint, successor
+from simulator.verify.explore import Shard, search
 
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
 install()          # the real guards and effects first: the broken ones the tests patch in then stay
@@ -30,6 +31,53 @@ def sharded(pos, n, transport=InProcess, **kw):
         return search(pos, pool, limit=kw.get("limit"), keep_going=kw.get("keep_going", False))
     finally:
         pool.close()
+
+
+def reference(pos):
+    """A plain FIFO breadth-first search over the same successors, no invariants: (states, transitions,
+    terminal, bounded, edges (v, w) in discovery order, parent and action index of every state)."""
+    from collections import deque
+    mon = Monitor()
+    start = pos.start()
+    start.coverage = mon
+    ids = {fast_fingerprint(start): 0}
+    parent, via, edges = [-1], [0], []
+    queue = deque([(start, 0, 0)])
+    transitions = terminal = bounded = 0
+    while queue:
+        g, v, turns = queue.popleft()
+        if g.winner is not None:
+            terminal += 1
+            continue
+        if turns >= pos.turns:
+            bounded += 1
+            continue
+        succ = {}
+        for k, a in enumerate(actions_of(g, pos.concede)):
+            n = successor(g, a, mon)
+            transitions += 1
+            f = fast_fingerprint(n)
+            if f not in ids:
+                ids[f] = len(parent)
+                parent.append(v)
+                via.append(k)
+                queue.append((n, ids[f], turns + (a.kind == "end-turn")))
+            succ.setdefault(ids[f], None)
+        edges += [(v, w) for w in succ]
+    return len(ids), transitions, terminal, bounded, edges, parent, via
+
+
+@pytest.mark.parametrize("name", ["duel-two-fronts", "war-combat-R2-defender-last-concede", "magma-chamber-concede"])
+@pytest.mark.parametrize("n", [1, 2])
+def test_the_search_is_a_plain_breadth_first_search(name, n):
+    """One shard (the one-core explore) and two: the states, transitions, graph and shortest-trace tree of a
+    plain breadth-first search (first discovery names a state)."""
+    pos = POSITIONS[name]
+    r = explore(pos, graph=True) if n == 1 else sharded(pos, n)
+    states, transitions, terminal, bounded, edges, parent, via = reference(pos)
+    assert (r.states, r.edges, r.terminal, r.bounded, r.complete) == (states, transitions, terminal, bounded, True)
+    assert [(v, w) for v, w, _t in r.graph.edges()] == edges
+    assert list(r.tree[0]) == parent and list(r.tree[1]) == via
 
 
 def figures(r):
@@ -126,3 +174,15 @@ def test_sharded_search_on_a_local_two_worker_dask_cluster():
         two = [pos, POSITIONS["duel-two-fronts"]]
         rs = verify.run_positions(two, cluster=lc.scheduler_address, graph=True)
         assert [figures(r) for r in rs] == [figures(explore(p)) for p in two]
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_collapsed_levels_explore_the_same_space(monkeypatch, n):
+    """Every level held collapsed (its states' parts shared, simulator/verify/compact.py): the same search."""
+    from simulator.verify import explore as shard
+    pos = POSITIONS["war-combat-R2-defender-last-concede"]
+    a = sharded(pos, n)
+    monkeypatch.setattr(shard, "COLLAPSE_FROM", 0)
+    b = sharded(pos, n)
+    same(a, b)
+    assert a.coverage == b.coverage

@@ -112,7 +112,7 @@ def test_fingerprint_identifies_positions_not_history():
     h = g.clone()
     h.trace.append("history is not position")
     assert fingerprint(g) == fingerprint(h)
-    h.units["a1"].at = "North"
+    h.edit(h.units["a1"]).at = "North"          # every write to a unit goes through edit (copy-on-write)
     assert fingerprint(g) != fingerprint(h)
 
 

@@ -53,7 +53,7 @@ class Ability:
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
                  "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "keywords", "given",
-                 "hurt", "ward")
+                 "hurt", "ward", "k")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
                  abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = ()) -> None:
@@ -76,6 +76,7 @@ class Unit:
         self.given: tuple = ()        # keywords given this turn (give-keyword)
         self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
         self.ward = False             # the next time it would die, instead it is healed, exhausted, recalled (R21)
+        self.k: tuple | None = None   # its key, cached: every write goes through State.edit, which clears it
 
     def clone(self) -> "Unit":
         return _copy_unit(self, Unit)
@@ -91,8 +92,11 @@ class Unit:
         return None
 
     def key(self) -> tuple:
-        return (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
-                self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt, self.ward)
+        k = self.k
+        if k is None:
+            k = self.k = (self.id, self.controller, self.at, self.might, self.buff, self.stunned, self.damage,
+                          self.exhausted, self.zone, self.designation, self.fought, self.given, self.hurt, self.ward)
+        return k
 
 
 class Battlefield:
@@ -235,7 +239,7 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving")
+                 "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving", "own")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -251,7 +255,8 @@ class State:
         self.attacker: str | None = None
         self.defender: str | None = None
         self.choosing: tuple[str, ...] = ()       # candidates the turn player must choose among (323.12-13)
-        self.units: dict[str, Unit] = {}
+        self.units: dict[str, Unit] = {}          # shared with clones until written: see edit()
+        self.own: set[str] = set()                # ids of the units only this state holds (edit() copied them)
         self.bfs: dict[str, Battlefield] = {}
         self.hands: dict[str, list[str]] = {}
         self.score: dict[str, int] = {}           # per player (shared by a team in magma-chamber)
@@ -289,7 +294,9 @@ class State:
         s = _copy_shared(self, State)
         s.ms = dict(self.ms)
         s.chain = list(self.chain)
-        s.units = {k: _copy_unit(u, Unit) for k, u in self.units.items()}          # = u.clone()
+        s.units = dict(self.units)          # copy-on-write: the units are shared until edit() copies one
+        s.own = set()
+        self.own = set()                    # ... in both states: neither may write a shared unit in place
         s.bfs = {k: _copy_bf(b, Battlefield) for k, b in self.bfs.items()}     # = b.clone()
         s.hands = {k: list(v) for k, v in self.hands.items()}
         s.score = dict(self.score)
@@ -322,6 +329,30 @@ class State:
 
     def __hash__(self) -> int:
         return hash(self.key())
+
+    def edit(self, u: Unit) -> Unit:
+        """The unit ``u`` (by its id) as this state may write it: units are shared between a state and its
+        clones (copy-on-write), so every change to a unit on the board goes through ``u = g.edit(u)`` first,
+        which copies it the first time, and clears its cached key. A unit not on the board (one entering
+        later, held by the resolving item) belongs to its holder and is returned as is."""
+        uid = u.id
+        cur = self.units.get(uid)
+        if cur is None:
+            u.k = None
+            return u
+        if uid in self.own:
+            cur.k = None
+            return cur
+        c = _copy_unit(cur, Unit)
+        c.k = None
+        self.units[uid] = c
+        self.own.add(uid)
+        return c
+
+    def add_unit(self, u: Unit) -> None:
+        """A new unit enters the board: only this state holds it."""
+        self.units[u.id] = u
+        self.own.add(u.id)
 
     # -- machine states ---------------------------------------------------------
     def m(self, leaf: str, inst: str | None = None) -> str:
@@ -420,6 +451,6 @@ _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
            "blocked", "hidden", "assigned", "once", "resolving")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
-           "trace", "runes")                    # containers: State.clone copies each one
+           "trace", "runes", "own")            # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"
 _copy_shared = _copier(_SHARED)

@@ -141,7 +141,7 @@ def perform(g: State, a: Action) -> None:
         src = g.units[need(a.source, "activate's source")]
         ab = next(x for x in src.abilities if x.name == a.ability and x.activated)
         if ab.exhaust:
-            src.exhausted = True                            # its cost (377)
+            g.edit(src).exhausted = True                            # its cost (377)
         if ab.once:
             g.once = g.once + ((src.id, ab.name),)
         g.invited = None

@@ -83,6 +83,7 @@ def _designations(g: State, inst, ctx) -> None:
     for u in g.units.values():
         want = roles.get(u.controller) if (u.zone == "board" and u.at == g.active and u.kind == "unit") else None
         if u.designation != want:
+            u = g.edit(u)
             u.designation = want
             _changed(g)
             if want and not u.fought:               # 383.4.e-f: the first time it gains one in this combat
@@ -109,6 +110,7 @@ def _board_state(g: State, inst, ctx) -> None:
     if any(ab.trigger == "on-death" for u in dying for ab in u.abilities):
         fire(g, "cleanup", "lethal", units=[u.id for u in dying])   # 3a: before they reach the trash (808.1.d)
     for u in dying:
+        u = g.edit(u)
         u.zone = "trash"
         u.designation = None
         _changed(g)
@@ -120,7 +122,7 @@ def replace_deaths(g: State, units: list[str]) -> None:
     (808.1.d); it stays on the board (no trash, no new object)."""
     from simulator.rules.moves import recall
     for uid in units:
-        u = g.units[uid]
+        u = g.edit(g.units[uid])
         u.ward = False
         u.damage = 0
         u.exhausted = True
@@ -147,10 +149,11 @@ def _combat_special(g: State, inst, ctx) -> None:
     g.special = None
     for u in g.units.values():
         if u.damage:
-            u.damage = 0
+            g.edit(u).damage = 0
     bf = g.active
     if bf and g.units_at(bf, g.defender):
         for u in g.units_at(bf, g.attacker):
+            u = g.edit(u)
             u.at = "base"
             u.designation = None
             g.recalled = True
@@ -164,6 +167,7 @@ def _ending_special(g: State, inst, ctx) -> None:
     g.special = None
     for u in g.units.values():
         if u.damage or u.buff or u.stunned or u.given or u.hurt:
+            u = g.edit(u)
             u.damage = u.buff = 0
             u.stunned = False
             u.given = ()                            # give-keyword lasts this turn

@@ -55,6 +55,7 @@ def _designate(g: State, inst, ctx) -> None:
             cite("combat.now-applies-contested-none-applier"), g.attacker, bf=bf)
     g.defender = next(p for p in present if p != g.attacker and g.opponents(p, g.attacker))
     for u in g.units_at(bf):
+        u = g.edit(u)
         u.designation = "attacker" if u.controller == g.attacker else "defender" if u.controller == g.defender else None
         u.fought = u.designation is not None
     ctx["bf"] = bf
@@ -143,6 +144,7 @@ def _deal(g: State, inst, ctx) -> None:
     stunned = [u.id for u in att + dfn if u.stunned]
     log(g, ('combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2} (stunned, adding nothing: {stunned})' if stunned else 'combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2}'), cite("combat.combat-damage-deals-deals-stunned"), bf=bf, attacker=attacker, attacker2=totals[attacker], defender=defender, defender2=totals[defender], stunned=', '.join(stunned))
     for u, n in hits:
+        u = g.edit(u)
         u.damage += n
         log(g, "{unit} takes {amount} combat damage", cite("combat.takes-combat-damage"), u.controller, unit=u.id, amount=n)
     g.dirty = False                                 # 465.3: skip FEPR, cancel outstanding tasks
@@ -181,8 +183,10 @@ def _resolve(g: State, inst, ctx) -> None:
 def _end(g: State, inst, ctx) -> None:
     """466.7: designations are removed."""
     for u in g.units.values():
-        u.designation = None
-        u.fought = False
+        if u.designation is not None or u.fought:
+            u = g.edit(u)
+            u.designation = None
+            u.fought = False
     g.dirty = True
 
 

@@ -34,6 +34,7 @@ def _banish(g: State, inst, ctx) -> None:
     """652.1: banish every permanent and facedown card the player owns or controls."""
     for u in g.units.values():
         if u.zone == "board" and (u.owner == inst or u.controller == inst):
+            u = g.edit(u)
             u.zone = "banished"
             u.designation = None
             log(g, '{unit} is banished', cite("concede.banished"), inst, unit=u.id)
@@ -68,8 +69,8 @@ def _replace(g: State, inst, ctx) -> None:
 def _remove(g: State, inst, ctx) -> None:
     """652.3: every card they own leaves the game."""
     for u in g.units.values():
-        if u.owner == inst:
-            u.zone = "removed"
+        if u.owner == inst and u.zone != "removed":
+            g.edit(u).zone = "removed"
     g.hands[inst] = []
 
 

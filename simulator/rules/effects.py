@@ -31,7 +31,7 @@ def resolve(g: State, item: Item) -> None:
         n = _next_id(g, _card(item))
         gear = Unit(n, item.controller, "base", 0, abilities=g.cfg.cards[item.card].abilities,
                     card=item.card, kind="gear")
-        g.units[n] = gear
+        g.add_unit(gear)
         log(g, "{player}'s gear {unit} enters play in base", cite("effects.gear-enters-play-base"), item.controller, unit=n)
         trigger_abilities(g, gear, "on-play")          # 383.4.a.2: pending after it has entered
         return
@@ -118,7 +118,7 @@ def enter_play(g: State, item: Item) -> None:
     u = Unit(n, item.controller, item.at or "base", card.might, abilities=card.abilities, card=item.card,
              keywords=card.keywords)
     u.exhausted = not item.ready
-    g.units[n] = u
+    g.add_unit(u)
     if item.ready:
         log(g, "{unit} enters play ready at {at} (Accelerate)", cite("effects.enters-play-ready-accelerate"), item.controller, unit=n, at=u.at)
     else:
@@ -132,7 +132,7 @@ def enter_token(g: State, u: Unit, by: Item) -> None:
     """354.3: a unit or gear played by an item's instruction enters once that item has finished resolving (its
     play process waited, 158.3), a unit exhausted, gear ready in its base (359.2); being played to a battlefield
     is no move (no on-arrive)."""
-    g.units[u.id] = u
+    g.add_unit(u)
     g.dirty = True                                  # 319: an object entered the board
     if u.kind == "gear":                            # non-unit gear enters ready in its base (359.2)
         log(g, "{player}'s gear {unit} enters play in base: {item} has finished resolving", cite("effects.gear-enters-play-base-has"),
@@ -260,6 +260,8 @@ UNIT_VERBS = ('move', 'recall', 'stun', 'buff', 'en-garde', 'damage', 'kill', 'b
 
 def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: list) -> None:
     """Carry out one of :data:`UNIT_VERBS` on ``u``, a unit on the board."""
+    if verb not in ("move", "recall"):              # (those two edit it themselves, if they change it)
+        u = g.edit(u)
     if verb == "move":
         forced_move(g, u, args["to"])
     elif verb == "recall":

@@ -52,6 +52,7 @@ def destination_problem(g: State, u: Unit, dest: str) -> tuple[str, str] | None:
 def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> None:
     """Put ``u`` at ``dest``; arriving at a battlefield may apply Contested (190.3.a.1, 450); its move
     abilities trigger (446, 383)."""
+    u = g.edit(u)
     src, u.at = u.at, dest
     g.dirty = True                                  # 453: a move completes -> cleanup
     log(g, "{unit} moves to {dest}", rule, u.controller, unit=u.id, dest=dest)
@@ -76,6 +77,7 @@ def arrive(g: State, u: Unit, bf: str, moved: bool = True) -> None:
 
 def recall(g: State, u: Unit, rule: str) -> None:
     """455: to its base, not a move."""
+    u = g.edit(u)
     u.at = "base"
     u.designation = None
     g.dirty = True
@@ -102,6 +104,7 @@ def forced_move(g: State, u: Unit, dest: str) -> None:
 
 def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
     """144: exhaust each unit and move them together to one destination."""
+    units = [g.edit(u) for u in units]
     for u in units:
         u.exhausted = True
     names = " ".join(u.id for u in units)

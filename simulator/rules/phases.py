@@ -52,8 +52,8 @@ def _next_turn(g: State, inst, ctx) -> None:
     g.priority = None
     g.invited = None
     for u in g.units.values():
-        if u.zone == "board" and u.controller == g.turn:
-            u.exhausted = False
+        if u.exhausted and u.zone == "board" and u.controller == g.turn:
+            g.edit(u).exhausted = False
     from simulator.rules import hidden, resources
     resources.ready_runes(g, g.turn)                 # 315.1: runes too
     hidden.next_turn(g)                              # 811.1.d: facedown cards may be played from now on

@@ -1,6 +1,6 @@
-"""Where the shards of a sharded search (:mod:`simulator.verify.shard`) run: the transports.
+"""Where the shards of a search (:class:`simulator.verify.explore.Shard`) run: the transports.
 
-Each transport builds ``n`` :class:`~simulator.verify.shard.Shard` objects and calls their methods:
+Each transport builds ``n`` :class:`~simulator.verify.explore.Shard` objects and calls their methods:
 ``call_all(method, *args)`` on every shard at once (results in shard order), ``call_each(method, args)``
 with one argument per shard, ``call_one(i, method, *args)``. Between shards travel only bytes (fingerprints
 and orders as flat arrays, the frontier states a rebalance moves, pickled).
@@ -17,6 +17,8 @@ import traceback
 
 
 class InProcess:
+    local = True                   # the shards run in this process: the search's CPU time is this process's
+
     def __init__(self, n: int, make) -> None:
         self.n = n
         self.shards = [make(i) for i in range(n)]
@@ -85,6 +87,8 @@ def _serve(conn, make, i: int) -> None:
 class Processes(InProcess):
     """One forked worker process per shard, talking to this one through pipes."""
 
+    local = False
+
     def __init__(self, n: int, make) -> None:
         import multiprocessing as mp
         ctx = mp.get_context("fork")
@@ -147,6 +151,8 @@ class Processes(InProcess):
 class DaskActors(InProcess):
     """One Dask actor per shard, spread over the cluster's workers (``client``: a ``distributed.Client``)."""
 
+    local = False
+
     def __init__(self, client, n: int, make) -> None:
         workers = sorted(client.scheduler_info()["workers"])
         if not workers:
@@ -186,8 +192,14 @@ def connect(address: str):
     return Client(address, timeout="10s")
 
 
+def hash_probe() -> int:
+    """This process's hash of a fixed key-like tuple: workers agree on fast fingerprints (Python's hash of
+    ``State.key()``) only if theirs are equal: the same string hash seed (PYTHONHASHSEED), and, before
+    Python 3.12, the same address of None (whose hash is its address): forked workers, not spawned ones."""
+    return hash(("riftsim fingerprint probe", None, 1, (2, "x")))
+
+
 def same_hash_seed(client) -> bool:
     """Whether every worker hashes strings alike (their Python hash seeds agree: PYTHONHASHSEED set the same,
     docs/cluster.md); if not, the shards fingerprint states with blake2b, the same in every process."""
-    from simulator.verify.shard import hash_probe
     return len(set(client.run(hash_probe).values())) <= 1

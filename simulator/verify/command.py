@@ -267,7 +267,7 @@ def _indexed(job):
 def _sharded(job, transport, n: int, stable: bool = False) -> Result:
     """One position explored by ``n`` shards (``transport(make)`` builds them), analysed here."""
     import functools
-    from simulator.verify.shard import Shard, search
+    from simulator.verify.explore import Shard, search
     pos, max_states, depth, graph, measure, backend, export = job
     make = functools.partial(Shard, pos, n, max_depth=depth, limit=max_states, graph=graph, labels=export,
                              backend=backend, stable=stable)
@@ -420,7 +420,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"stats: {total / max(cpu, 1e-9):,.0f} distinct states per CPU second (one core), "
               f"{total / wall:,.0f} states/s wall with {max(1, args.jobs)} jobs, "
               f"{mem / max(total, 1):.0f} bytes per visited state (visited set + trace tree), "
-              f"{wall:.1f} s wall, {cpu:.1f} s CPU in the searches")
+              f"{wall:.1f} s wall, {cpu:.1f} s CPU in the searches, peak RSS "
+              f"{max((r.peak_rss for r in results), default=0) / 2 ** 20:,.0f} MB in the largest process")
     return 1 if bad else 0
 
 

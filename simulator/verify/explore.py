@@ -7,11 +7,12 @@ to one move per unit and destination) is applied with the engine's own ``check``
 (Python's tuple hash; the stable blake2b one only names the nodes of an ``--export``). Breadth-first
 order makes every counterexample trace a shortest one.
 
-Memory: the visited set holds only fingerprints (a dict fingerprint -> node id when the graph is kept);
-the shortest-trace tree is two flat arrays (parent index, action index in the parent's action list),
-so a trace is rebuilt by replaying the action indices from the start. Full states live only in the
-BFS frontier; the graph is flat arrays (:mod:`simulator.verify.stategraph`).
-:mod:`simulator.verify.shard` runs the same search on several cores or a cluster.
+Memory: the visited set holds only fingerprints (a dict fingerprint -> node id); the shortest-trace tree
+is two flat arrays (parent index, action index in the parent's action list), so a trace is rebuilt by
+replaying the action indices from the start; the graph is flat arrays (:mod:`simulator.verify.stategraph`).
+Full states live only in the frontier and among the successors of the level being expanded; a state is let
+go once expanded, and a large level's states share their parts (:mod:`simulator.verify.compact`).
+One loop (:class:`Shard`, :func:`search`, below) runs the search on one core, several, or a cluster.
 
 Checks:
 
@@ -25,11 +26,11 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import pickle
 import time
 from array import array
-from collections import deque
+from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from statecharts.states import ChainState, CombatStep, FocusState, Mode, Phase, Status, Window
@@ -42,9 +43,8 @@ from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
-
-if TYPE_CHECKING:
-    from simulator.verify.stategraph import Analysis, StateGraph
+from simulator.verify.compact import Collapser
+from simulator.verify.stategraph import BOUNDED, TERMINAL, Analysis, StateGraph, merge
 
 ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
 
@@ -208,17 +208,24 @@ class Monitor:
         self.g: State | None = None
         self.found: list[tuple[str, str, str]] = []
         self.main_started = False
-        self.status: dict[str, str] = {}          # battlefield -> status when last seen (which one a fire changed)
+        self.status: dict[str, str] | None = {}   # battlefield -> status when last seen (which one a fire changed)
+        self.before: dict | None = None           # the machine states the step began in (status, lazily)
         self.cleared: set[str] = set()            # battlefields whose waiting Contested ended in this step
 
     WATCHED = frozenset(("combat", "focus", "turn.mode", "phases", "battlefield.status"))
 
-    def start(self, g: State) -> None:
-        """A step begins from ``g``."""
+    def start(self, g: State, before: dict | None = None) -> None:
+        """A step begins from ``g``. ``before``: machine states equal to ``g``'s now that nothing will change
+        (the parent's, for a successor computed on a clone): the battlefield statuses are then read from it
+        only if a status transition fires (most steps fire none)."""
         self.g = g
         self.main_started = False
-        self.cleared = set()
-        self.status = {b: g.ms[("battlefield.status", b)] for b in g.bfs}
+        if self.cleared:
+            self.cleared = set()
+        if before is None:
+            self.status = {b: g.ms[("battlefield.status", b)] for b in g.bfs}
+        else:
+            self.status, self.before = None, before
 
     def add(self, rec: tuple) -> None:
         self.seen.add(rec)
@@ -243,6 +250,10 @@ class Monitor:
                                    f"the showdown's focus round ends ({trigger}) but {', '.join(missing)} "
                                    f"did not pass focus"))
         elif leaf == "battlefield.status":
+            if self.status is None:
+                before = self.before
+                assert before is not None
+                self.status = {b: before[("battlefield.status", b)] for b in g.bfs}
             for b, was in self.status.items():
                 now = g.ms[("battlefield.status", b)]
                 if now != was:
@@ -263,6 +274,8 @@ class Monitor:
             if full and g.ms[("phases", None)] == Phase.Main:
                 self.found.append(("rune pools are empty when a Main Phase starts", "316.1",
                                    f"the Main Phase of {g.turn} began with energy in the pool: {full}"))
+        if not self.cleared:
+            return
         for b in sorted(self.cleared):
             claimants = [p for p in g.players_at(b) if p != g.bfs[b].controller]
             if g.winner is None and claimants and g.ms[("battlefield.status", b)] == Status.Calm:
@@ -321,6 +334,7 @@ class Result:
     tree: tuple | None = None      # (parent, via) arrays of the shortest-trace tree, with the graph
     examples: dict = field(default_factory=dict)    # node id -> stable fingerprint (the analysis' examples)
     visited_bytes: int = 0         # bytes of the visited set + trace tree, when asked
+    peak_rss: int = 0              # peak resident bytes of the largest process the search ran in (ru_maxrss)
     complete: bool = True          # False if max_states stopped the search
 
 
@@ -340,7 +354,7 @@ def successor(g: State, a: Action, mon: Monitor) -> State:
     candidates, whose shapes are legal by construction: tests/test_successor.py checks both agree on the
     explored states). An ``IllegalAction`` that ``perform`` raises is still the explorer's finding."""
     n = g.clone()
-    mon.start(n)
+    mon.start(n, g.ms)                   # g is not changed by computing its successor (copy-on-write units)
     try:
         engine.perform(n, a)
         engine.settle(n)
@@ -390,109 +404,17 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
     Stops at the first violation (as TLC does: a broken rule can make the space unbounded), unless
     ``keep_going``, which keeps the first violation of each kind. ``graph``: keep the state space as a
     :class:`~simulator.verify.stategraph.StateGraph` (node ``i`` = the ``i``-th state discovered);
-    ``labels``: with the actions, turn states and stable fingerprints ``--export`` writes.
+    ``labels``: with the actions, turn states and stable fingerprints ``--export`` writes. ``measure``: the
+    bytes of the visited set, the trace tree and the graph (``Result.visited_bytes``).
+
+    The search loop is the sharded search's (:func:`search`, below) with one shard in this process: one
+    loop serves one core, several and a cluster.
     """
-    from simulator.verify.stategraph import BOUNDED, TERMINAL, StateGraph
-    limit = max_states or pos.max_states
-    res = Result(pos.name)
-    mon = Monitor()
-    start = pos.start(backend)
-    start.coverage = mon
-    fp = fast_fingerprint
-    parent = array("l")         # index -> parent index
-    via = array("H")            # index -> action index in the parent's action list
-    seen: set[int] | dict[int, int]
-    f0 = fp(start)
-    seen = {f0: 0} if graph else {f0}
-    parent.append(-1)
-    via.append(0)
-    sg = StateGraph(labels) if graph else None
-    queue = deque([(start, 0, 0, 0)])   # state, index, depth, end-turns
-    kinds: set[str] = set()
-    t0, c0 = time.perf_counter(), time.process_time()
-    gc_was = gc.isenabled()
-    gc.disable()
-    try:
-        while queue:
-            if res.violations and not keep_going:
-                res.complete = False
-                break
-            g, idx, depth, turns = queue.popleft()
-            res.depth = max(res.depth, depth)
-            acts = actions_of(g, pos.concede)
-            for name, rule, msg in state_findings(g, acts):
-                if name not in kinds:
-                    kinds.add(name)
-                    res.violations.append(Violation(name, rule, msg, pos.name, _trace(pos, parent, via, idx,
-                                                                                     backend), depth))
-            terminal = g.winner is not None
-            stop = (turns >= pos.turns or (max_depth is not None and depth >= max_depth)
-                    or len(seen) >= limit)
-            if sg is not None:
-                sg.node(idx, TERMINAL if terminal else BOUNDED if stop else 0,
-                        node_attrs(g, depth) if labels else (), fingerprint(g) if labels else 0)
-            if terminal:
-                res.terminal += 1
-                continue
-            if stop:
-                res.bounded += 1
-                if len(seen) >= limit:
-                    res.complete = False
-                continue
-            for k, a in enumerate(acts):
-                n, found = try_successor(g, a, mon)
-                res.edges += 1
-                if found:
-                    name, rule, msg = found
-                    if name not in kinds:
-                        kinds.add(name)
-                        res.violations.append(Violation(name, rule, msg, pos.name,
-                                                        _trace(pos, parent, via, idx, backend) + [a], depth + 1))
-                if n is None:
-                    continue
-                f = fp(n)
-                old = seen.get(f) if sg is not None else (f if f in seen else None)   # type: ignore[union-attr]
-                if old is None:
-                    new = len(parent)
-                    if sg is not None:
-                        seen[f] = new                                              # type: ignore[index]
-                    else:
-                        seen.add(f)                                                # type: ignore[union-attr]
-                    parent.append(idx)
-                    via.append(k)
-                    queue.append((n, new, depth + 1, turns + (a.kind == "end-turn")))
-                if sg is not None:
-                    sg.edge(new if old is None else old, a.kind == "end-turn", a.describe() if labels else "")
-    finally:
-        if gc_was:
-            gc.enable()
-    res.bounded += len(queue)                            # left unexpanded by a stop: at the bound too
-    if sg is not None:
-        for g, idx, depth, _turns in queue:
-            sg.node(idx, TERMINAL if g.winner is not None else BOUNDED,
-                    node_attrs(g, depth) if labels else (), fingerprint(g) if labels else 0)
-    res.seconds = time.perf_counter() - t0
-    res.cpu = time.process_time() - c0
-    res.states = len(seen)
-    res.coverage = set(mon.seen)
-    if measure:
-        res.visited_bytes = visited_bytes(seen, parent, via) + (sg.nbytes() if sg is not None else 0)
-    res.graph = sg
-    if sg is not None:
-        res.tree = (parent, via)
-    return res
-
-
-def visited_bytes(seen: set | dict, *arrays) -> int:
-    """Bytes held by the visited set and the trace tree: the set's table, its int objects, the arrays."""
-    import sys
-    total = sys.getsizeof(seen) + sum(sys.getsizeof(f) for f in seen)
-    return total + sum(a.itemsize * len(a) + 64 for a in arrays)
-
-
-def _trace(pos: Position, parent, via, idx: int, backend: str) -> list[Action]:
-    """The shortest trace to state ``idx``: replay the recorded action indices from the start."""
-    return replay(pos, parent, via, idx, backend)[0]
+    from simulator.verify.cluster import InProcess
+    with InProcess(1, lambda i: Shard(pos, 1, i, max_depth=max_depth, limit=max_states, graph=graph,
+                                      labels=labels, backend=backend, keep_going=keep_going,
+                                      monitor=Monitor)) as pool:
+        return search(pos, pool, limit=max_states, keep_going=keep_going, backend=backend, measure=measure)
 
 
 def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> tuple[list[Action], State]:
@@ -509,3 +431,440 @@ def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> t
         out.append(a)
         g = engine.step(g, a)
     return out, g
+
+
+# -- the search loop: one shard, several, a cluster ------------------------------------------------
+#
+# One position explored by n shards (n = 1: the one-core search): hash-partitioned visited sets, breadth
+# first, level by level. Shard ``s`` of ``n`` owns the states whose fingerprint ``f`` has ``f % n == s``: it
+# alone holds them in its visited set. A level goes:
+#
+# 1. **expand**: every shard takes the states of its frontier in id order, checks the invariants and computes
+#    every successor. A successor it owns and has seen gets its id at once; any other is held, and its
+#    fingerprint with its *order* ``(parent id, action index)`` goes to its owner (once per shard and level;
+#    the successor stays where it was computed). With one shard every successor is its own: a new one gets
+#    the next free id at once (discovery order is id order) and steps 2-4 are not needed;
+# 2. **resolve**: each owner drops what it has seen and, for each new fingerprint, keeps the smallest order;
+# 3. **assign**: the coordinator merges the owners' winning orders; a new state's id is the next free id plus
+#    its rank among them. That is the id one shard gives it: one shard discovers a level's states in exactly
+#    this order, first discovery = smallest order, so the node ids, the shortest-trace tree, the end-turn
+#    counts and the counterexamples do not depend on the number of shards;
+# 4. **settle**: each shard learns the ids of its held successors (the graph's edges) and keeps the ones it
+#    won as its next frontier; the coordinator then moves states to expand (not terminal, not at a bound)
+#    from the busiest frontier to the idlest when they differ by more than 1/32 (the only states that travel
+#    between workers, pickled).
+#
+# The coordinator keeps the shortest-trace tree (two arrays from the merged orders) to replay counterexamples.
+# A violation stops the search after the first violating state: the shards roll back what they did past it
+# (counts, graph, successors), so the figures are those of one shard; only the coverage set may hold a few more
+# transitions (those fired past the violating state). With several shards a ``max_states`` bound is checked
+# at the start of each level (one shard checks it at each state): a search stopped by its bound may differ
+# from the one-shard one, a complete search never does.
+#
+# Transports (:mod:`simulator.verify.cluster`): shards in this process (one core, tests), forked processes
+# (``--jobs``), Dask actors on a cluster (``--cluster``).
+
+BITS = 16                 # an order is parent id << BITS | action index (the trace tree's via is 16 bits too)
+
+
+def stable_fingerprint(g) -> int:
+    """blake2b: the same in every process (workers whose Python hash seeds differ)."""
+    return fingerprint(g)
+
+
+class _Expanded:
+    """What the frontier keeps of a state once expanded: whether it was terminal (finish and cut need no more)."""
+
+    __slots__ = ("winner",)
+
+    def __init__(self, winner) -> None:
+        self.winner = winner
+
+
+EXPANDED = (_Expanded(None), _Expanded(("expanded",)))
+
+#: a level holding at least this many states holds them collapsed (their parts shared, compact.py): about
+#: 6 us a state, worth it only where memory matters (a level of 50,000 full states is about 190 MB)
+COLLAPSE_FROM = 50_000
+
+
+class Shard:
+    """One worker's part of a sharded search (every method's arguments and result are picklable).
+
+    With ``n == 1`` it is the whole one-core search: every successor's owner is this shard, so a new state's
+    id is known at once (the next free one: discovery order is id order) and a level needs no exchange."""
+
+    def __init__(self, pos: Position, n: int, me: int, *, max_depth: int | None = None, limit: int | None = None,
+                 graph: bool = False, labels: bool = False, backend: str = "compiled", keep_going: bool = False,
+                 stable: bool = False, monitor=None) -> None:
+        self.pos, self.n, self.me = pos, n, me
+        self.max_depth, self.limit = max_depth, limit or pos.max_states
+        self.labels, self.backend, self.keep_going = labels, backend, keep_going
+        self.fp = stable_fingerprint if stable else fast_fingerprint
+        self.mon = (monitor or Monitor)()
+        self.start = pos.start(backend)
+        self.start.coverage = self.mon
+        self.cfg = self.start.cfg
+        self.seen: dict[int, int] = {}           # fingerprint -> id, of the states this shard owns
+        self.frontier: list[tuple] = []          # (state, id, depth, turns), by id
+        self.leftover: list[tuple] = []          # states never expanded (a violation stopped the search)
+        self.sg = StateGraph(labels) if graph else None
+        self.compact = Collapser()
+        self.edges = self.terminal = self.bounded = 0
+        self.limited = False                     # a state was left unexpanded by the state bound
+        self.cpu = 0.0
+        self.depth = 0                           # the frontier's depth (a level's states all have it)
+        self.base = 0                            # (n == 1) the first id of the level being discovered
+        self._level()
+
+    def _level(self) -> None:
+        self.out = [(array("Q"), array("Q")) for _ in range(self.n)]   # per owner: fingerprints, orders
+        self.pending: dict[int, int] = {}        # fingerprint -> placeholder
+        self.owner = bytearray()                 # placeholder -> owner
+        self.entry = array("l")                  # placeholder -> entry in the owner's outbox
+        self.cands: list = []                    # placeholder -> successor
+        self.turns = array("H")                  # placeholder -> end-turns on its shortest path
+        self.log: list[tuple] = []               # per state expanded this level: what to roll back to
+        self.best: dict[int, int] = {}           # (owner) new fingerprint -> smallest order
+        self.inbox: list = []
+        self.level_edges = len(self.sg.dst) if self.sg is not None else 0   # edges before this level
+
+    # -- the level's steps ---------------------------------------------------------------------------
+    def seed(self) -> int:
+        f = self.fp(self.start)
+        if f % self.n == self.me:
+            self.seen[f] = 0
+            self.frontier = [(self.start, 0, 0, 0)]
+        self.base = 1
+        return len(self.frontier)
+
+    def expand(self, seen_total: int) -> list[tuple]:
+        """Step 1 on the frontier; the findings: (state id, action index or -1, n, name, rule, message, action)."""
+        c0 = time.process_time()
+        try:
+            return self._expand(seen_total)
+        finally:
+            self.cpu += time.process_time() - c0
+
+    def _expand(self, seen_total: int) -> list[tuple]:
+        pos, sg, mon, fp, n, me, labels = self.pos, self.sg, self.mon, self.fp, self.n, self.me, self.labels
+        seen, pending, out, cands, tturns = self.seen, self.pending, self.out, self.cands, self.turns
+        alone = n == 1                           # every successor is this shard's: ids at once
+        collapse = self.compact.collapse if len(self.frontier) >= COLLAPSE_FROM else None
+        keep_going, max_depth, limit, pturns = self.keep_going, self.max_depth, self.limit, pos.turns
+        found: list[tuple] = []
+        stop_all = seen_total >= limit           # n > 1: the bound is checked once per level
+        edges = self.edges
+        orders0 = out[0][1]
+        frontier = self.frontier
+        release = not labels                     # an expanded state is let go (a level's memory is then about
+        for i, (g, v, depth, turns) in enumerate(frontier):   # the larger of two levels, not their sum)
+            if found and not keep_going:
+                self.leftover = frontier[i:]                # past this shard's first violating state
+                break
+            if release:
+                frontier[i] = (EXPANDED[g.winner is not None], v, depth, turns)
+            if not alone:
+                self.log.append((v, i, edges, self.terminal, self.bounded, len(sg) if sg is not None else 0,
+                                 [len(o[0]) for o in out], len(cands)))
+            acts = actions_of(g, pos.concede)
+            for j, (name, rule, msg) in enumerate(state_findings(g, acts)):
+                found.append((v, -1, j, name, rule, msg, None))
+            terminal = g.winner is not None
+            bound = stop_all or (alone and len(seen) >= limit)    # n == 1: at each state, as it fills
+            stop = turns >= pturns or (max_depth is not None and depth >= max_depth) or bound
+            if sg is not None:
+                sg.node(v, TERMINAL if terminal else BOUNDED if stop else 0,
+                        node_attrs(g, depth) if labels else (), fingerprint(g) if labels else 0)
+            if terminal:
+                self.terminal += 1
+                continue
+            if stop:
+                self.bounded += 1
+                self.limited = self.limited or bound
+                continue
+            for k, a in enumerate(acts):
+                s, f = try_successor(g, a, mon)
+                edges += 1
+                if f:
+                    found.append((v, k, 0, *f, a))
+                if s is None:
+                    continue
+                h = fp(s)
+                end = a.kind == "end-turn"
+                if alone:
+                    w = seen.get(h)
+                    if w is None:
+                        w = seen[h] = len(seen)
+                        orders0.append(v << BITS | k)
+                        cands.append(s if collapse is None else collapse(s))
+                        tturns.append(turns + end)
+                    if sg is not None:
+                        sg.edge(w, end, a.describe() if labels else "")
+                    continue
+                d = h % n
+                if d == me:
+                    w = seen.get(h)
+                    if w is not None:            # seen in an earlier level: its id is known here
+                        if sg is not None:
+                            sg.edge(w, end, a.describe() if labels else "")
+                        continue
+                ph = pending.get(h)
+                if ph is None:
+                    ph = pending[h] = len(cands)
+                    fps, orders = out[d]
+                    self.owner.append(d)
+                    self.entry.append(len(fps))
+                    fps.append(h)
+                    orders.append(v << BITS | k)
+                    cands.append(s if collapse is None else collapse(s))
+                    tturns.append(turns + end)
+                if sg is not None:
+                    sg.edge(-1 - ph, end, a.describe() if labels else "")
+        self.edges = edges
+        return found
+
+    def advance(self) -> array:
+        """(n == 1) The level's new states become the frontier; their orders, in id order (= discovery order)."""
+        orders = self.out[0][1]
+        depth = self.depth + 1
+        self.frontier = [(s, v, depth, t) for v, s, t in zip(range(self.base, self.base + len(self.cands)),
+                                                              self.cands, self.turns)]
+        self.base += len(self.cands)
+        self.depth = depth
+        self.compact.clear()
+        self._level()
+        return orders
+
+    def cut(self, last: int) -> None:
+        """The search stops after state ``last`` (the first violating one): undo everything past it."""
+        for entry in self.log:
+            if entry[0] > last:
+                _v, i, self.edges, self.terminal, self.bounded, nodes, lens, ncands = entry
+                self.leftover = self.frontier[i:]
+                if self.sg is not None:
+                    self.sg.truncate(nodes)
+                for (fps, orders), m in zip(self.out, lens):
+                    del fps[m:], orders[m:]
+                del self.cands[ncands:], self.owner[ncands:], self.entry[ncands:], self.turns[ncands:]
+                self.pending = {h: ph for h, ph in self.pending.items() if ph < ncands}
+                break
+
+    def outbox(self) -> list[bytes]:
+        return [fps.tobytes() + orders.tobytes() for fps, orders in self.out]
+
+    def resolve(self, inbox: list[bytes]) -> bytes:
+        """Step 2 (as owner): the smallest order of each new fingerprint, sorted."""
+        seen, best = self.seen, self.best
+        self.inbox = []
+        for data in inbox:
+            a = array("Q", data)
+            half = len(a) // 2
+            fps, orders = a[:half], a[half:]
+            self.inbox.append((fps, orders))
+            for h, o in zip(fps, orders):
+                if h not in seen:
+                    b = best.get(h)
+                    if b is None or o < b:
+                        best[h] = o
+        return array("Q", sorted(best.values())).tobytes()
+
+    def assign(self, merged: bytes, base: int) -> list[bytes]:
+        """Step 3 (as owner): the new states' ids; per sender, each entry's id, negated for the winner."""
+        order = array("Q", merged)
+        seen, best = self.seen, self.best
+        for h, o in best.items():
+            seen[h] = base + bisect_left(order, o)
+        out = []
+        for fps, orders in self.inbox:
+            ids = array("q")
+            for h, o in zip(fps, orders):
+                v = seen[h]
+                ids.append(-1 - v if best.get(h) == o else v)
+            out.append(ids.tobytes())
+        return out
+
+    def settle(self, replies: list[bytes]) -> int:
+        """Step 4: the ids of this shard's successors; the ones it won are its next frontier."""
+        ids = [array("q", r) for r in replies]
+        count = len(self.cands)
+        resolved = array("q", [0]) * count
+        won = bytearray(count)
+        for ph, d, e in zip(range(count), self.owner, self.entry):
+            v = ids[d][e]
+            if v < 0:
+                v, won[ph] = -1 - v, 1
+            resolved[ph] = v
+        if self.sg is not None:
+            dst = self.sg.dst
+            for e in range(self.level_edges, len(dst)):
+                w = dst[e]
+                if w < 0:
+                    dst[e] = resolved[-1 - w]
+        depth = self.depth + 1
+        self.frontier = sorted(((s, resolved[ph], depth, t) for ph, s, t in zip(range(count), self.cands, self.turns)
+                                if won[ph]), key=lambda x: x[1])
+        self.depth = depth
+        self.compact.clear()
+        self._level()
+        return len(self.frontier)
+
+    def expandable(self, x: tuple) -> bool:
+        """Whether a frontier entry will be expanded (not terminal, not at the turn or depth bound): the work."""
+        g, _v, depth, turns = x
+        return g.winner is None and turns < self.pos.turns and (self.max_depth is None or depth < self.max_depth)
+
+    def work(self) -> int:
+        """The frontier's states that will be expanded (what a rebalance evens out; the others cost little)."""
+        return sum(map(self.expandable, self.frontier))
+
+    # -- moving states between shards ----------------------------------------------------------------
+    def give(self, count: int) -> bytes:
+        """``count`` states to expand, evenly spread over the frontier, for another shard."""
+        work = [i for i, x in enumerate(self.frontier) if self.expandable(x)]
+        step = len(work) / count
+        pick = {work[int(i * step)] for i in range(count)}
+        gone = [x for i, x in enumerate(self.frontier) if i in pick]
+        self.frontier = [x for i, x in enumerate(self.frontier) if i not in pick]
+        for g, *_ in gone:
+            g.cfg = g.coverage = None                # the worker's own: not sent
+        return pickle.dumps(gone, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def take(self, data: bytes) -> int:
+        got = pickle.loads(data)
+        for g, *_ in got:
+            g.cfg, g.coverage = self.cfg, self.mon
+            self.compact.collapse(g)
+        self.frontier = sorted(self.frontier + got, key=lambda x: x[1])
+        return len(self.frontier)
+
+    def finish(self, measure: bool = False) -> dict:
+        """The shard's figures; the states never expanded are at the bound (as the one-core search counts).
+        ``measure``: the bytes of the visited set and the graph."""
+        rest = self.leftover + self.frontier
+        if self.sg is not None:
+            for g, v, depth, _t in rest:
+                self.sg.node(v, TERMINAL if g.winner is not None else BOUNDED,
+                             node_attrs(g, depth) if self.labels else (), fingerprint(g) if self.labels else 0)
+        out = {"rest": len(rest), "edges": self.edges, "terminal": self.terminal, "bounded": self.bounded + len(rest),
+               "coverage": set(self.mon.seen), "graph": self.sg, "cpu": self.cpu, "owned": len(self.seen),
+               "limited": self.limited, "rss": _peak_rss(),
+               "bytes": (_dict_bytes(self.seen) + (self.sg.nbytes() if self.sg is not None else 0)) if measure else 0}
+        self.seen, self.frontier, self.leftover, self.cands = {}, [], [], []     # freed before the graph is sent
+        return out
+
+
+def _peak_rss() -> int:
+    """This process's peak resident set size in bytes (Linux reports ru_maxrss in KB)."""
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _dict_bytes(d: dict) -> int:
+    import sys
+    return sys.getsizeof(d) + sum(sys.getsizeof(k) + sys.getsizeof(v) for k, v in d.items())
+
+
+def search(pos: Position, pool, *, limit: int | None = None, keep_going: bool = False, backend: str = "compiled",
+           rebalance: bool = True, measure: bool = False) -> Result:
+    """Breadth-first exploration of ``pos`` by the shards of ``pool`` (a transport of
+    :mod:`simulator.verify.cluster` whose shards are built): the one-core search's result whatever their
+    number (with one shard it is the one-core search, :func:`~simulator.verify.explore.explore`)."""
+    gc_was = gc.isenabled()
+    gc.disable()                   # millions of long-lived objects, no cycles
+    try:
+        return _search(pos, pool, limit, keep_going, backend, rebalance, measure)
+    finally:
+        if gc_was:
+            gc.enable()
+
+
+def _search(pos, pool, limit, keep_going, backend, rebalance, measure) -> Result:
+    res = Result(pos.name)
+    n = pool.n
+    limit = limit or pos.max_states
+    t0, c0 = time.perf_counter(), time.process_time()
+    sizes = pool.call_all("seed")
+    parent, via = array("l", [-1]), array("H", [0])
+    base = 1
+    kinds: set[str] = set()
+    level = 0
+    while sum(sizes):
+        res.depth = level
+        found = sorted(x for part in pool.call_all("expand", base) for x in part)
+        last = None
+        for v, _k, _j, name, rule, msg, a in found:
+            if last is not None and v != last:
+                break
+            if name in kinds:
+                continue
+            kinds.add(name)
+            trace = replay(pos, parent, via, v, backend)[0] + ([a] if a is not None else [])
+            res.violations.append(Violation(name, rule, msg, pos.name, trace, level + (a is not None)))
+            if not keep_going:
+                last = v
+        if n == 1:                               # ids given at discovery: no exchange
+            merged = pool.call_one(0, "advance")
+            sizes = [len(merged)]
+        else:
+            if last is not None:
+                pool.call_all("cut", last)
+            merged, sizes = _exchange(pool, n, base)
+        parent.extend([o >> BITS for o in merged])
+        via.extend([o & ((1 << BITS) - 1) for o in merged])
+        base += len(merged)
+        level += 1
+        if last is not None:
+            break
+        if rebalance and n > 1:
+            sizes = _rebalance(pool, sizes)
+    parts = pool.call_all("finish", measure)
+    if any(p["limited"] for p in parts) or (res.violations and not keep_going and sum(p["rest"] for p in parts)):
+        res.complete = False                      # stopped by the bound, or with states still queued
+    res.states = base
+    res.edges = sum(p["edges"] for p in parts)
+    res.terminal = sum(p["terminal"] for p in parts)
+    res.bounded = sum(p["bounded"] for p in parts)
+    res.coverage = set().union(*(p["coverage"] for p in parts))
+    res.cpu = time.process_time() - c0 if getattr(pool, "local", False) else sum(p["cpu"] for p in parts)
+    res.seconds = time.perf_counter() - t0
+    res.peak_rss = max(max(p["rss"] for p in parts), _peak_rss())
+    if measure:
+        res.visited_bytes = sum(p["bytes"] for p in parts) + parent.itemsize * len(parent) + via.itemsize * len(via)
+    if parts[0]["graph"] is not None:
+        res.graph = merge([p["graph"] for p in parts])
+        res.tree = (parent, via)
+    return res
+
+
+def _exchange(pool, n: int, base: int) -> tuple[array, list[int]]:
+    """Steps 2-4 of a level: the owners resolve, the new states are numbered, the shards settle. The new states'
+    orders in id order, and the frontiers' sizes."""
+    boxes = pool.call_all("outbox")
+    best = pool.call_each("resolve", [[boxes[s][d] for s in range(n)] for d in range(n)])
+    merged = array("Q")
+    for b in best:
+        merged.extend(array("Q", b))
+    merged = array("Q", sorted(merged))
+    replies = pool.call_all("assign", merged.tobytes(), base)
+    sizes = pool.call_each("settle", [[replies[d][s] for d in range(n)] for s in range(n)])
+    return merged, sizes
+
+
+def _rebalance(pool, sizes: list[int]) -> list[int]:
+    """Move states to expand from the busiest frontier to the idlest until they differ by at most 1/32
+    (terminal and bounded states cost little: they stay); the frontiers' sizes after."""
+    work = pool.call_all("work")
+    sizes = list(sizes)
+    while True:
+        hi = max(range(len(work)), key=work.__getitem__)
+        lo = min(range(len(work)), key=work.__getitem__)
+        gap = work[hi] - work[lo]
+        if gap <= max(8, work[hi] // 32):
+            return sizes
+        count = gap // 2
+        data = pool.call_one(hi, "give", count)
+        sizes[lo] = pool.call_one(lo, "take", data)
+        sizes[hi] -= count
+        work[hi] -= count
+        work[lo] += count

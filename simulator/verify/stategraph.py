@@ -113,7 +113,7 @@ def merge(parts: list[StateGraph]) -> StateGraph:
     >>> list(m.ids), list(m.edges())
     ([0, 1], [(0, 1, 0)])
     """
-    if len(parts) == 1 and list(parts[0].ids) == list(range(len(parts[0]))):
+    if len(parts) == 1 and parts[0].ids == array("q", range(len(parts[0]))):
         return parts[0]
     total = sum(len(p) for p in parts)
     part = bytearray(total)
