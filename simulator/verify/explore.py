@@ -210,17 +210,24 @@ class Monitor:
         self.g: State | None = None
         self.found: list[tuple[str, str, str]] = []
         self.main_started = False
-        self.status: dict[str, str] = {}          # battlefield -> status when last seen (which one a fire changed)
+        self.status: dict[str, str] | None = {}   # battlefield -> status when last seen (which one a fire changed)
+        self.before: dict | None = None           # the machine states the step began in (status, lazily)
         self.cleared: set[str] = set()            # battlefields whose waiting Contested ended in this step
 
     WATCHED = frozenset(("combat", "focus", "turn.mode", "phases", "battlefield.status"))
 
-    def start(self, g: State) -> None:
-        """A step begins from ``g``."""
+    def start(self, g: State, before: dict | None = None) -> None:
+        """A step begins from ``g``. ``before``: machine states equal to ``g``'s now that nothing will change
+        (the parent's, for a successor computed on a clone): the battlefield statuses are then read from it
+        only if a status transition fires (most steps fire none)."""
         self.g = g
         self.main_started = False
-        self.cleared = set()
-        self.status = {b: g.ms[("battlefield.status", b)] for b in g.bfs}
+        if self.cleared:
+            self.cleared = set()
+        if before is None:
+            self.status = {b: g.ms[("battlefield.status", b)] for b in g.bfs}
+        else:
+            self.status, self.before = None, before
 
     def add(self, rec: tuple) -> None:
         self.seen.add(rec)
@@ -245,6 +252,10 @@ class Monitor:
                                    f"the showdown's focus round ends ({trigger}) but {', '.join(missing)} "
                                    f"did not pass focus"))
         elif leaf == "battlefield.status":
+            if self.status is None:
+                before = self.before
+                assert before is not None
+                self.status = {b: before[("battlefield.status", b)] for b in g.bfs}
             for b, was in self.status.items():
                 now = g.ms[("battlefield.status", b)]
                 if now != was:
@@ -265,6 +276,8 @@ class Monitor:
             if full and g.ms[("phases", None)] == Phase.Main:
                 self.found.append(("rune pools are empty when a Main Phase starts", "316.1",
                                    f"the Main Phase of {g.turn} began with energy in the pool: {full}"))
+        if not self.cleared:
+            return
         for b in sorted(self.cleared):
             claimants = [p for p in g.players_at(b) if p != g.bfs[b].controller]
             if g.winner is None and claimants and g.ms[("battlefield.status", b)] == Status.Calm:
@@ -343,7 +356,7 @@ def successor(g: State, a: Action, mon: Monitor) -> State:
     candidates, whose shapes are legal by construction: tests/test_successor.py checks both agree on the
     explored states). An ``IllegalAction`` that ``perform`` raises is still the explorer's finding."""
     n = g.clone()
-    mon.start(n)
+    mon.start(n, g.ms)                   # g is not changed by computing its successor (copy-on-write units)
     try:
         engine.perform(n, a)
         engine.settle(n)
