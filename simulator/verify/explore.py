@@ -3,7 +3,7 @@
 From a starting position (the scenario format's setup keys), every legal action of every player
 (``actions.legal(state, p, moves="single")``: a compact move expanded
 to one move per unit and destination) is applied with the engine's own ``check``,
-``perform`` and ``settle``; states are deduplicated by a 56-bit fingerprint of ``State.key()``
+``perform`` and ``settle``; states are deduplicated by a 60-bit fingerprint of ``State.key()``
 (Python's tuple hash; the stable blake2b one only names the nodes of an ``--export``). Breadth-first
 order makes every counterexample trace a shortest one.
 
@@ -49,7 +49,7 @@ from simulator.verify.stategraph import BOUNDED, TERMINAL, Analysis, StateGraph,
 ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
 
 
-MASK = (1 << 56) - 1
+MASK = (1 << 60) - 1       # the widest fingerprint that is still a 32-byte int (two 30-bit digits)
 
 
 def fingerprint(g: State) -> int:
@@ -58,8 +58,10 @@ def fingerprint(g: State) -> int:
 
 
 def fast_fingerprint(g: State) -> int:
-    """56 bits of Python's tuple hash of the identity: only compared within one process, 20x cheaper than
-    :func:`fingerprint`. A 56-bit int is a 32-byte object; a collision among 10^6 states has odds ~7e-6."""
+    """60 bits of Python's tuple hash of the identity: only compared within one process, 20x cheaper than
+    :func:`fingerprint`. Hash compaction (SPIN's): two distinct states with one fingerprint would make the search
+    miss the second; among N states the odds of any such pair are about N^2 / 2^61: 4e-7 for 10^6 states,
+    4e-5 for 10^7, 7e-4 for 4 x 10^7 (docs/performance.md)."""
     return hash(g.key()) & MASK
 
 
