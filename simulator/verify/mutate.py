@@ -292,6 +292,8 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
                 return t
             cls.pick = pick
         vars(machines)["_silent"] = lambda *args: False   # no compiled loop: every step goes through pick
+    if str(ROOT) not in sys.path:       # tests import tests.helpers: the `riftsim` script's path lacks the root
+        sys.path.insert(0, str(ROOT))
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = pytest.main([*([] if record else ["-x"]), "-q", "-p", "no:cacheprovider", "-o", "addopts=",
@@ -303,7 +305,8 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
                "tests": {t: sorted(index[r] for r in rs) for t, rs in seen.items() if t},
                "outside": sorted(index[r] for r in seen.get("", ()))}
         if code != 0:
-            return True, f"{', '.join(failed[:3]) or f'pytest exit {int(code)}'}"
+            tail = [ln for ln in sink.getvalue().splitlines() if ln.startswith("ERROR")][:1] or sink.getvalue().strip().splitlines()[-1:] or [""]
+            return True, f"{', '.join(failed[:3]) or f'pytest exit {int(code)}: {tail[0][:200]}'}"
         return False, json.dumps(out)
     if code == 0 or (code == 5 and wanted is not None):   # 5: no test selected (a deselected parametrization)
         return False, ""
