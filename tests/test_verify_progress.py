@@ -63,3 +63,22 @@ def test_verify_at_a_terminal_shows_a_progress_bar(tmp_path):
     text = out.decode(errors="replace")
     assert "explore: 2 starting positions" in text
     assert "explore:" in text and "position" in text and "2/2" in text, text      # the tqdm bar, e.g. 2/2
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_levels_prints_a_line_per_level_on_stderr(tmp_path, jobs):
+    """`--levels`: one line per breadth-first level on stderr, its states adding up to the search's count."""
+    f = tmp_path / "p.yaml"
+    f.write_text(POSITIONS.split("  - name: tiny-b")[0])
+    cmd = [sys.executable, "-m", "simulator.cli.main", "verify", "--no-graph", "--jobs", jobs, "--levels",
+           "--positions", str(f)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    lines = done.stderr.splitlines()
+    assert lines and all(line.startswith("tiny-a: level ") for line in lines), done.stderr
+    depths = [int(line.split("level ")[1].split(":")[0]) for line in lines]
+    assert depths == list(range(1, len(lines) + 1))
+    states = int(done.stdout.split("tiny-a: ")[1].split(" states")[0])
+    last = lines[-1].split(": ", 2)[2]
+    assert last.startswith(f"{states:,} states (+") and "peak RSS" in last
+    added = sum(int(line.split("(+")[1].split(")")[0].replace(",", "")) for line in lines)
+    assert added + 1 == states                               # the start state and each level's new ones
