@@ -79,6 +79,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where violations are written as scenario files (default: verify-counterexamples/)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr while exploring (default: only when stderr is a terminal)")
+    p.add_argument("--levels", action="store_true",
+                   help="a line per breadth-first level on stderr (depth, states, times, peak memory): for a long search")
     p.add_argument("--statecharts-only", action="store_true", help="only part 1: the declared machines")
     p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled",
                    help="which machine backend the explored games run on")
@@ -185,10 +187,16 @@ def write_counterexample(out: Path, pos: Position, v: Violation, n: int) -> Path
 
 # -- running ---------------------------------------------------------------------------------------
 
+def _level_printer(pos: Position):
+    def show(lv) -> None:
+        print(f"{pos.name}: {lv.line()}", file=sys.stderr, flush=True)
+    return show
+
+
 def _work(job) -> Result:
-    pos, max_states, depth, graph, measure, backend, export = job
+    pos, max_states, depth, graph, measure, backend, export, levels = job
     r = explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend,
-                labels=export)
+                labels=export, on_level=_level_printer(pos) if levels else None)
     return finish(pos, r, export, backend)
 
 
@@ -211,13 +219,13 @@ def finish(pos: Position, r: Result, export: bool, backend: str = "compiled") ->
 def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
                   depth: int | None = None, graph: bool = False, measure: bool = False,
                   backend: str = "compiled", progress: bool = False, export: bool = False,
-                  cluster: str | None = None, shards: int | None = None) -> list[Result]:
+                  cluster: str | None = None, shards: int | None = None, levels: bool = False) -> list[Result]:
     """Explore every position; results in the positions' order. ``progress``: a bar on stderr, a tick per position.
 
     ``jobs`` processes: the positions run largest first (their ``explore: states:``) one per process, except a
     position bigger than the others' share (or the only one), which all ``jobs`` processes explore together
     (:mod:`simulator.verify.shard`). ``cluster``: every position sharded over a Dask cluster's workers."""
-    work = [(p, max_states, depth, graph, measure, backend, export) for p in positions]
+    work = [(p, max_states, depth, graph, measure, backend, export, levels) for p in positions]
     bar = _bar(len(work)) if progress else None
     results: list = [None] * len(work)
     total = sum(p.states for p in positions)
@@ -268,12 +276,13 @@ def _sharded(job, transport, n: int, stable: bool = False) -> Result:
     """One position explored by ``n`` shards (``transport(make)`` builds them), analysed here."""
     import functools
     from simulator.verify.explore import Shard, search
-    pos, max_states, depth, graph, measure, backend, export = job
+    pos, max_states, depth, graph, measure, backend, export, levels = job
     make = functools.partial(Shard, pos, n, max_depth=depth, limit=max_states, graph=graph, labels=export,
                              backend=backend, stable=stable)
     pool = transport(make)
     try:
-        r = search(pos, pool, limit=max_states, backend=backend)
+        r = search(pos, pool, limit=max_states, backend=backend, measure=measure,
+                   on_level=_level_printer(pos) if levels else None)
     finally:
         pool.close()
     return finish(pos, r, export, backend)
@@ -347,7 +356,7 @@ def run(args: argparse.Namespace) -> int:
     results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
                             graph=graph, measure=args.stats, backend=args.backend,
                             progress=_show_progress(args), export=bool(args.export),
-                            cluster=args.cluster, shards=args.shards)
+                            cluster=args.cluster, shards=args.shards, levels=args.levels)
     wall = time.perf_counter() - t0
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):

@@ -45,6 +45,7 @@ from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
 from simulator.verify.compact import Collapser
 from simulator.verify.stategraph import BOUNDED, TERMINAL, Analysis, StateGraph, merge
+from simulator.verify.visited import compacted, nbytes
 
 ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
 
@@ -400,7 +401,7 @@ def node_attrs(g: State, depth: int) -> tuple:
 
 def explore(pos: Position, *, max_states: int | None = None, max_depth: int | None = None,
             graph: bool = False, measure: bool = False, backend: str = "compiled",
-            keep_going: bool = False, labels: bool = False) -> Result:
+            keep_going: bool = False, labels: bool = False, on_level=None) -> Result:
     """Breadth-first exploration of ``pos`` within its bounds, on one core.
 
     Stops at the first violation (as TLC does: a broken rule can make the space unbounded), unless
@@ -416,7 +417,8 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
     with InProcess(1, lambda i: Shard(pos, 1, i, max_depth=max_depth, limit=max_states, graph=graph,
                                       labels=labels, backend=backend, keep_going=keep_going,
                                       monitor=Monitor)) as pool:
-        return search(pos, pool, limit=max_states, keep_going=keep_going, backend=backend, measure=measure)
+        return search(pos, pool, limit=max_states, keep_going=keep_going, backend=backend, measure=measure,
+                      on_level=on_level)
 
 
 def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> tuple[list[Action], State]:
@@ -507,7 +509,8 @@ class Shard:
         self.start = pos.start(backend)
         self.start.coverage = self.mon
         self.cfg = self.start.cfg
-        self.seen: dict[int, int] = {}           # fingerprint -> id, of the states this shard owns
+        self.seen: dict[int, int] = {}           # fingerprint -> id, of the states this shard owns (a flat
+        #                                          table once large: visited.py; its ids only with a graph)
         self.frontier: list[tuple] = []          # (state, id, depth, turns), by id
         self.leftover: list[tuple] = []          # states never expanded (a violation stopped the search)
         self.sg = StateGraph(labels) if graph else None
@@ -635,6 +638,7 @@ class Shard:
         self.base += len(self.cands)
         self.depth = depth
         self.compact.clear()
+        self.seen = compacted(self.seen, ids=self.sg is not None)
         self._level()
         return orders
 
@@ -675,14 +679,18 @@ class Shard:
         """Step 3 (as owner): the new states' ids; per sender, each entry's id, negated for the winner."""
         order = array("Q", merged)
         seen, best = self.seen, self.best
+        new = {}
         for h, o in best.items():
-            seen[h] = base + bisect_left(order, o)
+            new[h] = seen[h] = base + bisect_left(order, o)
         out = []
         for fps, orders in self.inbox:
             ids = array("q")
             for h, o in zip(fps, orders):
-                v = seen[h]
-                ids.append(-1 - v if best.get(h) == o else v)
+                b = best.get(h)
+                if b is None:                    # seen in an earlier level (its id: only a graph's edges read it)
+                    ids.append(seen[h])
+                else:
+                    ids.append(-1 - new[h] if b == o else new[h])
             out.append(ids.tobytes())
         return out
 
@@ -708,8 +716,15 @@ class Shard:
                                 if won[ph]), key=lambda x: x[1])
         self.depth = depth
         self.compact.clear()
+        self.seen = compacted(self.seen, ids=self.sg is not None)
         self._level()
         return len(self.frontier)
+
+    def cpu_seconds(self) -> float:
+        return self.cpu
+
+    def peak_rss(self) -> int:
+        return _peak_rss()
 
     def expandable(self, x: tuple) -> bool:
         """Whether a frontier entry will be expanded (not terminal, not at the turn or depth bound): the work."""
@@ -751,7 +766,7 @@ class Shard:
         out = {"rest": len(rest), "edges": self.edges, "terminal": self.terminal, "bounded": self.bounded + len(rest),
                "coverage": set(self.mon.seen), "graph": self.sg, "cpu": self.cpu, "owned": len(self.seen),
                "limited": self.limited, "rss": _peak_rss(),
-               "bytes": (_dict_bytes(self.seen) + (self.sg.nbytes() if self.sg is not None else 0)) if measure else 0}
+               "bytes": (nbytes(self.seen) + (self.sg.nbytes() if self.sg is not None else 0)) if measure else 0}
         self.seen, self.frontier, self.leftover, self.cands = {}, [], [], []     # freed before the graph is sent
         return out
 
@@ -762,26 +777,39 @@ def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _dict_bytes(d: dict) -> int:
-    import sys
-    return sys.getsizeof(d) + sum(sys.getsizeof(k) + sys.getsizeof(v) for k, v in d.items())
-
-
 def search(pos: Position, pool, *, limit: int | None = None, keep_going: bool = False, backend: str = "compiled",
-           rebalance: bool = True, measure: bool = False) -> Result:
+           rebalance: bool = True, measure: bool = False, on_level=None) -> Result:
     """Breadth-first exploration of ``pos`` by the shards of ``pool`` (a transport of
     :mod:`simulator.verify.cluster` whose shards are built): the one-core search's result whatever their
-    number (with one shard it is the one-core search, :func:`~simulator.verify.explore.explore`)."""
+    number (with one shard it is the one-core search, :func:`~simulator.verify.explore.explore`).
+    ``on_level(Level)``: called after each level (``riftsim verify --levels``: a progress line for a long search)."""
     gc_was = gc.isenabled()
     gc.disable()                   # millions of long-lived objects, no cycles
     try:
-        return _search(pos, pool, limit, keep_going, backend, rebalance, measure)
+        return _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level)
     finally:
         if gc_was:
             gc.enable()
 
 
-def _search(pos, pool, limit, keep_going, backend, rebalance, measure) -> Result:
+@dataclass
+class Level:
+    """What ``search`` reports after a level: its depth, the states discovered so far and in it, the wall and
+    CPU seconds since the start, the peak resident bytes of the largest process."""
+
+    depth: int
+    states: int
+    new: int
+    seconds: float
+    cpu: float
+    peak_rss: int
+
+    def line(self) -> str:
+        return (f"level {self.depth}: {self.states:,} states (+{self.new:,}), {self.seconds:,.0f} s wall, "
+                f"{self.cpu:,.0f} s CPU, peak RSS {self.peak_rss / 2 ** 20:,.0f} MB")
+
+
+def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=None) -> Result:
     res = Result(pos.name)
     n = pool.n
     limit = limit or pos.max_states
@@ -816,6 +844,11 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure) -> Result
         via.extend([o & ((1 << BITS) - 1) for o in merged])
         base += len(merged)
         level += 1
+        if on_level is not None and merged:
+            local = getattr(pool, "local", False)
+            cpu = time.process_time() - c0 if local else sum(pool.call_all("cpu_seconds"))
+            on_level(Level(level, base, len(merged), time.perf_counter() - t0, cpu,
+                           max([_peak_rss(), *pool.call_all("peak_rss")])))
         if last is not None:
             break
         if rebalance and n > 1:
