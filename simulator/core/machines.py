@@ -161,6 +161,27 @@ class Runtime:
     def _plan(self, leaf: str, t: T) -> tuple:
         return _plan(leaf, t)
 
+    def steps(self, g: State, leaf: str, trigger: str, until: str, inst: str | None, ctx: dict) -> None:
+        """Fire ``trigger`` on ``leaf`` until it is in ``until`` (a procedure such as 652's), each firing with
+        its own copy of ``ctx``: what ``while g.ms[(leaf, inst)] != until: fire(...)`` does. With the compiled
+        backend it calls the code :func:`compile_fire` generated for each state directly (no ``fire_ctx``
+        dispatch per step); the ``transitions`` backend and a :class:`Recording` runtime go through
+        ``fire_ctx``."""
+        key = (leaf, inst)
+        ms = g.ms
+        fns = self.fns
+        if fns is None or type(self).fire_ctx is not Runtime.fire_ctx:
+            while ms[key] != until:
+                self.fire_ctx(g, leaf, trigger, inst, dict(ctx))
+            return
+        while (source := ms[key]) != until:
+            f = fns.get((leaf, source, trigger))
+            if f is None:
+                f = fns[(leaf, source, trigger)] = compile_fire(leaf, source, trigger)
+            if f(self, g, inst, dict(ctx)) is None:
+                raise RulesBug(f"machine {leaf}{'[' + inst + ']' if inst else ''}: no transition on "
+                               f"{trigger!r} from {source!r}")
+
     def run(self, g: State, leaf: str, start: str, step: str, until: str, inst: str | None = None) -> None:
         """Fire ``start``, then ``step`` until the machine is back in ``until`` (the cleanup's loop).
 

@@ -239,7 +239,8 @@ class State:
                  "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
-                 "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving", "own")
+                 "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving", "own",
+                 "hk", "uk", "sk")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -258,7 +259,10 @@ class State:
         self.units: dict[str, Unit] = {}          # shared with clones until written: see edit()
         self.own: set[str] = set()                # ids of the units only this state holds (edit() copied them)
         self.bfs: dict[str, Battlefield] = {}
-        self.hands: dict[str, list[str]] = {}
+        self.hands: dict[str, list[str]] = {}     # shared with clones: written only through set_hand()
+        self.hk: tuple | None = None              # the hands' part of key(), cached: set_hand() clears it
+        self.uk: tuple | None = None              # the units' part of key(), cached: edit() and add_unit() clear it
+        self.sk: tuple | None = None              # the score's part of key(), cached: add_score() clears it
         self.score: dict[str, int] = {}           # per player (shared by a team in magma-chamber)
         self.scored: dict[str, str] = {}          # battlefield -> who scored it this turn (470)
         self.blocked: tuple[str, ...] = ()        # closed to the turn player's team this turn (469.1.a, 489.8.b)
@@ -298,7 +302,7 @@ class State:
         s.own = set()
         self.own = set()                    # ... in both states: neither may write a shared unit in place
         s.bfs = {k: _copy_bf(b, Battlefield) for k, b in self.bfs.items()}     # = b.clone()
-        s.hands = {k: list(v) for k, v in self.hands.items()}
+        s.hands = dict(self.hands)          # copy-on-write: a hand is replaced (set_hand), never changed in place
         s.score = dict(self.score)
         s.scored = dict(self.scored)
         s.drawn = dict(self.drawn)
@@ -315,14 +319,46 @@ class State:
             tuple(self.ms.values()),        # the machines' keys are fixed, in setup order, for a whole game
             self.turn, self.priority, self.focus, self.passed, self.focus_passed,
             tuple([i.key() for i in self.chain]), self.chain_by, self.active, self.attacker, self.defender,
-            self.choosing, tuple([u.key() for u in self.units.values()]),
+            self.choosing, self.units_key(),
             tuple([b.key() for b in self.bfs.values()]),
-            tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()]),
-            tuple(sorted(self.score.items())), tuple(sorted(self.scored.items())), self.blocked,
+            self.hands_key(),
+            self.score_key(), tuple(sorted(self.scored.items())) if self.scored else (), self.blocked,
             tuple(self.extra), self.invited, self.winner, self.handoff, self.normal, self.once,
             self.hidden, self.assigned, self.resolving.key() if self.resolving is not None else None,
             (tuple(self.energy.values()), tuple(self.runes.values())) if self.cfg.resources is not None else (),
         )
+
+    def units_key(self) -> tuple:
+        """The units as :meth:`key` holds them, cached until :meth:`edit` or :meth:`add_unit` may change one."""
+        uk = self.uk
+        if uk is None:
+            uk = self.uk = tuple([u.key() for u in self.units.values()])
+        return uk
+
+    def score_key(self) -> tuple:
+        """The score as :meth:`key` holds it (sorted), cached until :meth:`add_score` changes it."""
+        sk = self.sk
+        if sk is None:
+            sk = self.sk = tuple(sorted(self.score.items()))
+        return sk
+
+    def add_score(self, holder: str, n: int) -> None:
+        """``holder``'s score grows by ``n``: every change to the score goes through here."""
+        self.score[holder] = self.score.get(holder, 0) + n
+        self.sk = None
+
+    def hands_key(self) -> tuple:
+        """The hands as :meth:`key` holds them (each sorted), cached until :meth:`set_hand` changes one."""
+        hk = self.hk
+        if hk is None:
+            hk = self.hk = tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()])
+        return hk
+
+    def set_hand(self, p: str, cards: list[str]) -> None:
+        """``p``'s hand becomes ``cards`` (a new list): hands are shared between a state and its clones
+        (copy-on-write), so every change to a hand goes through here, never in place."""
+        self.hands[p] = cards
+        self.hk = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.key() == other.key()
@@ -340,6 +376,7 @@ class State:
         if cur is None:
             u.k = None
             return u
+        self.uk = None
         if uid in self.own:
             cur.k = None
             return cur
@@ -353,6 +390,7 @@ class State:
         """A new unit enters the board: only this state holds it."""
         self.units[u.id] = u
         self.own.add(u.id)
+        self.uk = None
 
     # -- machine states ---------------------------------------------------------
     def m(self, leaf: str, inst: str | None = None) -> str:
@@ -449,7 +487,7 @@ _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
-           "blocked", "hidden", "assigned", "once", "resolving")
+           "blocked", "hidden", "assigned", "once", "resolving", "hk", "uk", "sk")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
            "trace", "runes", "own")            # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"

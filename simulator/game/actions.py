@@ -649,6 +649,8 @@ def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
         _check_player(g, p)
     except IllegalAction:
         return []
+    if len(cands) == 1:                          # concede alone (the first candidate): legal once the player is
+        return cands                             # (the loop below checks nothing else of a concede)
     st = g.turn_state()
     res: list[Action | str] = []
     movers: dict[str, list[str]] = {}

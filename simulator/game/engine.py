@@ -121,7 +121,9 @@ def perform(g: State, a: Action) -> None:
                 "{player} plays {card} from facedown at {at}", cite("engine.plays-from-facedown"), p, card=name, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         else:
-            g.hands[p].remove(name)
+            hand = list(g.hands[p])
+            hand.remove(name)
+            g.set_hand(p, hand)
             log(g, PLAYS[card.type == "unit", bool(a.targets)], cite("engine.plays"), p, card=name, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         g.invited = None

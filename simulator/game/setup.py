@@ -60,7 +60,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
             g.ms[("battlefield.control", bf)] = Control.Controlled
     for p in players:
         g.score[p] = 0
-        g.hands[p] = list((setup.get("hands") or {}).get(p, []))
+        g.set_hand(p, list((setup.get("hands") or {}).get(p, [])))
         g.energy[p] = int(((res or {}).get(p) or {}).get("energy", 0))
         if cfg.resources is not None:
             g.runes[p] = cfg.resources[p]

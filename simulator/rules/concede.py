@@ -16,9 +16,8 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
     held_focus = g.focus == player
     held_priority = g.priority == player
     fire(g, "player", trigger, player, player=player)
-    while g.ms[("player", player)] != PlayerState.Lost:
-        fire(g, "player", "next", player, player=player, was_turn=was_turn, held_focus=held_focus,
-             held_priority=held_priority)
+    g.cfg.rt.steps(g, "player", "next", PlayerState.Lost, player,
+                   {"player": player, "was_turn": was_turn, "held_focus": held_focus, "held_priority": held_priority})
     if g.cfg.mode == "magma-chamber":
         for mate in g.cfg.teams[g.team(player)]:
             if mate != player and g.ms[("player", mate)] == PlayerState.InGame:
@@ -71,7 +70,7 @@ def _remove(g: State, inst, ctx) -> None:
     for u in g.units.values():
         if u.owner == inst and u.zone != "removed":
             g.edit(u).zone = "removed"
-    g.hands[inst] = []
+    g.set_hand(inst, [])
 
 
 @effect("counter_items")

@@ -13,7 +13,9 @@ from simulator.core.model import State
 
 def hide(g: State, p: str, card: str, bf: str) -> None:
     """811.1.b: ``p`` puts ``card`` from their hand facedown at ``bf`` (no chain; its power cost is ignored)."""
-    g.hands[p].remove(card)
+    hand = list(g.hands[p])
+    hand.remove(card)
+    g.set_hand(p, hand)
     g.hidden = tuple(sorted(g.hidden + ((bf, p, card, True),)))
     log(g, '{player} hides {card} facedown at {bf}', cite("hidden.hides-facedown"), p, card=card, bf=bf)
 

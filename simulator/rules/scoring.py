@@ -23,7 +23,7 @@ def points(g: State, player: str) -> int:
 
 def add_points(g: State, player: str, n: int = 1) -> None:
     h = holder(g, player)
-    g.score[h] = g.score.get(h, 0) + n
+    g.add_score(h, n)
     g.dirty = True
 
 
