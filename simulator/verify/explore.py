@@ -49,6 +49,7 @@ from simulator.core.cards import CATALOGUE
 from simulator.verify.compact import Collapser
 from simulator.verify.stategraph import BOUNDED, TERMINAL, Analysis, StateGraph, merge
 from simulator.verify.visited import compacted, nbytes
+from simulator.verify.packed import Packed, Packer, unpacked, clear_cache
 
 ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
 
@@ -493,6 +494,9 @@ EXPANDED = (_Expanded(None), _Expanded(("expanded",)))
 #: a level holding at least this many states holds them collapsed (their parts shared, compact.py): about
 #: 6 us a state, worth it only where memory matters (a level of 50,000 full states is about 190 MB)
 COLLAPSE_FROM = 50_000
+#: a shard's level expanding at least this many states holds its successors packed (packed.py: about 30 bytes
+#: a state in place of about 1 KB collapsed, for about 65 us more a state, measured): only where memory decides
+PACK_FROM = 2_000_000
 
 
 class Shard:
@@ -559,6 +563,8 @@ class Shard:
         sent = self.sent
         alone = n == 1                           # every successor is this shard's: ids at once
         collapse = self.compact.collapse if len(self.frontier) >= COLLAPSE_FROM else None
+        if len(self.frontier) >= PACK_FROM:
+            collapse = Packer(self.cfg, self.mon).pack           # the level's successors, packed
         keep_going, max_depth, limit, pturns = self.keep_going, self.max_depth, self.limit, pos.turns
         found: list[tuple] = []
         stop_all = seen_total >= limit           # n > 1: the bound is checked once per level
@@ -572,6 +578,8 @@ class Shard:
                 break
             if release:
                 frontier[i] = (EXPANDED[g.winner is not None], v, depth, turns)
+            if type(g) is Packed:
+                g = unpacked(g)
             if not alone:
                 self.log.append((v, i, edges, self.terminal, self.bounded, len(sg) if sg is not None else 0,
                                  [len(o[0]) for o in out], len(cands)))
@@ -640,6 +648,7 @@ class Shard:
         self.base += len(self.cands)
         self.depth = depth
         self.compact.clear()
+        clear_cache()
         self.seen = compacted(self.seen, ids=self.sg is not None)
         self._level()
         return orders
@@ -734,6 +743,7 @@ class Shard:
         self.frontier = frontier
         self.depth = depth
         self.compact.clear()
+        clear_cache()
         self.seen = compacted(self.seen, ids=self.sg is not None)
         self._level()
         return len(frontier), self.work()
@@ -772,7 +782,7 @@ class Shard:
         out, at = [], 0
         for c in counts:
             c = min(c, total - at)
-            gone = [self.frontier[i] for i in picked[at:at + c]]
+            gone = [(unpacked(g), v, d, t) for g, v, d, t in (self.frontier[i] for i in picked[at:at + c])]
             at += c
             for g, *_ in gone:
                 g.cfg = g.coverage = None                # the worker's own: not sent
@@ -797,6 +807,7 @@ class Shard:
         rest = self.leftover + self.frontier
         if self.sg is not None:
             for g, v, depth, _t in rest:
+                g = unpacked(g)
                 self.sg.node(v, TERMINAL if g.winner is not None else BOUNDED,
                              node_attrs(g, depth) if self.labels else (), fingerprint(g) if self.labels else 0)
         out = {"rest": len(rest), "edges": self.edges, "terminal": self.terminal, "bounded": self.bounded + len(rest),
