@@ -81,6 +81,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a progress bar on stderr while exploring (default: only when stderr is a terminal)")
     p.add_argument("--levels", action="store_true",
                    help="a line per breadth-first level on stderr (depth, states, times, peak memory): for a long search")
+    p.add_argument("--checkpoint", metavar="DIR",
+                   help="(one position) with --stop-after: stop between two levels once that long and write the search "
+                        "to DIR, to go on with --resume DIR")
+    p.add_argument("--stop-after", type=_duration, metavar="TIME",
+                   help="with --checkpoint or --resume: stop at the end of the first level finished after TIME "
+                        "(seconds, or 90m, 2h); exit status 75")
+    p.add_argument("--resume", metavar="DIR",
+                   help="go on with the search a --checkpoint run stopped (its position and options are in DIR)")
     p.add_argument("--statecharts-only", action="store_true", help="only part 1: the declared machines")
     p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled",
                    help="which machine backend the explored games run on")
@@ -193,10 +201,19 @@ def _level_printer(pos: Position):
     return show
 
 
+def _duration(text: str) -> float:
+    from simulator.verify.checkpoint import seconds
+    try:
+        return seconds(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _work(job) -> Result:
-    pos, max_states, depth, graph, measure, backend, export, levels = job
+    pos, max_states, depth, graph, measure, backend, export, levels, ckpt = job
     r = explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend,
-                labels=export, on_level=_level_printer(pos) if levels else None)
+                labels=export, on_level=_level_printer(pos) if levels else None, checkpoint=ckpt,
+                stable=ckpt is not None)      # a search resumed in another process: fingerprints of every process
     return finish(pos, r, export, backend)
 
 
@@ -219,13 +236,14 @@ def finish(pos: Position, r: Result, export: bool, backend: str = "compiled") ->
 def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
                   depth: int | None = None, graph: bool = False, measure: bool = False,
                   backend: str = "compiled", progress: bool = False, export: bool = False,
-                  cluster: str | None = None, shards: int | None = None, levels: bool = False) -> list[Result]:
+                  cluster: str | None = None, shards: int | None = None, levels: bool = False,
+                  checkpoint=None) -> list[Result]:
     """Explore every position; results in the positions' order. ``progress``: a bar on stderr, a tick per position.
 
     ``jobs`` processes: the positions run largest first (their ``explore: states:``) one per process, except a
     position bigger than the others' share (or the only one), which all ``jobs`` processes explore together
     (:mod:`simulator.verify.shard`). ``cluster``: every position sharded over a Dask cluster's workers."""
-    work = [(p, max_states, depth, graph, measure, backend, export, levels) for p in positions]
+    work = [(p, max_states, depth, graph, measure, backend, export, levels, checkpoint) for p in positions]
     bar = _bar(len(work)) if progress else None
     results: list = [None] * len(work)
     total = sum(p.states for p in positions)
@@ -246,7 +264,7 @@ def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int |
                     (len(positions) == 1 or (p.states and p.states * jobs > total))]
         for i in together:
             from simulator.verify.cluster import Processes
-            results[i] = _sharded(work[i], lambda make, n=jobs: Processes(n, make), jobs)
+            results[i] = _sharded(work[i], lambda make, n=jobs: Processes(n, make), jobs, stable=checkpoint is not None)
             _tick(bar, results[i])
         rest = sorted((i for i in range(len(work)) if i not in together), key=lambda i: -positions[i].states)
         if jobs > 1 and len(rest) > 1:
@@ -276,13 +294,13 @@ def _sharded(job, transport, n: int, stable: bool = False) -> Result:
     """One position explored by ``n`` shards (``transport(make)`` builds them), analysed here."""
     import functools
     from simulator.verify.explore import Shard, search
-    pos, max_states, depth, graph, measure, backend, export, levels = job
+    pos, max_states, depth, graph, measure, backend, export, levels, ckpt = job
     make = functools.partial(Shard, pos, n, max_depth=depth, limit=max_states, graph=graph, labels=export,
                              backend=backend, stable=stable)
     pool = transport(make)
     try:
         r = search(pos, pool, limit=max_states, backend=backend, measure=measure,
-                   on_level=_level_printer(pos) if levels else None)
+                   on_level=_level_printer(pos) if levels else None, checkpoint=ckpt)
     finally:
         pool.close()
     return finish(pos, r, export, backend)
@@ -319,11 +337,16 @@ def run(args: argparse.Namespace) -> int:
 
     bad = 0
     positions, allowed = [], {}
-    if not args.statecharts_only:                    # bad input fails before any work (exit 2)
+    ckpt = None
+    if args.resume and not args.statecharts_only:
+        ckpt, positions = _resuming(args)
+    elif not args.statecharts_only:                  # bad input fails before any work (exit 2)
         for path in args.positions or [str(p) for p in DEFAULT_FILES]:
             ps, al = load_positions(path)
             positions += ps
             allowed.update(al)
+        if args.checkpoint:
+            ckpt = _checkpointing(args, positions)
         if args.export:
             target = Path(args.export).resolve()
             if not target.parent.is_dir():
@@ -356,8 +379,15 @@ def run(args: argparse.Namespace) -> int:
     results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
                             graph=graph, measure=args.stats, backend=args.backend,
                             progress=_show_progress(args), export=bool(args.export),
-                            cluster=args.cluster, shards=args.shards, levels=args.levels)
+                            cluster=args.cluster, shards=args.shards, levels=args.levels, checkpoint=ckpt)
     wall = time.perf_counter() - t0
+    if results and results[0].stopped:
+        from simulator.verify.checkpoint import STOPPED
+        r = results[0]
+        print(f"explore: {r.position}: stopped after level {r.depth} with {r.states:,} states "
+              f"({r.seconds:,.0f} s wall, {r.cpu:,.0f} s CPU so far); the search is in {r.stopped}")
+        print(f"  go on with: riftsim verify --resume {r.stopped} [--stop-after TIME]")
+        return STOPPED
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):
         print(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
@@ -432,6 +462,37 @@ def run(args: argparse.Namespace) -> int:
               f"{wall:.1f} s wall, {cpu:.1f} s CPU in the searches, peak RSS "
               f"{max((r.peak_rss for r in results), default=0) / 2 ** 20:,.0f} MB in the largest process")
     return 1 if bad else 0
+
+
+def _checkpointing(args, positions: list[Position]):
+    """``--checkpoint DIR``: the one position's search, written to DIR when ``--stop-after`` says."""
+    from simulator.verify import checkpoint as cp
+    if len(positions) != 1:
+        raise cp.CheckpointError(f"--checkpoint needs exactly one position (there are {len(positions)}): "
+                                 f"give --positions a file with one")
+    if args.cluster or args.export:
+        raise cp.CheckpointError("--checkpoint runs on this machine's processes, without --cluster or --export")
+    p = positions[0]
+    ck = cp.Checkpoint(args.checkpoint, stop_after=args.stop_after)
+    ck.meta = {"position": {"name": p.name, "setup": p.setup, "turns": args.turns if args.turns is not None else p.turns,
+                            "concede": p.concede, "max_states": p.max_states, "rulings": p.rulings},
+               "options": {"max_states": args.max_states, "depth": args.depth, "graph": not args.no_graph,
+                           "backend": args.backend, "jobs": max(1, args.jobs)}}
+    return ck
+
+
+def _resuming(args):
+    """``--resume DIR``: the checkpoint, its position; the options it was written with (they are the search's)."""
+    from simulator.verify import checkpoint as cp
+    meta = cp.read_meta(Path(args.resume))
+    cp.check_resumable(meta, Path(args.resume))
+    ck = cp.Checkpoint(args.resume, stop_after=args.stop_after, resume=True)
+    q, o = meta["position"], meta["options"]
+    pos = Position(q["name"], q["setup"], turns=q["turns"], concede=q["concede"], max_states=q["max_states"],
+                   rulings=q["rulings"])
+    args.max_states, args.depth, args.no_graph, args.backend = o["max_states"], o["depth"], not o["graph"], o["backend"]
+    args.jobs, args.turns, args.export, args.cluster = meta["shards"], None, None, None
+    return ck, [pos]
 
 
 def _show_progress(args) -> bool:

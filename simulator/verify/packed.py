@@ -41,6 +41,14 @@ class _Chunk:
         self.data: bytes | None = None
         self.cfg, self.coverage = cfg, coverage
 
+    def __getstate__(self):                 # pickled (a checkpoint) sealed, without the worker's own parts
+        if self.states is not None:
+            self.seal()
+        return self.data
+
+    def __setstate__(self, data) -> None:
+        self.states, self.data, self.cfg, self.coverage = None, data, None, None
+
     def seal(self) -> None:
         states = self.states
         assert states is not None

@@ -1,0 +1,144 @@
+"""A search stopped between two levels and resumed (simulator/verify/checkpoint.py, issue 13's large position):
+stopped after every level and resumed each time, on one shard and on two, it gives exactly the uninterrupted
+search's result (states, transitions, terminal and bounded counts, graph, shortest-trace tree, coverage,
+violations); a checkpoint of another model or Python is refused with one line; through the command, each
+run in a new process."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import pytest
+
+from simulator.verify import checkpoint as cp
+from simulator.verify import explore as ex
+from simulator.verify.cluster import InProcess
+from simulator.verify.command import DEFAULT_FILES, load_positions
+
+POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
+
+
+def run(pos, n, ckpt=None, graph=True):
+    pool = InProcess(n, functools.partial(ex.Shard, pos, n, graph=graph, stable=ckpt is not None))
+    try:
+        return ex.search(pos, pool, checkpoint=ckpt)
+    finally:
+        pool.close()
+
+
+def summary(r, graph=True):
+    return (r.states, r.edges, r.terminal, r.bounded, r.complete, r.depth, sorted(r.coverage, key=repr),
+            [(v.invariant, [a.describe() for a in v.actions]) for v in r.violations],
+            [(v, w) for v, w, _t in r.graph.edges()] if graph else None,
+            (list(r.tree[0]), list(r.tree[1])) if graph else None)
+
+
+@pytest.mark.parametrize("graph", [True, False])
+@pytest.mark.parametrize("n", [1, 2])
+def test_stopped_after_every_level_and_resumed_it_is_the_same_search(tmp_path, monkeypatch, n, graph):
+    monkeypatch.setattr(ex, "PACK_FROM", 30)            # the larger levels packed, as a big search holds them
+    pos = POSITIONS["war-combat-R2-defender-last-concede"]
+    whole = run(pos, n, graph=graph)
+    path = tmp_path / "ck"
+    r = run(pos, n, cp.Checkpoint(path, stop_after=0), graph=graph)
+    stops = 0
+    while r.stopped is not None:
+        assert r.stopped == str(path) and not r.complete
+        meta = json.loads((path / "meta.json").read_text())
+        assert meta["level"] == r.depth and meta["states"] == r.states and meta["shards"] == n
+        assert not list(tmp_path.glob("*.writing")) and not list(tmp_path.glob("*.old"))
+        stops += 1
+        r = run(pos, n, cp.Checkpoint(path, stop_after=0, resume=True), graph=graph)
+    assert stops == whole.depth                          # one stop after each level but the last
+    assert summary(r, graph) == summary(whole, graph)
+    assert r.cpu >= whole.cpu * 0.5 and r.seconds >= r.cpu * 0.0
+
+
+def test_a_violation_found_after_a_resume_has_its_shortest_trace(tmp_path, monkeypatch):
+    """313.2 broken (focus moves, priority stays): the violation found after the resumes, with its shortest
+    trace, as the uninterrupted search finds it."""
+    from fixtures import broken_rule
+    from simulator.core import registry
+    from simulator.rules import install
+    install()
+    monkeypatch.setitem(registry.EFFECTS, "focus_to_next", broken_rule.focus_moves_priority_stays)
+    pos = ex.Position("duel", {"players": ["A", "B"], "battlefields": ["North", "South"],
+                               "units": [{"id": "a1", "owner": "A", "at": "base", "might": 2},
+                                         {"id": "b1", "owner": "B", "at": "base", "might": 1}]}, turns=2)
+    whole = run(pos, 2, graph=False)
+    assert whole.violations
+    path = tmp_path / "ck"
+    r = run(pos, 2, cp.Checkpoint(path, stop_after=0), graph=False)
+    stops = 0
+    while r.stopped:
+        stops += 1
+        r = run(pos, 2, cp.Checkpoint(path, stop_after=0, resume=True), graph=False)
+    assert stops >= 2 and summary(r, False) == summary(whole, False)
+
+
+def test_a_checkpoint_of_another_model_or_python_is_refused(tmp_path):
+    path = tmp_path / "ck"
+    path.mkdir()
+    meta = {"format": cp.FORMAT, "model": cp.model_digest(), "python": list(sys.version_info[:2])}
+    (path / "meta.json").write_text(json.dumps(meta))
+    cp.check_resumable(cp.read_meta(path), path)
+    (path / "meta.json").write_text(json.dumps({**meta, "python": [2, 7]}))
+    with pytest.raises(cp.CheckpointError, match="written by Python 2.7"):
+        cp.check_resumable(cp.read_meta(path), path)
+    (path / "meta.json").write_text(json.dumps({**meta, "model": "0" * 24}))
+    with pytest.raises(cp.CheckpointError, match="another version of the model"):
+        cp.check_resumable(cp.read_meta(path), path)
+    with pytest.raises(cp.CheckpointError, match="no checkpoint there"):
+        cp.read_meta(tmp_path / "nothing")
+
+
+POSITION = """\
+positions:
+  - name: duel-small
+    explore: {turns: 2, concede: true}
+    players: [A, B]
+    battlefields: [North, South]
+    units: [{id: a1, owner: A, at: base, might: 2}, {id: b1, owner: B, at: base, might: 1}]
+    hands: {A: [action-spell], B: [reaction-spell]}
+"""
+
+
+def verify(*args):
+    import subprocess
+    done = subprocess.run([sys.executable, "-m", "simulator.cli.main", "verify", *args], capture_output=True,
+                          text=True, timeout=600)
+    return done.returncode, done.stdout, done.stderr
+
+
+def outcome(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith(("  duel-small:", "coverage:", "invariants:"))]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_command_stops_and_resumes_in_new_processes(tmp_path, jobs):
+    """`--checkpoint DIR --stop-after 0` stops after each level (exit 75, one line saying how to go on);
+    `--resume DIR` goes on, each run a new process; the last run prints what one uninterrupted run prints."""
+    f = tmp_path / "one.yaml"
+    f.write_text(POSITION)
+    rc, whole, _ = verify("--positions", str(f), "--jobs", jobs, "--no-graph")
+    assert rc in (0, 1) and len(outcome(whole)) == 3
+    d = tmp_path / "ck"
+    rc, out, err = verify("--positions", str(f), "--jobs", jobs, "--no-graph", "--checkpoint", str(d), "--stop-after", "0")
+    runs = 1
+    while rc == cp.STOPPED:
+        assert f"go on with: riftsim verify --resume {d}" in out and err == ""
+        rc, out, err = verify("--resume", str(d), "--stop-after", "0")
+        runs += 1
+    assert runs > 5 and outcome(out) == outcome(whole) and rc in (0, 1), err
+
+
+def test_checkpoint_misuse_is_one_line(tmp_path):
+    f = tmp_path / "two.yaml"
+    f.write_text(POSITION + POSITION.split("positions:\n")[1].replace("duel-small", "duel-other"))
+    rc, out, err = verify("--positions", str(f), "--checkpoint", str(tmp_path / "ck"), "--stop-after", "1h")
+    assert rc == 2 and err.strip() == "riftsim: --checkpoint needs exactly one position (there are 2): give --positions a file with one"
+    rc, out, err = verify("--resume", str(tmp_path / "nothing"))
+    assert rc == 2 and err.count("\n") == 1 and "no checkpoint there" in err
+    rc, out, err = verify("--positions", str(f), "--checkpoint", "x", "--stop-after", "soon")
+    assert rc == 2 and "not a duration: 'soon'" in err
