@@ -186,3 +186,45 @@ def test_collapsed_levels_explore_the_same_space(monkeypatch, n):
     b = sharded(pos, n)
     same(a, b)
     assert a.coverage == b.coverage
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_rebalanced_states_are_expanded_where_they_land(monkeypatch, n):
+    """The rebalance between levels evens the states to expand out to the mean (each shard above it gives its
+    excess, the shards below take it with their next level): states do move, every one is expanded once, and
+    the result is the one-core search's; without a rebalance too."""
+    moved: list[int] = []
+    give = Shard.give
+
+    def counting(self, counts):
+        moved.append(sum(counts))
+        return give(self, counts)
+    monkeypatch.setattr(Shard, "give", counting)
+    pos = POSITIONS["war-combat-R2-defender-last-concede"]
+    one = explore(pos, graph=True)
+    same(one, sharded(pos, n))
+    assert sum(moved) > 0
+    pool = InProcess(n, functools.partial(Shard, pos, n, graph=True))
+    try:
+        same(one, search(pos, pool, rebalance=False))
+    finally:
+        pool.close()
+
+
+def test_rebalance_plan_evens_out_to_the_mean():
+    """Shards above the mean give, those below take, nobody does both (no state moves twice in a level)."""
+    from simulator.verify.explore import _rebalance
+
+    class Pool:
+        def __init__(self):
+            self.calls = []
+
+        def call_one(self, s, method, counts):
+            self.calls.append((s, counts))
+            return [b"x" if c else b"" for c in counts]
+    pool = Pool()
+    gifts, sizes = _rebalance(pool, [100, 0, 60, 40], [100, 0, 60, 40])
+    assert pool.calls == [(0, [0, 50, 0, 0]), (2, [0, 0, 0, 10])]
+    assert sizes == [50, 50, 50, 50] and [len(g) for g in gifts] == [0, 1, 0, 1]
+    pool = Pool()
+    assert _rebalance(pool, [40, 41], [40, 41]) == ([[], []], [40, 41]) and not pool.calls

@@ -30,6 +30,9 @@ import pickle
 import time
 from array import array
 from bisect import bisect_left
+from collections import deque
+from itertools import repeat
+from operator import itemgetter
 from dataclasses import dataclass, field
 
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
@@ -525,8 +528,7 @@ class Shard:
     def _level(self) -> None:
         self.out = [(array("Q"), array("Q")) for _ in range(self.n)]   # per owner: fingerprints, orders
         self.pending: dict[int, int] = {}        # fingerprint -> placeholder
-        self.owner = bytearray()                 # placeholder -> owner
-        self.entry = array("l")                  # placeholder -> entry in the owner's outbox
+        self.sent = [array("l") for _ in range(self.n)]   # per owner: the placeholder of each outbox entry
         self.cands: list = []                    # placeholder -> successor
         self.turns = array("H")                  # placeholder -> end-turns on its shortest path
         self.log: list[tuple] = []               # per state expanded this level: what to roll back to
@@ -554,6 +556,7 @@ class Shard:
     def _expand(self, seen_total: int) -> list[tuple]:
         pos, sg, mon, fp, n, me, labels = self.pos, self.sg, self.mon, self.fp, self.n, self.me, self.labels
         seen, pending, out, cands, tturns = self.seen, self.pending, self.out, self.cands, self.turns
+        sent = self.sent
         alone = n == 1                           # every successor is this shard's: ids at once
         collapse = self.compact.collapse if len(self.frontier) >= COLLAPSE_FROM else None
         keep_going, max_depth, limit, pturns = self.keep_going, self.max_depth, self.limit, pos.turns
@@ -618,8 +621,7 @@ class Shard:
                 if ph is None:
                     ph = pending[h] = len(cands)
                     fps, orders = out[d]
-                    self.owner.append(d)
-                    self.entry.append(len(fps))
+                    sent[d].append(ph)
                     fps.append(h)
                     orders.append(v << BITS | k)
                     cands.append(s if collapse is None else collapse(s))
@@ -642,22 +644,31 @@ class Shard:
         self._level()
         return orders
 
-    def cut(self, last: int) -> None:
-        """The search stops after state ``last`` (the first violating one): undo everything past it."""
+    def cut(self, last: int) -> list[bytes]:
+        """The search stops after state ``last`` (the first violating one): undo everything past it; the outbox."""
         for entry in self.log:
             if entry[0] > last:
                 _v, i, self.edges, self.terminal, self.bounded, nodes, lens, ncands = entry
                 self.leftover = self.frontier[i:]
                 if self.sg is not None:
                     self.sg.truncate(nodes)
-                for (fps, orders), m in zip(self.out, lens):
-                    del fps[m:], orders[m:]
-                del self.cands[ncands:], self.owner[ncands:], self.entry[ncands:], self.turns[ncands:]
+                for (fps, orders), sent, m in zip(self.out, self.sent, lens):
+                    del fps[m:], orders[m:], sent[m:]
+                del self.cands[ncands:], self.turns[ncands:]
                 self.pending = {h: ph for h, ph in self.pending.items() if ph < ncands}
                 break
+        return self.outbox()
 
     def outbox(self) -> list[bytes]:
         return [fps.tobytes() + orders.tobytes() for fps, orders in self.out]
+
+    def level(self, job: tuple) -> tuple[list[tuple], list[bytes]]:
+        """Step 1 in one call (n > 1): ``job`` = (states seen so far, the states a rebalance gave this shard);
+        the findings and the outbox (per owner: fingerprints and orders)."""
+        seen_total, gifts = job
+        for data in gifts:
+            self.take(data)
+        return self.expand(seen_total), self.outbox()
 
     def resolve(self, inbox: list[bytes]) -> bytes:
         """Step 2 (as owner): the smallest order of each new fingerprint, sorted."""
@@ -668,57 +679,64 @@ class Shard:
             half = len(a) // 2
             fps, orders = a[:half], a[half:]
             self.inbox.append((fps, orders))
+            get = best.get
             for h, o in zip(fps, orders):
-                if h not in seen:
-                    b = best.get(h)
-                    if b is None or o < b:
+                b = get(h)
+                if b is None:
+                    if h not in seen:
                         best[h] = o
+                elif o < b:
+                    best[h] = o
         return array("Q", sorted(best.values())).tobytes()
 
     def assign(self, merged: bytes, base: int) -> list[bytes]:
         """Step 3 (as owner): the new states' ids; per sender, each entry's id, negated for the winner."""
         order = array("Q", merged)
         seen, best = self.seen, self.best
-        new = {}
-        for h, o in best.items():
-            new[h] = seen[h] = base + bisect_left(order, o)
+        mine = sorted(best, key=best.__getitem__)            # the new fingerprints, by order: ranks ascend
+        ranks = map(bisect_left, repeat(order), map(best.__getitem__, mine))
+        new = dict(zip(mine, map(base.__add__, ranks)))
+        for h, v in new.items():
+            seen[h] = v
         out = []
+        get, old = new.get, seen.__getitem__
         for fps, orders in self.inbox:
             ids = array("q")
+            add = ids.append
             for h, o in zip(fps, orders):
-                b = best.get(h)
-                if b is None:                    # seen in an earlier level (its id: only a graph's edges read it)
-                    ids.append(seen[h])
+                w = get(h)
+                if w is None:                    # seen in an earlier level (its id: only a graph's edges read it)
+                    add(old(h))
                 else:
-                    ids.append(-1 - new[h] if b == o else new[h])
+                    add(-1 - w if best[h] == o else w)
             out.append(ids.tobytes())
         return out
 
-    def settle(self, replies: list[bytes]) -> int:
-        """Step 4: the ids of this shard's successors; the ones it won are its next frontier."""
-        ids = [array("q", r) for r in replies]
+    def settle(self, replies: list[bytes]) -> tuple[int, int]:
+        """Step 4: the ids of this shard's successors; the ones it won are its next frontier. Its size, and
+        how many of its states will be expanded (what a rebalance evens out)."""
         count = len(self.cands)
-        resolved = array("q", [0]) * count
-        won = bytearray(count)
-        for ph, d, e in zip(range(count), self.owner, self.entry):
-            v = ids[d][e]
-            if v < 0:
-                v, won[ph] = -1 - v, 1
-            resolved[ph] = v
+        resolved = [0] * count                   # placeholder -> its id, negated (-1 - id) if this shard won it
+        put = resolved.__setitem__
+        for d, r in enumerate(replies):
+            deque(map(put, self.sent[d], array("q", r)), maxlen=0)
         if self.sg is not None:
             dst = self.sg.dst
             for e in range(self.level_edges, len(dst)):
                 w = dst[e]
                 if w < 0:
-                    dst[e] = resolved[-1 - w]
+                    v = resolved[-1 - w]
+                    dst[e] = -1 - v if v < 0 else v
         depth = self.depth + 1
-        self.frontier = sorted(((s, resolved[ph], depth, t) for ph, s, t in zip(range(count), self.cands, self.turns)
-                                if won[ph]), key=lambda x: x[1])
+        cands, turns = self.cands, self.turns
+        frontier = [(cands[ph], -1 - v, depth, turns[ph]) for ph, v in enumerate(resolved) if v < 0]
+        frontier.sort(key=itemgetter(1))
+        self.frontier = frontier
         self.depth = depth
         self.compact.clear()
         self.seen = compacted(self.seen, ids=self.sg is not None)
         self._level()
-        return len(self.frontier)
+        return len(frontier), self.work()
 
     def cpu_seconds(self) -> float:
         return self.cpu
@@ -733,26 +751,44 @@ class Shard:
 
     def work(self) -> int:
         """The frontier's states that will be expanded (what a rebalance evens out; the others cost little)."""
-        return sum(map(self.expandable, self.frontier))
+        if not self.frontier:
+            return 0
+        pturns, max_depth = self.pos.turns, self.max_depth
+        if max_depth is not None and self.frontier[0][2] >= max_depth:      # a level's states share a depth
+            return 0
+        return sum(1 for g, _v, _d, t in self.frontier if g.winner is None and t < pturns)
 
     # -- moving states between shards ----------------------------------------------------------------
-    def give(self, count: int) -> bytes:
-        """``count`` states to expand, evenly spread over the frontier, for another shard."""
+    def give(self, counts: list[int]) -> list[bytes]:
+        """``counts[d]`` states to expand for shard ``d``, evenly spread over the frontier (pickled; b"" for none)."""
+        total = sum(counts)
+        if not total:
+            return [b""] * len(counts)
         work = [i for i, x in enumerate(self.frontier) if self.expandable(x)]
-        step = len(work) / count
-        pick = {work[int(i * step)] for i in range(count)}
-        gone = [x for i, x in enumerate(self.frontier) if i in pick]
+        total = min(total, len(work))
+        step = len(work) / total
+        picked = [work[int(i * step)] for i in range(total)]
+        pick = set(picked)
+        out, at = [], 0
+        for c in counts:
+            c = min(c, total - at)
+            gone = [self.frontier[i] for i in picked[at:at + c]]
+            at += c
+            for g, *_ in gone:
+                g.cfg = g.coverage = None                # the worker's own: not sent
+            out.append(pickle.dumps(gone, protocol=pickle.HIGHEST_PROTOCOL) if gone else b"")
         self.frontier = [x for i, x in enumerate(self.frontier) if i not in pick]
-        for g, *_ in gone:
-            g.cfg = g.coverage = None                # the worker's own: not sent
-        return pickle.dumps(gone, protocol=pickle.HIGHEST_PROTOCOL)
+        return out
 
     def take(self, data: bytes) -> int:
-        got = pickle.loads(data)
-        for g, *_ in got:
-            g.cfg, g.coverage = self.cfg, self.mon
-            self.compact.collapse(g)
-        self.frontier = sorted(self.frontier + got, key=lambda x: x[1])
+        if data:
+            got = pickle.loads(data)
+            collapse = len(self.frontier) + len(got) >= COLLAPSE_FROM       # as a level this large is held
+            for g, *_ in got:
+                g.cfg, g.coverage = self.cfg, self.mon
+                if collapse:
+                    self.compact.collapse(g)
+            self.frontier = sorted(self.frontier + got, key=itemgetter(1))
         return len(self.frontier)
 
     def finish(self, measure: bool = False) -> dict:
@@ -819,9 +855,15 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
     base = 1
     kinds: set[str] = set()
     level = 0
+    gifts: list[list[bytes]] = [[] for _ in range(n)]     # per shard: the states a rebalance moved to it
     while sum(sizes):
         res.depth = level
-        found = sorted(x for part in pool.call_all("expand", base) for x in part)
+        if n == 1:
+            found = sorted(pool.call_one(0, "expand", base))
+        else:                                    # the gifts taken, the level expanded, the outboxes: one call
+            steps = pool.call_each("level", [(base, gifts[s]) for s in range(n)])
+            found = sorted(x for f, _box in steps for x in f)
+            boxes = [box for _f, box in steps]
         last = None
         for v, _k, _j, name, rule, msg, a in found:
             if last is not None and v != last:
@@ -838,8 +880,8 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
             sizes = [len(merged)]
         else:
             if last is not None:
-                pool.call_all("cut", last)
-            merged, sizes = _exchange(pool, n, base)
+                boxes = pool.call_all("cut", last)
+            merged, sizes, work = _exchange(pool, n, base, boxes)
         parent.extend([o >> BITS for o in merged])
         via.extend([o & ((1 << BITS) - 1) for o in merged])
         base += len(merged)
@@ -851,8 +893,8 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
                            max([_peak_rss(), *pool.call_all("peak_rss")])))
         if last is not None:
             break
-        if rebalance and n > 1:
-            sizes = _rebalance(pool, sizes)
+        if n > 1:
+            gifts, sizes = _rebalance(pool, sizes, work) if rebalance else ([[] for _ in range(n)], sizes)
     parts = pool.call_all("finish", measure)
     if any(p["limited"] for p in parts) or (res.violations and not keep_going and sum(p["rest"] for p in parts)):
         res.complete = False                      # stopped by the bound, or with states still queued
@@ -872,34 +914,47 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
     return res
 
 
-def _exchange(pool, n: int, base: int) -> tuple[array, list[int]]:
-    """Steps 2-4 of a level: the owners resolve, the new states are numbered, the shards settle. The new states'
-    orders in id order, and the frontiers' sizes."""
-    boxes = pool.call_all("outbox")
+def _exchange(pool, n: int, base: int, boxes: list[list[bytes]]) -> tuple[array, list[int], list[int]]:
+    """Steps 2-4 of a level (``boxes``: the shards' outboxes): the owners resolve, the new states are numbered,
+    the shards settle. The new states' orders in id order, the frontiers' sizes and their states to expand."""
     best = pool.call_each("resolve", [[boxes[s][d] for s in range(n)] for d in range(n)])
     merged = array("Q")
     for b in best:
         merged.extend(array("Q", b))
     merged = array("Q", sorted(merged))
     replies = pool.call_all("assign", merged.tobytes(), base)
-    sizes = pool.call_each("settle", [[replies[d][s] for d in range(n)] for s in range(n)])
-    return merged, sizes
+    settled = pool.call_each("settle", [[replies[d][s] for d in range(n)] for s in range(n)])
+    return merged, [size for size, _w in settled], [w for _s, w in settled]
 
 
-def _rebalance(pool, sizes: list[int]) -> list[int]:
-    """Move states to expand from the busiest frontier to the idlest until they differ by at most 1/32
-    (terminal and bounded states cost little: they stay); the frontiers' sizes after."""
-    work = pool.call_all("work")
+def _rebalance(pool, sizes: list[int], work: list[int]) -> tuple[list[list[bytes]], list[int]]:
+    """When the states to expand (``work``: terminal and bounded states cost little, they stay) of the busiest
+    and the idlest frontier differ by more than 1/32, even them out: the shards above the mean give their
+    excess to those below (one call per giver; the receivers take it with their next level). The gifts per
+    receiver, and the frontiers' sizes after."""
+    n = len(work)
+    gifts: list[list[bytes]] = [[] for _ in range(n)]
+    if max(work) - min(work) <= max(8, max(work) // 32):
+        return gifts, sizes
+    total = sum(work)
+    target = [total // n + (s < total % n) for s in range(n)]
+    give = {s: work[s] - target[s] for s in range(n) if work[s] > target[s]}
+    need = {s: target[s] - work[s] for s in range(n) if work[s] < target[s]}
     sizes = list(sizes)
-    while True:
-        hi = max(range(len(work)), key=work.__getitem__)
-        lo = min(range(len(work)), key=work.__getitem__)
-        gap = work[hi] - work[lo]
-        if gap <= max(8, work[hi] // 32):
-            return sizes
-        count = gap // 2
-        data = pool.call_one(hi, "give", count)
-        sizes[lo] = pool.call_one(lo, "take", data)
-        sizes[hi] -= count
-        work[hi] -= count
-        work[lo] += count
+    for s, excess in give.items():
+        counts = [0] * n
+        for d in list(need):
+            c = min(excess, need[d])
+            counts[d] = c
+            excess -= c
+            need[d] -= c
+            if not need[d]:
+                del need[d]
+            if not excess:
+                break
+        for d, data in enumerate(pool.call_one(s, "give", counts)):
+            if data:
+                gifts[d].append(data)
+                sizes[d] += counts[d]
+                sizes[s] -= counts[d]
+    return gifts, sizes
