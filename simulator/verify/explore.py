@@ -462,9 +462,12 @@ def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> t
 #    this order, first discovery = smallest order, so the node ids, the shortest-trace tree, the end-turn
 #    counts and the counterexamples do not depend on the number of shards;
 # 4. **settle**: each shard learns the ids of its held successors (the graph's edges) and keeps the ones it
-#    won as its next frontier; the coordinator then moves states to expand (not terminal, not at a bound)
-#    from the busiest frontier to the idlest when they differ by more than 1/32 (the only states that travel
-#    between workers, pickled).
+#    won as its next frontier, and says how many of them it will expand (not terminal, not at a bound); when
+#    the busiest and the idlest differ by more than 1/32, every shard above the mean gives its excess to the
+#    shards below (the only states that travel between workers, pickled), which take it with their next expand.
+#
+# A level is four round trips between the coordinator and each shard: expand (with the gifts taken first and
+# the outbox returned), resolve, assign, settle (plus one give per giving shard when a rebalance is due).
 #
 # The coordinator keeps the shortest-trace tree (two arrays from the merged orders) to replay counterexamples.
 # A violation stops the search after the first violating state: the shards roll back what they did past it
