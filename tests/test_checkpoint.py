@@ -5,7 +5,6 @@ violations); a checkpoint of another model or Python is refused with one line; t
 run in a new process."""
 from __future__ import annotations
 
-import functools
 import json
 import sys
 
@@ -13,25 +12,10 @@ import pytest
 
 from simulator.verify import checkpoint as cp
 from simulator.verify import explore as ex
-from simulator.verify.cluster import InProcess
 from simulator.verify.command import DEFAULT_FILES, load_positions
+from searching import searched as run, summary
 
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
-
-
-def run(pos, n, ckpt=None, graph=True):
-    pool = InProcess(n, functools.partial(ex.Shard, pos, n, graph=graph, stable=ckpt is not None))
-    try:
-        return ex.search(pos, pool, checkpoint=ckpt)
-    finally:
-        pool.close()
-
-
-def summary(r, graph=True):
-    return (r.states, r.edges, r.terminal, r.bounded, r.complete, r.depth, sorted(r.coverage, key=repr),
-            [(v.invariant, [a.describe() for a in v.actions]) for v in r.violations],
-            [(v, w) for v, w, _t in r.graph.edges()] if graph else None,
-            (list(r.tree[0]), list(r.tree[1])) if graph else None)
 
 
 @pytest.mark.parametrize("graph", [True, False])

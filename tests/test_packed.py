@@ -4,14 +4,12 @@ whose states are whole: states, transitions, terminal and bounded counts, graph,
 coverage, on one shard and on two (whose rebalance sends packed states to the other shard)."""
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 from simulator.verify import explore as ex
 from simulator.verify import packed
-from simulator.verify.cluster import InProcess
 from simulator.verify.command import DEFAULT_FILES, load_positions
+from searching import searched, summary
 
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
 
@@ -46,13 +44,7 @@ def test_a_search_on_packed_levels_is_the_same_search(monkeypatch, n):
     pos = POSITIONS["war-combat-R2-defender-last-concede"]
 
     def run():
-        pool = InProcess(n, functools.partial(ex.Shard, pos, n, graph=True))
-        try:
-            r = ex.search(pos, pool)
-        finally:
-            pool.close()
-        return (r.states, r.edges, r.terminal, r.bounded, r.complete, [(v, w) for v, w, _t in r.graph.edges()],
-                list(r.tree[0]), list(r.tree[1]), sorted(r.coverage, key=repr))
+        return summary(searched(pos, n))
 
     whole = run()
     monkeypatch.setattr(ex, "PACK_FROM", 20)

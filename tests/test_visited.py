@@ -3,15 +3,14 @@ a dict would, and a search whose visited sets move into tables early gives exact
 transitions, graph, shortest-trace tree) on one shard and two, with and without the graph."""
 from __future__ import annotations
 
-import functools
 import random
 
 import pytest
 
 from simulator.verify import explore as ex
 from simulator.verify import visited
-from simulator.verify.cluster import InProcess
 from simulator.verify.command import DEFAULT_FILES, load_positions
+from searching import searched, summary
 from simulator.verify.visited import FlatTable, compacted
 
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
@@ -54,14 +53,7 @@ def test_a_search_on_tables_is_the_same_search(monkeypatch, n, graph):
     pos = POSITIONS["war-combat-R2-defender-last-concede"]
 
     def run():
-        pool = InProcess(n, functools.partial(ex.Shard, pos, n, graph=graph))
-        try:
-            r = ex.search(pos, pool)
-        finally:
-            pool.close()
-        edges = [(v, w) for v, w, _t in r.graph.edges()] if graph else None
-        tree = (list(r.tree[0]), list(r.tree[1])) if graph else None
-        return r.states, r.edges, r.terminal, r.bounded, r.complete, edges, tree
+        return summary(searched(pos, n, graph=graph), graph)
 
     on_dicts = run()
     monkeypatch.setattr(visited, "FLAT_FROM", 50)

@@ -1,0 +1,26 @@
+"""One position's breadth-first search on ``n`` shards in this process, and what two searches must agree on
+(tests of the search's storage: visited tables, packed levels, checkpoints)."""
+from __future__ import annotations
+
+import functools
+
+from simulator.verify import explore as ex
+from simulator.verify.cluster import InProcess
+
+
+def searched(pos, n: int, checkpoint=None, graph: bool = True):
+    """The search's Result; a checkpointed one fingerprints states alike in every process (stable)."""
+    pool = InProcess(n, functools.partial(ex.Shard, pos, n, graph=graph, stable=checkpoint is not None))
+    try:
+        return ex.search(pos, pool, checkpoint=checkpoint)
+    finally:
+        pool.close()
+
+
+def summary(r, graph: bool = True) -> tuple:
+    """States, transitions, terminal and bounded counts, completeness, depth, coverage, violations with their
+    shortest traces, and with the graph its edges and the shortest-trace tree."""
+    return (r.states, r.edges, r.terminal, r.bounded, r.complete, r.depth, sorted(r.coverage, key=repr),
+            [(v.invariant, [a.describe() for a in v.actions]) for v in r.violations],
+            [(v, w) for v, w, _t in r.graph.edges()] if graph else None,
+            (list(r.tree[0]), list(r.tree[1])) if graph else None)
