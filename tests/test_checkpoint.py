@@ -64,14 +64,18 @@ def test_a_violation_found_after_a_resume_has_its_shortest_trace(tmp_path, monke
 def test_a_checkpoint_of_another_model_or_python_is_refused(tmp_path):
     path = tmp_path / "ck"
     path.mkdir()
-    meta = {"format": cp.FORMAT, "model": cp.model_digest(), "python": list(sys.version_info[:2])}
+    meta = {"format": cp.FORMAT, "model": cp.model_digest(), "python": list(sys.version_info[:2]), "shards": 1,
+            "commit": "0123456789abcdef"}
     (path / "meta.json").write_text(json.dumps(meta))
+    (path / "search.pkl").write_bytes(b"")
+    (path / "shard-0.pkl").write_bytes(b"")
     cp.check_resumable(cp.read_meta(path), path)
     (path / "meta.json").write_text(json.dumps({**meta, "python": [2, 7]}))
     with pytest.raises(cp.CheckpointError, match="written by Python 2.7"):
         cp.check_resumable(cp.read_meta(path), path)
     (path / "meta.json").write_text(json.dumps({**meta, "model": "0" * 24}))
-    with pytest.raises(cp.CheckpointError, match="another version of the model"):
+    with pytest.raises(cp.CheckpointError, match="another version of the model at commit 0123456789ab .*: resume "
+                                                 "it from a checkout of that version"):
         cp.check_resumable(cp.read_meta(path), path)
     with pytest.raises(cp.CheckpointError, match="no checkpoint there"):
         cp.read_meta(tmp_path / "nothing")
@@ -126,3 +130,52 @@ def test_checkpoint_misuse_is_one_line(tmp_path):
     assert rc == 2 and err.count("\n") == 1 and "no checkpoint there" in err
     rc, out, err = verify("--positions", str(f), "--checkpoint", "x", "--stop-after", "soon")
     assert rc == 2 and "not a duration: 'soon'" in err
+
+
+def stopped_once(tmp_path, jobs="2"):
+    f = tmp_path / "one.yaml"
+    f.write_text(POSITION)
+    d = tmp_path / "ck"
+    rc, _out, _err = verify("--positions", str(f), "--jobs", jobs, "--no-graph", "--checkpoint", str(d), "--stop-after", "0")
+    assert rc == cp.STOPPED
+    return d
+
+
+@pytest.mark.parametrize("damage", ["missing shard", "damaged shard", "damaged search"])
+def test_a_damaged_checkpoint_is_one_line(tmp_path, damage):
+    """A part missing or damaged (the worker that reads it included): exit 2, one line naming the file."""
+    d = stopped_once(tmp_path)
+    if damage == "missing shard":
+        (d / "shard-1.pkl").unlink()
+    else:
+        (d / ("shard-1.pkl" if damage == "damaged shard" else "search.pkl")).write_bytes(b"\x80\x05garbage")
+    rc, _out, err = verify("--resume", str(d))
+    assert rc == 2 and err.count("\n") == 1 and err.startswith("riftsim: "), err
+    assert ("shard-1.pkl missing" in err) if damage == "missing shard" else ("unreadable checkpoint part" in err), err
+
+
+def test_a_failed_write_leaves_the_last_checkpoint(tmp_path, monkeypatch):
+    """A shard failing to write its part (a full disk...): the error is raised, the new checkpoint removed,
+    the last whole one left; a stop between the two renames of a commit is resumed from the old one."""
+    pos = POSITIONS["war-combat-R2-defender-last-concede"]
+    path = tmp_path / "ck"
+    r = run(pos, 2, cp.Checkpoint(path, stop_after=0), graph=False)
+    before = sorted(p.name for p in path.iterdir()), json.loads((path / "meta.json").read_text())["level"]
+    real = ex.Shard.save
+
+    def full_disk(self, where):
+        if self.me == 1:
+            raise OSError(28, "No space left on device")
+        real(self, where)
+
+    monkeypatch.setattr(ex.Shard, "save", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        run(pos, 2, cp.Checkpoint(path, stop_after=0, resume=True), graph=False)
+    assert (sorted(p.name for p in path.iterdir()), json.loads((path / "meta.json").read_text())["level"]) == before
+    assert not (tmp_path / "ck.writing").exists()
+    monkeypatch.setattr(ex.Shard, "save", real)
+    path.rename(tmp_path / "ck.old")                     # as if stopped between the renames
+    whole = run(pos, 2, graph=False)
+    while r.stopped:
+        r = run(pos, 2, cp.Checkpoint(path, stop_after=0, resume=True), graph=False)
+    assert summary(r, False) == summary(whole, False)

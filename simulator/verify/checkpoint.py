@@ -15,6 +15,7 @@ the search stops at the end of the first level it finishes after ``S`` seconds a
 ``riftsim verify --resume DIR`` goes on from there, as many times as needed, and the final result is the one
 an uninterrupted search gives (tests/test_checkpoint.py). The directory is replaced atomically: a new
 checkpoint is written beside it and renamed over it, so a stop or a crash while writing leaves the last whole one.
+The parts are pickles: resume only checkpoints riftsim wrote.
 
 A search that writes checkpoints fingerprints its states with
 :func:`~simulator.verify.explore.stable_fingerprint` (blake2b of the identity marshalled: the same in every
@@ -45,16 +46,35 @@ class CheckpointError(RiftsimError):
     """A checkpoint that cannot be written or resumed: one line saying why."""
 
 
+#: what a checkpoint's states, fingerprints and shard parts depend on: the declared machines, the game model and
+#: its rules, and the search's own storage (not the commands, the scenarios' loader or the docs)
+MODEL = ("statecharts", "simulator/core", "simulator/rules", "simulator/game", "simulator/verify/explore.py",
+         "simulator/verify/packed.py", "simulator/verify/compact.py", "simulator/verify/visited.py",
+         "simulator/verify/stategraph.py")
+
+
 def model_digest() -> str:
-    """blake2b of the model's source files (simulator/ and statecharts/ .py and .yaml, by path): what a
-    checkpoint's states and fingerprints depend on."""
+    """blake2b of the model's source files (:data:`MODEL`: their .py and .yaml files, by path)."""
     h = hashlib.blake2b(digest_size=12)
-    for top in ("simulator", "statecharts"):
-        for p in sorted((ROOT / top).rglob("*")):
+    for top in MODEL:
+        root = ROOT / top
+        for p in sorted(root.rglob("*")) if root.is_dir() else [root]:
             if p.suffix in (".py", ".yaml") and p.is_file() and "__pycache__" not in p.parts:
                 h.update(str(p.relative_to(ROOT)).encode())
                 h.update(p.read_bytes())
     return h.hexdigest()
+
+
+def commit() -> str | None:
+    """The git commit of this checkout, if it is one (where a checkpoint can be resumed from)."""
+    import subprocess
+    try:
+        done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.strip() or None
 
 
 class Checkpoint:
@@ -67,6 +87,9 @@ class Checkpoint:
         self.t0 = time.perf_counter()
         self.meta: dict = {}
         if resume:
+            old = self.old()
+            if not self.path.exists() and old.exists():       # stopped between the two renames of a commit
+                old.rename(self.path)
             self.meta = read_meta(self.path)
 
     def due(self) -> bool:
@@ -74,6 +97,20 @@ class Checkpoint:
 
     def tmp(self) -> Path:
         return self.path.with_name(self.path.name + ".writing")
+
+    def old(self) -> Path:
+        return self.path.with_name(self.path.name + ".old")
+
+    def write(self, save, meta: dict, coordinator: dict) -> None:
+        """The new checkpoint: ``save(dir)`` writes the shards' parts, then this one's; nothing half-written stays
+        (a failure or a signal while writing removes the new one and leaves the last whole one)."""
+        tmp = self.begin()
+        try:
+            save(str(tmp))
+            self.commit(tmp, meta, coordinator)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
 
     def begin(self) -> Path:
         """A fresh directory beside the checkpoint to write the new one in."""
@@ -86,9 +123,10 @@ class Checkpoint:
     def commit(self, tmp: Path, meta: dict, coordinator: dict) -> None:
         with open(tmp / "search.pkl", "wb") as f:
             pickle.dump(coordinator, f, protocol=pickle.HIGHEST_PROTOCOL)
-        meta = {**meta, "format": FORMAT, "model": model_digest(), "python": list(sys.version_info[:2])}
+        meta = {**meta, "format": FORMAT, "model": model_digest(), "python": list(sys.version_info[:2]),
+                "commit": commit()}
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
-        old = self.path.with_name(self.path.name + ".old")
+        old = self.old()
         if old.exists():
             shutil.rmtree(old)
         if self.path.exists():
@@ -98,8 +136,19 @@ class Checkpoint:
             shutil.rmtree(old)
 
     def coordinator(self) -> dict:
-        with open(self.path / "search.pkl", "rb") as f:
+        return load(self.path / "search.pkl")
+
+
+def load(path: Path):
+    """A part of a checkpoint (a pickle: resume only checkpoints written by riftsim, as any pickle); an
+    unreadable one is a :class:`CheckpointError`."""
+    try:
+        with open(path, "rb") as f:
             return pickle.load(f)
+    except FileNotFoundError:
+        raise CheckpointError(f"{path.parent}: incomplete checkpoint ({path.name} is missing)") from None
+    except Exception as e:  # noqa: BLE001 - a damaged file: unpickling can raise almost anything
+        raise CheckpointError(f"{path}: unreadable checkpoint part ({type(e).__name__}: {e})") from None
 
 
 def read_meta(path: Path) -> dict:
@@ -129,8 +178,13 @@ def seconds(text: str) -> float:
 def check_resumable(meta: dict, path: Path) -> None:
     """Refuse a checkpoint of another model or Python version (one line)."""
     if meta["model"] != model_digest():
-        raise CheckpointError(f"{path}: written by another version of the model (source digest {meta['model']}, "
-                              f"now {model_digest()}): its states cannot be resumed")
+        at = f" at commit {meta['commit'][:12]}" if meta.get("commit") else ""
+        raise CheckpointError(f"{path}: written by another version of the model{at} (source digest {meta['model']}, "
+                              f"now {model_digest()}): resume it from a checkout of that version")
+    missing = [p for p in ["search.pkl", *(f"shard-{k}.pkl" for k in range(int(meta.get("shards", 0))))]
+               if not (path / p).is_file()]
+    if missing:
+        raise CheckpointError(f"{path}: incomplete checkpoint ({', '.join(missing)} missing)")
     if tuple(meta["python"]) != tuple(sys.version_info[:2]):
         raise CheckpointError(f"{path}: written by Python {'.'.join(map(str, meta['python']))}, this is "
                               f"{sys.version_info[0]}.{sys.version_info[1]}: its states cannot be resumed")

@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 import traceback
 
+from simulator.core.errors import RiftsimError
+
 
 class InProcess:
     local = True                   # the shards run in this process: the search's CPU time is this process's
@@ -76,12 +78,24 @@ def _serve(conn, make, i: int) -> None:
             method, args = msg
             try:
                 conn.send(("ok", getattr(shard, method)(*args)))
+            except RiftsimError as e:        # bad input (a damaged checkpoint...): raised as itself, one line
+                conn.send(_as_itself(e))
             except Exception:  # noqa: BLE001 - reported to the coordinator, which raises it
                 conn.send(("error", traceback.format_exc()))
     except Exception:  # noqa: BLE001
         conn.send(("error", traceback.format_exc()))
     except (EOFError, KeyboardInterrupt):
         return
+
+
+def _as_itself(e: Exception) -> tuple:
+    """A worker's error to raise in the coordinator as itself when it pickles both ways, else its traceback."""
+    import pickle
+    try:
+        pickle.loads(pickle.dumps(e))
+    except Exception:  # noqa: BLE001
+        return ("error", traceback.format_exc())
+    return ("raise", e)
 
 
 class Processes(InProcess):
@@ -116,6 +130,8 @@ class Processes(InProcess):
             raise ShardError("a shard's worker process ended") from None
         if kind == "error":
             raise ShardError(value)
+        if kind == "raise":
+            raise value
         return value
 
     def call_all(self, method: str, *args):

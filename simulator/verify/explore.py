@@ -781,8 +781,9 @@ class Shard:
 
     def restore(self, where: str) -> int:
         """Go on from this shard's part of the checkpoint in ``where``; the frontier's size."""
-        with open(f"{where}/shard-{self.me}.pkl", "rb") as f:
-            part = pickle.load(f)
+        from pathlib import Path
+        from simulator.verify.checkpoint import load
+        part = load(Path(where) / f"shard-{self.me}.pkl")
         self.mon.seen = part.pop("coverage")
         for name, value in part.items():
             setattr(self, name, value)
@@ -960,13 +961,12 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
         if checkpoint is not None and sum(sizes) and checkpoint.due():
             local = getattr(pool, "local", False)
             cpu = time.process_time() - c0 if local else sum(pool.call_all("cpu_seconds"))
-            tmp = checkpoint.begin()
-            pool.call_all("save", str(tmp))
-            checkpoint.commit(tmp, {**checkpoint.meta, "level": level, "states": base, "shards": n,
-                                    "seconds": time.perf_counter() - t0, "cpu": cpu},
-                              {"parent": parent, "via": via, "base": base, "kinds": kinds, "level": level,
-                               "gifts": gifts, "violations": res.violations, "seconds": time.perf_counter() - t0,
-                               "cpu": cpu})
+            checkpoint.write(lambda where: pool.call_all("save", where),
+                             {**checkpoint.meta, "level": level, "states": base, "shards": n,
+                              "seconds": time.perf_counter() - t0, "cpu": cpu},
+                             {"parent": parent, "via": via, "base": base, "kinds": kinds, "level": level,
+                              "gifts": gifts, "violations": res.violations, "seconds": time.perf_counter() - t0,
+                              "cpu": cpu})
             res.states, res.depth, res.complete, res.stopped = base, level, False, str(checkpoint.path)
             res.seconds, res.cpu = time.perf_counter() - t0, cpu
             return res
