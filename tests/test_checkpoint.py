@@ -130,6 +130,11 @@ def test_checkpoint_misuse_is_one_line(tmp_path):
     assert rc == 2 and err.count("\n") == 1 and "no checkpoint there" in err
     rc, out, err = verify("--positions", str(f), "--checkpoint", "x", "--stop-after", "soon")
     assert rc == 2 and "not a duration: 'soon'" in err
+    rc, out, err = verify("--positions", str(f), "--stop-after", "1h")
+    assert rc == 2 and err.strip() == ("riftsim: --stop-after needs --checkpoint DIR (or --resume DIR): "
+                                       "a search stopped unwritten is lost") and out == ""
+    rc, out, err = verify("--resume", str(tmp_path / "ck"), "--positions", str(f))
+    assert rc == 2 and "--resume DIR takes its position and options from DIR" in err and out == ""
 
 
 def stopped_once(tmp_path, jobs="2"):

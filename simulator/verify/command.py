@@ -338,6 +338,11 @@ def run(args: argparse.Namespace) -> int:
     bad = 0
     positions, allowed = [], {}
     ckpt = None
+    from simulator.verify.checkpoint import CheckpointError
+    if args.stop_after is not None and not (args.checkpoint or args.resume):
+        raise CheckpointError("--stop-after needs --checkpoint DIR (or --resume DIR): a search stopped unwritten is lost")
+    if args.resume and (args.positions or args.checkpoint):
+        raise CheckpointError("--resume DIR takes its position and options from DIR: drop --positions and --checkpoint")
     if args.resume and not args.statecharts_only:
         ckpt, positions = _resuming(args)
     elif not args.statecharts_only:                  # bad input fails before any work (exit 2)
