@@ -22,6 +22,7 @@ Targets (issue 13): two shards >= 1.7x one core on one position; <= 1 KB peak pe
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import os
 import statistics
@@ -99,6 +100,8 @@ def main() -> int:
     pos = every.get(args.position) or (next(iter(every.values())) if args.positions else None)
     if pos is None:
         ap.error(f"no position {args.position}")
+    if args.depth is not None:       # a depth cut, not the position's state bound (which a single core checks at
+        pos = dataclasses.replace(pos, max_states=10 ** 12)   # each state, shards once a level: not the same cut)
 
     print(f"{load()} (before)")
     ratios, cpus = [], []
