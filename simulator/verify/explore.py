@@ -32,8 +32,8 @@ import time
 from array import array
 from bisect import bisect_left
 from collections import deque
-from itertools import repeat
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import itemgetter, not_, rshift, xor
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -542,6 +542,7 @@ class Shard:
         self.cpu = 0.0
         self.depth = 0                           # the frontier's depth (a level's states all have it)
         self.base = 0                            # (n == 1) the first id of the level being discovered
+        self.pace = (0, 0.0)                     # (n > 1) the last level: states expanded, wall seconds
         self._level()
 
     def _level(self) -> None:
@@ -551,6 +552,7 @@ class Shard:
         self.cands: list = []                    # placeholder -> successor
         self.turns = array("H")                  # placeholder -> end-turns on its shortest path
         self.log: list[tuple] = []               # per state expanded this level: what to roll back to
+        self.level_nodes = 0                     # the graph's nodes before this level's
         self.best: dict[int, int] = {}           # (owner) new fingerprint -> smallest order
         self.inbox: list = []
         self.level_edges = len(self.sg.dst) if self.sg is not None else 0   # edges before this level
@@ -586,6 +588,8 @@ class Shard:
         edges = self.edges
         orders0 = out[0][1]
         frontier = self.frontier
+        log = self.log.append
+        self.level_nodes = len(sg) if sg is not None else 0     # the graph's nodes before this level's
         release = not labels                     # an expanded state is let go (a level's memory is then about
         for i, (g, v, depth, turns) in enumerate(frontier):   # the larger of two levels, not their sum)
             if found and not keep_going:
@@ -596,8 +600,7 @@ class Shard:
             if type(g) is Packed:
                 g = unpacked(g)
             if not alone:
-                self.log.append((v, i, edges, self.terminal, self.bounded, len(sg) if sg is not None else 0,
-                                 [len(o[0]) for o in out], len(cands)))
+                log((v, i, edges, self.terminal, self.bounded, len(cands)))
             acts = actions_of(g, pos.concede)
             for j, (name, rule, msg) in enumerate(state_findings(g, acts)):
                 found.append((v, -1, j, name, rule, msg, None))
@@ -672,11 +675,12 @@ class Shard:
         """The search stops after state ``last`` (the first violating one): undo everything past it; the outbox."""
         for entry in self.log:
             if entry[0] > last:
-                _v, i, self.edges, self.terminal, self.bounded, nodes, lens, ncands = entry
+                _v, i, self.edges, self.terminal, self.bounded, ncands = entry
                 self.leftover = self.frontier[i:]
                 if self.sg is not None:
-                    self.sg.truncate(nodes)
-                for (fps, orders), sent, m in zip(self.out, self.sent, lens):
+                    self.sg.truncate(self.level_nodes + i)      # a node per state taken from the frontier
+                for (fps, orders), sent in zip(self.out, self.sent):
+                    m = bisect_left(sent, ncands)       # the placeholders sent to an owner ascend
                     del fps[m:], orders[m:], sent[m:]
                 del self.cands[ncands:], self.turns[ncands:]
                 self.pending = {h: ph for h, ph in self.pending.items() if ph < ncands}
@@ -690,27 +694,27 @@ class Shard:
         """Step 1 in one call (n > 1): ``job`` = (states seen so far, the states a rebalance gave this shard);
         the findings and the outbox (per owner: fingerprints and orders)."""
         seen_total, gifts = job
+        t0 = time.perf_counter()
         for data in gifts:
             self.take(data)
-        return self.expand(seen_total), self.outbox()
+        work = self.work()
+        found = self.expand(seen_total)
+        self.pace = (work, time.perf_counter() - t0)
+        return found, self.outbox()
 
     def resolve(self, inbox: list[bytes]) -> bytes:
         """Step 2 (as owner): the smallest order of each new fingerprint, sorted."""
-        seen, best = self.seen, self.best
+        seen = self.seen
         self.inbox = []
+        new: list[tuple[int, int]] = []                   # (fingerprint, order) of the unseen entries
         for data in inbox:
             a = array("Q", data)
             half = len(a) // 2
             fps, orders = a[:half], a[half:]
             self.inbox.append((fps, orders))
-            get = best.get
-            for h, o in zip(fps, orders):
-                b = get(h)
-                if b is None:
-                    if h not in seen:
-                        best[h] = o
-                elif o < b:
-                    best[h] = o
+            new.extend(compress(zip(fps, orders), map(not_, map(seen.__contains__, fps))))
+        new.sort(key=itemgetter(1), reverse=True)         # an order is one (parent, action): unique in a level
+        self.best = best = dict(new)                      # so each fingerprint keeps its smallest order
         return array("Q", sorted(best.values())).tobytes()
 
     def assign(self, merged: bytes, base: int) -> list[bytes]:
@@ -719,38 +723,31 @@ class Shard:
         seen, best = self.seen, self.best
         mine = sorted(best, key=best.__getitem__)            # the new fingerprints, by order: ranks ascend
         ranks = map(bisect_left, repeat(order), map(best.__getitem__, mine))
-        new = dict(zip(mine, map(base.__add__, ranks)))
-        for h, v in new.items():
-            seen[h] = v
-        out = []
-        get, old = new.get, seen.__getitem__
-        for fps, orders in self.inbox:
-            ids = array("q")
-            add = ids.append
-            for h, o in zip(fps, orders):
-                w = get(h)
-                if w is None:                    # seen in an earlier level (its id: only a graph's edges read it)
-                    add(old(h))
-                else:
-                    add(-1 - w if best[h] == o else w)
-            out.append(ids.tobytes())
-        return out
+        ids = list(map(base.__add__, ranks))
+        if type(seen) is dict:
+            seen.update(zip(mine, ids))
+        else:
+            for h, v in zip(mine, ids):
+                seen[h] = v
+        won = dict(zip(map(best.__getitem__, mine), map((-1).__sub__, ids)))    # winning order -> -1 - its id
+        look = seen.__getitem__              # (the id of a state seen before: only a graph's edges read it)
+        return [array("q", map(won.get, orders, map(look, fps))).tobytes() for fps, orders in self.inbox]
 
-    def settle(self, replies: list[bytes]) -> tuple[int, int]:
-        """Step 4: the ids of this shard's successors; the ones it won are its next frontier. Its size, and
-        how many of its states will be expanded (what a rebalance evens out)."""
+    def settle(self, replies: list[bytes]) -> tuple[int, int, tuple[int, float]]:
+        """Step 4: the ids of this shard's successors; the ones it won are its next frontier. Its size, how
+        many of its states will be expanded (what a rebalance evens out), and its pace in the level just
+        expanded: (states expanded, wall seconds), what the rebalance weighs the shards by."""
         count = len(self.cands)
         resolved = [0] * count                   # placeholder -> its id, negated (-1 - id) if this shard won it
         put = resolved.__setitem__
         for d, r in enumerate(replies):
             deque(map(put, self.sent[d], array("q", r)), maxlen=0)
-        if self.sg is not None:
-            dst = self.sg.dst
-            for e in range(self.level_edges, len(dst)):
-                w = dst[e]
-                if w < 0:
-                    v = resolved[-1 - w]
-                    dst[e] = -1 - v if v < 0 else v
+        if self.sg is not None:                  # the level's edges to a placeholder (-1 - ph) get its id
+            dst, e0 = self.sg.dst, self.level_edges
+            ids = map(xor, resolved, map(rshift, resolved, repeat(63)))     # -1 - id (won) or id -> id
+            to = dict(zip(range(-1, -1 - count, -1), ids))
+            level = dst[e0:]
+            dst[e0:] = array("q", map(to.get, level, level))
         depth = self.depth + 1
         cands, turns = self.cands, self.turns
         frontier = [(cands[ph], -1 - v, depth, turns[ph]) for ph, v in enumerate(resolved) if v < 0]
@@ -761,7 +758,7 @@ class Shard:
         clear_cache()
         self.seen = compacted(self.seen, ids=self.sg is not None)
         self._level()
-        return len(frontier), self.work()
+        return len(frontier), self.work(), self.pace
 
     def cpu_seconds(self) -> float:
         return self.cpu
@@ -905,6 +902,7 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
     limit = limit or pos.max_states
     t0, c0 = time.perf_counter(), time.process_time()
     gifts: list[list[bytes]] = [[] for _ in range(n)]     # per shard: the states a rebalance moved to it
+    pace = [(0.0, 0.0)] * n                                # per shard: states expanded, wall seconds (decayed)
     if checkpoint is not None and checkpoint.resume:
         c = checkpoint.coordinator()
         sizes = pool.call_all("restore", str(checkpoint.path))
@@ -944,7 +942,9 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
         else:
             if last is not None:
                 boxes = pool.call_all("cut", last)
-            merged, sizes, work = _exchange(pool, n, base, boxes)
+            merged, sizes, work, paces = _exchange(pool, n, base, boxes)
+            for s, (w, secs) in enumerate(paces):          # each shard's pace, the last levels weighing most
+                pace[s] = (pace[s][0] / 2 + w, pace[s][1] / 2 + secs)
         parent.extend([o >> BITS for o in merged])
         via.extend([o & ((1 << BITS) - 1) for o in merged])
         base += len(merged)
@@ -957,7 +957,9 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
         if last is not None:
             break
         if n > 1:
-            gifts, sizes = _rebalance(pool, sizes, work) if rebalance else ([[] for _ in range(n)], sizes)
+            speed = [w / secs if w and secs > 0 else 0.0 for w, secs in pace]
+            gifts, sizes = _rebalance(pool, sizes, work, speed if all(speed) else None) if rebalance else \
+                ([[] for _ in range(n)], sizes)
         if checkpoint is not None and sum(sizes) and checkpoint.due():
             local = getattr(pool, "local", False)
             cpu = time.process_time() - c0 if local else sum(pool.call_all("cpu_seconds"))
@@ -999,20 +1001,36 @@ def _exchange(pool, n: int, base: int, boxes: list[list[bytes]]) -> tuple[array,
     merged = array("Q", sorted(merged))
     replies = pool.call_all("assign", merged.tobytes(), base)
     settled = pool.call_each("settle", [[replies[d][s] for d in range(n)] for s in range(n)])
-    return merged, [size for size, _w in settled], [w for _s, w in settled]
+    return merged, [s[0] for s in settled], [s[1] for s in settled], [s[2] for s in settled]
 
 
-def _rebalance(pool, sizes: list[int], work: list[int]) -> tuple[list[list[bytes]], list[int]]:
+def _rebalance(pool, sizes: list[int], work: list[int], speed: list[float] | None = None) -> \
+        tuple[list[list[bytes]], list[int]]:
     """When the states to expand (``work``: terminal and bounded states cost little, they stay) of the busiest
-    and the idlest frontier differ by more than 1/32, even them out: the shards above the mean give their
+    and the idlest frontier differ by more than 1/32, even them out: the shards above their share give their
     excess to those below (one call per giver; the receivers take it with their next level). The gifts per
-    receiver, and the frontiers' sizes after."""
+    receiver, and the frontiers' sizes after.
+
+    ``speed``: each shard's states expanded per wall second in the last levels. A shard's share is then in
+    proportion to its speed (within half and twice the mean): on a shared machine one core is often slower
+    than the other (another process on it, preempting), and equal shares would leave the faster shard
+    waiting for the slower at every level's end. Which shard expands a state never changes the result."""
     n = len(work)
     gifts: list[list[bytes]] = [[] for _ in range(n)]
-    if max(work) - min(work) <= max(8, max(work) // 32):
-        return gifts, sizes
     total = sum(work)
-    target = [total // n + (s < total % n) for s in range(n)]
+    if speed is None:
+        if max(work) - min(work) <= max(8, max(work) // 32):
+            return gifts, sizes
+        target = [total // n + (s < total % n) for s in range(n)]
+    else:
+        mean = sum(speed) / n
+        sp = [min(max(x, mean / 2), mean * 2) for x in speed]
+        exact = [total * x / sum(sp) for x in sp]
+        target = [int(x) for x in exact]
+        for s in sorted(range(n), key=lambda s: target[s] - exact[s])[:total - sum(target)]:
+            target[s] += 1                      # the largest remainders first
+        if max(abs(w - t) for w, t in zip(work, target)) <= max(8, max(target) // 64):
+            return gifts, sizes
     give = {s: work[s] - target[s] for s in range(n) if work[s] > target[s]}
     need = {s: target[s] - work[s] for s in range(n) if work[s] < target[s]}
     sizes = list(sizes)
