@@ -228,3 +228,47 @@ def test_rebalance_plan_evens_out_to_the_mean():
     assert sizes == [50, 50, 50, 50] and [len(g) for g in gifts] == [0, 1, 0, 1]
     pool = Pool()
     assert _rebalance(pool, [40, 41], [40, 41]) == ([[], []], [40, 41]) and not pool.calls
+
+
+def test_rebalance_plan_follows_the_shards_speeds():
+    """With the shards' speeds (states expanded per wall second), each shard's share is in proportion to its
+    speed: the slower core gives to the faster; within 1/64 of the shares nothing moves."""
+    from simulator.verify.explore import _rebalance
+
+    class Pool:
+        def __init__(self):
+            self.calls = []
+
+        def call_one(self, s, method, counts):
+            self.calls.append((s, counts))
+            return [b"x" if c else b"" for c in counts]
+    pool = Pool()
+    gifts, sizes = _rebalance(pool, [70, 60], [60, 60], [2.0, 1.0])
+    assert pool.calls == [(1, [20, 0])] and sizes == [90, 40] and [len(g) for g in gifts] == [1, 0]
+    pool = Pool()
+    assert _rebalance(pool, [600, 600], [600, 600], [1.0, 1.01]) == ([[], []], [600, 600]) and not pool.calls
+    pool = Pool()
+    _rebalance(pool, [90, 0, 0], [90, 0, 0], [1.0, 1.0, 1.0])
+    assert pool.calls == [(0, [0, 30, 30])]
+
+
+def test_a_slow_shard_gives_its_states_to_the_fast_one(monkeypatch):
+    """A shard that expands its states four times slower than the other (its pace faked) gets a smaller share
+    each level; states move, and the result is still the one-core search's."""
+    moved: list[int] = []
+    give, level = Shard.give, Shard.level
+
+    def counting(self, counts):
+        moved.append(sum(counts))
+        return give(self, counts)
+
+    def slow(self, job):
+        out = level(self, job)
+        work, seconds = self.pace
+        self.pace = (work, seconds * (4 if self.me else 1) + 1e-6)
+        return out
+    monkeypatch.setattr(Shard, "give", counting)
+    monkeypatch.setattr(Shard, "level", slow)
+    pos = POSITIONS["war-combat-R2-defender-last-concede"]
+    same(explore(pos, graph=True), sharded(pos, 2))
+    assert sum(moved) > 0

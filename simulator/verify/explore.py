@@ -33,7 +33,7 @@ from array import array
 from bisect import bisect_left
 from collections import deque
 from itertools import compress, repeat
-from operator import itemgetter, not_, rshift, xor
+from operator import and_, itemgetter, not_, rshift, xor
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -945,8 +945,8 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
             merged, sizes, work, paces = _exchange(pool, n, base, boxes)
             for s, (w, secs) in enumerate(paces):          # each shard's pace, the last levels weighing most
                 pace[s] = (pace[s][0] / 2 + w, pace[s][1] / 2 + secs)
-        parent.extend([o >> BITS for o in merged])
-        via.extend([o & ((1 << BITS) - 1) for o in merged])
+        parent.extend(map(rshift, merged, repeat(BITS)))
+        via.extend(map(and_, merged, repeat((1 << BITS) - 1)))
         base += len(merged)
         level += 1
         if on_level is not None and merged:
@@ -991,9 +991,10 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
     return res
 
 
-def _exchange(pool, n: int, base: int, boxes: list[list[bytes]]) -> tuple[array, list[int], list[int]]:
+def _exchange(pool, n: int, base: int, boxes: list[list[bytes]]) -> tuple[array, list[int], list[int], list[tuple]]:
     """Steps 2-4 of a level (``boxes``: the shards' outboxes): the owners resolve, the new states are numbered,
-    the shards settle. The new states' orders in id order, the frontiers' sizes and their states to expand."""
+    the shards settle. The new states' orders in id order, the frontiers' sizes, their states to expand and
+    the shards' paces (states expanded, wall seconds of the level)."""
     best = pool.call_each("resolve", [[boxes[s][d] for s in range(n)] for d in range(n)])
     merged = array("Q")
     for b in best:
