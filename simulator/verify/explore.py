@@ -465,7 +465,7 @@ def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> t
 #    not terminal, not at a bound), so the coordinator knows the next frontiers before the shards settle;
 # 4. **settle**: each shard learns the ids of its held successors (the graph's edges) and keeps the ones it
 #    won as its next frontier. When the states to expand are uneven (see ``_targets``: by more than 1/32, or,
-#    weighing each shard by its pace in the last levels, more than 1/64 from its share), every shard above
+#    weighing each shard by its pace in the last levels, more than 1/48 from its share), every shard above
 #    its share gives its excess to the shards below (the only states that travel between workers, pickled),
 #    which take it with their next expand; when not, the same call goes on to expand the next level.
 #
@@ -1035,10 +1035,15 @@ def _exchange(pool, n: int, base: int, boxes: list[list[bytes]]) -> tuple[array,
     return merged, replies, sizes, work
 
 
+#: with the shards' speeds, fewer states than this are not moved (moving costs two round trips more a level)
+MOVE_AT_LEAST = 64
+
+
 def _targets(work: list[int], speed: list[float] | None = None) -> list[int] | None:
     """Each shard's share of the level's states to expand (``work``), or None when the shares are even enough
     to leave as they are: when the busiest and the idlest differ by 1/32 or less, or, with ``speed`` (each
-    shard's states expanded per wall second in the last levels), no shard is more than 1/64 from its share.
+    shard's states expanded per wall second in the last levels), no shard is more than 1/48 (and 64 states)
+    from its share.
 
     With speeds, a shard's share is in proportion to its speed (within half and twice the mean): on a shared
     machine one core is often slower than the other (another process on it, preempting), and equal shares would
@@ -1056,7 +1061,7 @@ def _targets(work: list[int], speed: list[float] | None = None) -> list[int] | N
     target = [int(x) for x in exact]
     for s in sorted(range(n), key=lambda s: target[s] - exact[s])[:total - sum(target)]:
         target[s] += 1                          # the largest remainders first
-    if max(abs(w - t) for w, t in zip(work, target)) <= max(8, max(target) // 64):
+    if max(abs(w - t) for w, t in zip(work, target)) <= max(MOVE_AT_LEAST, max(target) // 48):
         return None
     return target
 
