@@ -102,3 +102,44 @@ def test_an_effect_that_moves_the_machine_ends_the_generated_run_where_it_is(mon
     assert (key, fired) == (ref_key, ref)
     steps = [(r[1], r[3]) for r in fired if r[0] == "player" and r[2] == "next"]
     assert ("Removing", "Countering") not in steps and steps[-1] == ("Countering", "Lost")
+
+
+# -- the whole search, with and without the generated procedure ------------------------------------------------
+
+BIG = load_positions(str(__import__("pathlib").Path(__file__).resolve().parent.parent / "bench" / "positions" /
+                         "war-4p-3-cards-4-turns.yaml"))[0][0]
+SEARCHES = {p.name: (p, None) for p in POSITIONS if p.name in ("war-combat-R2-defender-last-concede",
+                                                                 "magma-chamber-teams-invite-concede")}
+SEARCHES["war-4p-3-cards-4-turns cut at depth 6"] = (BIG, 6)
+
+
+def _search(pos, depth, n):
+    import functools
+    from simulator.verify.cluster import InProcess
+    from simulator.verify.explore import Shard, explore, search
+    if n == 1:
+        r = explore(pos, graph=True, max_depth=depth, keep_going=True)
+    else:
+        pool = InProcess(n, functools.partial(Shard, pos, n, graph=True, max_depth=depth, keep_going=True))
+        try:
+            r = search(pos, pool, keep_going=True)
+        finally:
+            pool.close()
+    return (r.states, r.edges, r.terminal, r.bounded, r.depth, r.complete, list(r.graph.edges()),
+            list(r.tree[0]), list(r.tree[1]), sorted(r.coverage),
+            [(v.invariant, v.rule, v.message, [a.describe() for a in v.actions]) for v in r.violations])
+
+
+@pytest.mark.parametrize("n", [1, 2])
+@pytest.mark.parametrize("name", list(SEARCHES))
+def test_the_search_is_the_same_with_and_without_the_generated_procedure(name, n, monkeypatch):
+    """652: the same states, transitions, graph, shortest-trace tree, coverage and findings, on one and two shards."""
+    pos, depth = SEARCHES[name]
+    with monkeypatch.context() as m:
+        m.setattr(machines, "_STEPS", _NoSteps())
+        plain = _search(pos, depth, n)
+    with monkeypatch.context() as m:
+        m.setattr(machines, "_STEPS", {})
+        fused = _search(pos, depth, n)
+    assert plain[0] > 1000 and plain[1] > plain[0]
+    assert fused == plain
