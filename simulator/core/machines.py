@@ -164,9 +164,10 @@ class Runtime:
     def steps(self, g: State, leaf: str, trigger: str, until: str, inst: str | None, ctx: dict) -> None:
         """Fire ``trigger`` on ``leaf`` until it is in ``until`` (a procedure such as 652's), each firing with
         its own copy of ``ctx``: what ``while g.ms[(leaf, inst)] != until: fire(...)`` does. With the compiled
-        backend it calls the code :func:`compile_fire` generated for each state directly (no ``fire_ctx``
-        dispatch per step); the ``transitions`` backend and a :class:`Recording` runtime go through
-        ``fire_ctx``."""
+        backend it runs the code :func:`compile_steps` generated for the unguarded steps from the current state
+        (one function for 652's Banishing to Lost), else the code :func:`compile_fire` generated for the state,
+        with no ``fire_ctx`` dispatch per step; the ``transitions`` backend and a :class:`Recording` runtime go
+        through ``fire_ctx``."""
         key = (leaf, inst)
         ms = g.ms
         fns = self.fns
@@ -175,6 +176,12 @@ class Runtime:
                 self.fire_ctx(g, leaf, trigger, inst, dict(ctx))
             return
         while (source := ms[key]) != until:
+            run = _STEPS.get((leaf, source, trigger, until), _UNSET)
+            if run is _UNSET:
+                run = _STEPS[(leaf, source, trigger, until)] = compile_steps(leaf, source, trigger, until)
+            if run is not None:                     # the unguarded steps from here, in one generated function
+                run(self, g, inst, ctx)
+                continue
             f = fns.get((leaf, source, trigger))
             if f is None:
                 f = fns[(leaf, source, trigger)] = compile_fire(leaf, source, trigger)
@@ -245,25 +252,9 @@ def compile_fire(leaf: str, source: str, trigger: str) -> Callable:
     for i, t in enumerate(ts):
         conds = [f"GUARDS[{n!r}](g, inst, ctx)" for n in t.guards] + \
             [f"not GUARDS[{n!r}](g, inst, ctx)" for n in t.unless]
-        plan = _plan(leaf, t)
-        ns[f"T{i}"], ns[f"R{i}"], ns[f"RULES{i}"] = t, plan[1], plan[2]
         ind = "        " if conds else "    "
         lines.append(f"    if {' and '.join(conds)}:  # --> {t.dest}" if conds else f"    # --> {t.dest}")
-        lines.append(f"{ind}g.ms[(LEAF, inst)] = {t.dest!r}")
-        if leaf == "player":
-            lines.append(f"{ind}g.left = None")          # the players still in the game changed
-        lines += [f"{ind}cov = g.coverage", f"{ind}if cov is not None:", f"{ind}    cov.add(R{i})"]
-        if t.say:
-            lines.append(f"{ind}at = len(g.trace)")
-        for e in t.effects:
-            lines.append(f"{ind}EFFECTS[{e!r}](g, inst, ctx)")
-        if t.say:
-            lines += [f"{ind}if g.events_on:", f"{ind}    say(g, T{i}, LEAF, inst, ctx, at, RULES{i})"]
-        if plan[3] is not None:
-            lines.append(f"{ind}EFFECTS[{plan[3]!r}](g, inst, ctx)")
-        for target, trig, per_bf in plan[4]:
-            where = "(inst if inst in g.bfs else g.active)" if per_bf else "None"
-            lines.append(f"{ind}rt.fire_ctx(g, {target!r}, {trig!r}, {where}, dict(ctx))")
+        lines += _fired(leaf, t, str(i), ind, "ctx", ns)
         lines.append(f"{ind}return T{i}")
         if not conds:
             break                                  # the transitions after an unguarded one never fire
@@ -274,8 +265,64 @@ def compile_fire(leaf: str, source: str, trigger: str) -> Callable:
     return ns["f"]
 
 
+def _fired(leaf: str, t: T, i: str, ind: str, ctx: str, ns: dict) -> list[str]:
+    """The generated lines of ``t`` firing (after its guards held), as :meth:`Runtime.fire_ctx` does it: the
+    destination, the coverage record, the effects, the trace line, the destination's ``enter`` effect, the
+    hand-offs; ``ctx`` names the context dict. Binds ``T{i}``, ``R{i}``, ``RULES{i}`` in ``ns``."""
+    plan = _plan(leaf, t)
+    ns[f"T{i}"], ns[f"R{i}"], ns[f"RULES{i}"] = t, plan[1], plan[2]
+    lines = [f"{ind}g.ms[(LEAF, inst)] = {t.dest!r}"]
+    if leaf == "player":
+        lines.append(f"{ind}g.left = None")          # the players still in the game changed
+    lines += [f"{ind}cov = g.coverage", f"{ind}if cov is not None:", f"{ind}    cov.add(R{i})"]
+    if t.say:
+        lines.append(f"{ind}at = len(g.trace)")
+    for e in t.effects:
+        lines.append(f"{ind}EFFECTS[{e!r}](g, inst, {ctx})")
+    if t.say:
+        lines += [f"{ind}if g.events_on:", f"{ind}    say(g, T{i}, LEAF, inst, {ctx}, at, RULES{i})"]
+    if plan[3] is not None:
+        lines.append(f"{ind}EFFECTS[{plan[3]!r}](g, inst, {ctx})")
+    for target, trig, per_bf in plan[4]:
+        where = "(inst if inst in g.bfs else g.active)" if per_bf else "None"
+        lines.append(f"{ind}rt.fire_ctx(g, {target!r}, {trig!r}, {where}, dict({ctx}))")
+    return lines
+
+
+def compile_steps(leaf: str, source: str, trigger: str, until: str) -> Callable | None:
+    """Generate ``f(rt, g, inst, ctx)``: what :meth:`Runtime.steps` does from ``source`` (fire ``trigger``, each
+    firing with its own copy of ``ctx``, until ``until``) as one straight-line function, for the states whose only
+    possible transition on ``trigger`` is an unguarded one (652's procedure: Banishing, Replacing, Removing,
+    Countering). Derived from the declarations, never written by hand: each step is the code :func:`compile_fire`
+    generates for it (:func:`_fired`). After each step it checks that the machine is where the declaration took
+    it (an effect might have fired it again) and otherwise returns, as it does at the first state with a guarded
+    transition: ``steps`` goes on from wherever the machine is. None when ``source`` itself has a guarded one.
+    ``tests/test_steps_compiled.py`` checks it against the state-by-state firing."""
+    ns: dict = {"LEAF": leaf, "say": say, "GUARDS": registry.GUARDS, "EFFECTS": registry.EFFECTS}
+    lines = ["def f(rt, g, inst, ctx):", "    key = (LEAF, inst)"]
+    at, done, i = source, set(), 0
+    while at != until and at not in done:
+        ts = [t for t in statecharts.LEAVES[leaf].transitions if t.source == at and t.trigger == trigger]
+        if not ts or ts[0].guards or ts[0].unless:
+            break                                  # a guarded first transition: chosen at run time
+        t = ts[0]                                  # unguarded: the transitions after it never fire
+        done.add(at)
+        if i:
+            lines += [f"    if g.ms[key] != {at!r}:", "        return"]
+        lines.append(f"    c = dict(ctx)  # {at} --{trigger}--> {t.dest}")
+        lines += _fired(leaf, t, str(i), "    ", "c", ns)
+        at, i = t.dest, i + 1
+    if not i:
+        return None
+    exec(compile("\n".join(lines), f"<compiled {leaf} {source} {trigger}* {until}>", "exec"), ns)
+    ns["f"].source = "\n".join(lines)              # the generated code, for reading
+    return ns["f"]
+
+
 _LOOPS: dict = {}
 _FIRES: dict = {}
+_UNSET = object()
+_STEPS: dict = {}      # (leaf, source, trigger, until) -> compile_steps(...), None included
 
 
 def _silent(leaf: str, triggers: tuple[str, ...]) -> bool:
