@@ -61,13 +61,14 @@ def _timed(name):
     return call
 
 
-for _name in ("expand", "cut", "outbox", "resolve", "assign", "settle", "advance", "work", "give", "take", "finish"):
+for _name in ("expand", "cut", "outbox", "resolve", "assign", "settle", "advance", "give", "take", "finish"):
     setattr(Timed, _name, _timed(_name))
 
 
 def sharded(pos, transport, n, graph=True, stable=False, depth=None, timed=None):
     """The search by ``n`` shards; ``timed``: a list that gets the critical path's CPU seconds (per level the
-    busiest shard's CPU, summed, plus the coordinator's own CPU)."""
+    busiest shard's CPU, summed, plus the coordinator's own CPU), the coordinator's own CPU seconds, and the
+    levels' imbalance (the critical path's shard CPU over the mean shard's)."""
     pool = transport(functools.partial(Timed if timed is not None else Shard, pos, n, graph=graph, stable=stable,
                                        max_depth=depth))
     try:
@@ -76,7 +77,8 @@ def sharded(pos, transport, n, graph=True, stable=False, depth=None, timed=None)
         own = time.process_time() - c0
         if timed is not None:
             per = pool.call_all("levels")
-            timed.append(sum(max(x) for x in zip(*per)) + own)
+            busiest = sum(max(x) for x in zip(*per))
+            timed += [busiest + own, own, busiest / (sum(map(sum, per)) / n)]
         return r
     finally:
         pool.close()
@@ -114,14 +116,16 @@ def main() -> int:
         two = sharded(pos, lambda make: Processes(2, make), 2, depth=args.depth, timed=crit)
         c0 = time.process_time()
         two = finish(pos, two, False)
-        crit[0] += time.process_time() - c0            # the analysis, serial in this process
+        c2 = time.process_time() - c0
+        crit[0] += c2                                  # the analysis, serial in this process
         w2 = time.perf_counter() - t0
         assert (two.states, two.edges, two.depth) == (one.states, one.edges, one.depth)
         assert (two.analysis.sccs, two.analysis.edges) == (one.analysis.sccs, one.analysis.edges)
         ratios.append(w1 / w2)
         cpus.append((c1, two.cpu, crit[0]))
         print(f"round {rnd}: one core {w1:.2f} s wall ({c1:.2f} s CPU), two shards {w2:.2f} s wall "
-              f"({two.cpu:.2f} s CPU in the shards, critical path {crit[0]:.2f} s CPU) = {w1 / w2:.2f}x wall, "
+              f"({two.cpu:.2f} s CPU in the shards, critical path {crit[0]:.2f} s CPU: coordinator {crit[1]:.2f} s, "
+              f"analysis {c2:.2f} s, levels' imbalance {100 * (crit[2] - 1):.1f}%) = {w1 / w2:.2f}x wall, "
               f"{c1 / crit[0]:.2f}x by CPU; {load()}", flush=True)
     print(f"{pos.name}{f' (depth {args.depth})' if args.depth is not None else ''}: {one.states:,} states, "
           f"{one.edges:,} transitions, depth {one.depth}")
