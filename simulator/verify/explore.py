@@ -464,10 +464,10 @@ def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> t
 #    how many states the sender won and how many of them it will expand (each outbox entry carries a flag:
 #    not terminal, not at a bound), so the coordinator knows the next frontiers before the shards settle;
 # 4. **settle**: each shard learns the ids of its held successors (the graph's edges) and keeps the ones it
-#    won as its next frontier. When the states to expand are uneven (see ``_targets``: by more than 1/32, or,
-#    weighing each shard by its pace in the last levels, more than 1/48 from its share), every shard above
-#    its share gives its excess to the shards below (the only states that travel between workers, pickled),
-#    which take it with their next expand; when not, the same call goes on to expand the next level.
+#    won as its next frontier. When the states to expand of the busiest and the idlest differ by more than
+#    1/32, every shard above the mean gives its excess to the shards below (the only states that travel
+#    between workers, pickled), which take it with their next expand; when not, the same call goes on to
+#    expand the next level.
 #
 # A level is three round trips between the coordinator and each shard: resolve, assign, and settle with the
 # next level's expand (which returns the outbox); four when a rebalance is due (settle, then expand with the
@@ -697,17 +697,13 @@ class Shard:
         """Per owner: the fingerprints, the orders (8 bytes each) and the flags (one byte each) of its entries."""
         return [fps.tobytes() + orders.tobytes() + bytes(flags) for (fps, orders), flags in zip(self.out, self.flags)]
 
-    def level(self, job: tuple) -> tuple[list[tuple], list[bytes], tuple[int, float]]:
+    def level(self, job: tuple) -> tuple[list[tuple], list[bytes]]:
         """Step 1 in one call (n > 1): ``job`` = (states seen so far, the states a rebalance gave this shard);
-        the findings, the outbox (per owner: fingerprints, orders, flags) and the shard's pace in it (states
-        expanded, wall seconds: what the rebalance weighs the shards by)."""
+        the findings and the outbox (per owner: fingerprints, orders, flags)."""
         seen_total, gifts = job
-        t0 = time.perf_counter()
         for data in gifts:
             self.take(data)
-        work = self.work()
-        found = self.expand(seen_total)
-        return found, self.outbox(), (work, time.perf_counter() - t0)
+        return self.expand(seen_total), self.outbox()
 
     def settle_level(self, job: tuple) -> tuple:
         """Steps 4 and 1 in one call, when no rebalance is due (one round trip less a level): ``job`` =
@@ -918,7 +914,6 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
     limit = limit or pos.max_states
     t0, c0 = time.perf_counter(), time.process_time()
     gifts: list[list[bytes]] = [[] for _ in range(n)]     # per shard: the states a rebalance moved to it
-    pace = [(0.0, 0.0)] * n                                # per shard: states expanded, wall seconds (decayed)
     if checkpoint is not None and checkpoint.resume:
         c = checkpoint.coordinator()
         sizes = pool.call_all("restore", str(checkpoint.path))
@@ -941,10 +936,8 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
         else:                                    # the gifts taken, the level expanded, the outboxes: one call
             steps = ahead or pool.call_each("level", [(base, gifts[s]) for s in range(n)])
             ahead = None
-            found = sorted(x for f, _box, _pace in steps for x in f)
-            boxes = [box for _f, box, _pace in steps]
-            for s, (_f, _box, (w, secs)) in enumerate(steps):     # each shard's pace, the last levels weighing most
-                pace[s] = (pace[s][0] / 2 + w, pace[s][1] / 2 + secs)
+            found = sorted(x for f, _box in steps for x in f)
+            boxes = [box for _f, box in steps]
         last = None
         for v, _k, _j, name, rule, msg, a in found:
             if last is not None and v != last:
@@ -974,9 +967,7 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
                            max([_peak_rss(), *pool.call_all("peak_rss")])))
         due = checkpoint is not None and last is None and sum(sizes) and checkpoint.due()
         if n > 1:                                # step 4: the shards settle (sizes and work known from step 3)
-            rates = [w / secs if w and secs > 0 else 0.0 for w, secs in pace]
-            speed = rates if all(rates) else None
-            if last is None and not due and sum(sizes) and not (rebalance and _targets(work, speed)):
+            if last is None and not due and sum(sizes) and not (rebalance and _targets(work)):
                 steps = pool.call_each("settle_level", [(r, base) for r in replies])    # and the next level
                 sizes, ahead = [x[0] for x in steps], [x[2:] for x in steps]
                 gifts = [[] for _ in range(n)]
@@ -984,8 +975,7 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
                 settled = pool.call_each("settle", replies)
                 sizes, work = [x[0] for x in settled], [x[1] for x in settled]
                 if last is None:
-                    gifts, sizes = _rebalance(pool, sizes, work, speed) if rebalance else \
-                        ([[] for _ in range(n)], sizes)
+                    gifts, sizes = _rebalance(pool, sizes, work) if rebalance else ([[] for _ in range(n)], sizes)
         if last is not None:
             break
         if due:
@@ -1035,45 +1025,23 @@ def _exchange(pool, n: int, base: int, boxes: list[list[bytes]]) -> tuple[array,
     return merged, replies, sizes, work
 
 
-#: with the shards' speeds, fewer states than this are not moved (moving costs two round trips more a level)
-MOVE_AT_LEAST = 64
-
-
-def _targets(work: list[int], speed: list[float] | None = None) -> list[int] | None:
-    """Each shard's share of the level's states to expand (``work``), or None when the shares are even enough
-    to leave as they are: when the busiest and the idlest differ by 1/32 or less, or, with ``speed`` (each
-    shard's states expanded per wall second in the last levels), no shard is more than 1/48 (and 64 states)
-    from its share.
-
-    With speeds, a shard's share is in proportion to its speed (within half and twice the mean): on a shared
-    machine one core is often slower than the other (another process on it, preempting), and equal shares would
-    leave the faster shard waiting for the slower at every level's end. Which shard expands a state never
-    changes the result."""
+def _targets(work: list[int]) -> list[int] | None:
+    """Each shard's even share of the level's states to expand (``work``: terminal and bounded states cost
+    little, they stay), or None when the busiest and the idlest differ by 1/32 or less (left as they are)."""
     n = len(work)
     total = sum(work)
-    if speed is None:
-        if max(work) - min(work) <= max(8, max(work) // 32):
-            return None
-        return [total // n + (s < total % n) for s in range(n)]
-    mean = sum(speed) / n
-    sp = [min(max(x, mean / 2), mean * 2) for x in speed]
-    exact = [total * x / sum(sp) for x in sp]
-    target = [int(x) for x in exact]
-    for s in sorted(range(n), key=lambda s: target[s] - exact[s])[:total - sum(target)]:
-        target[s] += 1                          # the largest remainders first
-    if max(abs(w - t) for w, t in zip(work, target)) <= max(MOVE_AT_LEAST, max(target) // 48):
+    if max(work) - min(work) <= max(8, max(work) // 32):
         return None
-    return target
+    return [total // n + (s < total % n) for s in range(n)]
 
 
-def _rebalance(pool, sizes: list[int], work: list[int], speed: list[float] | None = None) -> \
-        tuple[list[list[bytes]], list[int]]:
-    """Moves states between the settled frontiers when :func:`_targets` says: the shards above their share
-    give their excess to those below (one call per giver; the receivers take it with their next level). The
-    gifts per receiver, and the frontiers' sizes after."""
+def _rebalance(pool, sizes: list[int], work: list[int]) -> tuple[list[list[bytes]], list[int]]:
+    """Moves states between the settled frontiers when :func:`_targets` says: the shards above the mean give
+    their excess to those below (one call per giver; the receivers take it with their next level). The gifts
+    per receiver, and the frontiers' sizes after."""
     n = len(work)
     gifts: list[list[bytes]] = [[] for _ in range(n)]
-    target = _targets(work, speed)
+    target = _targets(work)
     if target is None:
         return gifts, sizes
     give = {s: work[s] - target[s] for s in range(n) if work[s] > target[s]}
