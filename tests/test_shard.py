@@ -228,3 +228,86 @@ def test_rebalance_plan_evens_out_to_the_mean():
     assert sizes == [50, 50, 50, 50] and [len(g) for g in gifts] == [0, 1, 0, 1]
     pool = Pool()
     assert _rebalance(pool, [40, 41], [40, 41]) == ([[], []], [40, 41]) and not pool.calls
+
+
+def test_rebalance_plan_follows_the_shards_speeds():
+    """With the shards' speeds (states expanded per wall second), each shard's share is in proportion to its
+    speed: the slower core gives to the faster; within 1/48 of the shares (or 64 states) nothing moves."""
+    from simulator.verify.explore import _rebalance
+
+    class Pool:
+        def __init__(self):
+            self.calls = []
+
+        def call_one(self, s, method, counts):
+            self.calls.append((s, counts))
+            return [b"x" if c else b"" for c in counts]
+    pool = Pool()
+    gifts, sizes = _rebalance(pool, [700, 600], [600, 600], [2.0, 1.0])
+    assert pool.calls == [(1, [200, 0])] and sizes == [900, 400] and [len(g) for g in gifts] == [1, 0]
+    pool = Pool()
+    assert _rebalance(pool, [600, 600], [600, 600], [1.0, 1.05]) == ([[], []], [600, 600]) and not pool.calls
+    assert _rebalance(pool, [60, 0], [60, 0], [1.0, 1.0]) == ([[], []], [60, 0]) and not pool.calls
+    _rebalance(pool, [900, 0, 0], [900, 0, 0], [1.0, 1.0, 1.0])
+    assert pool.calls == [(0, [0, 300, 300])]
+
+
+def test_a_slow_shard_gives_its_states_to_the_fast_one(monkeypatch):
+    """A shard that expands its states four times slower than the other (its pace faked) gets a smaller share
+    (about a fifth) each level a rebalance is due; states move, and the result is still the one-core search's."""
+    moved: list[int] = []
+    give, level = Shard.give, Shard.level
+
+    def counting(self, counts):
+        moved.append(sum(counts))
+        return give(self, counts)
+
+    def slow(self, job):
+        found, box, (work, seconds) = level(self, job)
+        return found, box, (work, seconds * (4 if self.me else 1) + 1e-6)
+    from simulator.verify import explore as shard
+    weighed: list[list[int]] = []
+    targets = shard._targets
+
+    def weighing(work, speed=None):
+        t = targets(work, speed)
+        if speed is not None and t is not None:
+            weighed.append(t)
+        return t
+    monkeypatch.setattr(Shard, "give", counting)
+    monkeypatch.setattr(Shard, "level", slow)
+    monkeypatch.setattr(shard, "_targets", weighing)
+    monkeypatch.setattr(shard, "MOVE_AT_LEAST", 8)          # the levels of a test position are small
+    pos = POSITIONS["skirmish-focus-holder-leaves"]
+    same(explore(pos, graph=True), sharded(pos, 2))
+    assert sum(moved) > 0 and weighed and all(a > 2 * b for a, b in weighed)
+
+
+def test_the_next_frontier_is_known_before_the_shards_settle(monkeypatch):
+    """Step 3 (assign) tells the coordinator each shard's next frontier and the states of it to expand, exactly
+    as settle then finds them, so a level with no rebalance due is settled and the next one expanded in one
+    call (``settle_level``: three round trips a level instead of four); the result is the one-core search's."""
+    from simulator.verify import explore as shard
+    said, settled, combined = [], [], []
+    exchange, settle, settle_level = shard._exchange, Shard.settle, Shard.settle_level
+
+    def told(*args):
+        r = exchange(*args)
+        said.append((r[2], r[3]))
+        return r
+
+    def settling(self, replies):
+        r = settle(self, replies)
+        settled.append(r)
+        return r
+
+    def both(self, job):
+        combined.append(self.me)
+        return settle_level(self, job)
+    monkeypatch.setattr(shard, "_exchange", told)
+    monkeypatch.setattr(Shard, "settle", settling)
+    monkeypatch.setattr(Shard, "settle_level", both)
+    pos = POSITIONS["war-combat-R2-defender-last-concede"]
+    same(explore(pos, graph=True), sharded(pos, 2))
+    assert said == [([a[0], b[0]], [a[1], b[1]]) for a, b in zip(settled[::2], settled[1::2])]
+    assert combined and len(combined) < len(settled)

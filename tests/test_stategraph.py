@@ -66,3 +66,27 @@ def test_merge_lays_shards_in_id_order():
     m = merge([a, b])
     assert list(m.ids) == [0, 1, 2] and list(m.edges()) == [(0, 1, 0), (0, 2, 1), (1, 0, 0)]
     assert list(m.flags) == [0, 0, TERMINAL]
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("labels", [False, True])
+def test_merge_of_random_parts_is_the_graph_in_id_order(seed, labels):
+    """However the nodes are spread over the shards' graphs (each part in increasing id order, as a shard adds
+    them), the merge is the graph built in id order: nodes, flags, edges with their end-turn flags, labels."""
+    rnd = random.Random(seed)
+    n, k = rnd.randint(1, 60), rnd.randint(1, 4)
+    whole, parts = StateGraph(labels), [StateGraph(labels) for _ in range(k)]
+    for v in range(n):
+        p = rnd.choice(parts)
+        flags, attrs, name = rnd.choice((0, 0, TERMINAL, BOUNDED)), (v, "Neutral Open", "A"), rnd.getrandbits(56)
+        for g in (whole, p):
+            g.node(v, flags, attrs, name)
+        for _ in range(rnd.randint(0, 4)):
+            w, t, label = rnd.randrange(n), rnd.random() < 0.3, f"a{rnd.randrange(9)}"
+            whole.edge(w, t, label)
+            p.edge(w, t, label)
+    m = merge(parts)
+    assert list(m.ids) == list(range(n)) and m.flags == whole.flags and list(m.off) == list(whole.off)
+    assert list(m.edges()) == list(whole.edges())
+    assert (m.action, m.attrs, list(m.name)) == (whole.action, whole.attrs, list(whole.name))
+    assert _mine(m) == _mine(whole)

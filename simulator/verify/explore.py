@@ -32,8 +32,8 @@ import time
 from array import array
 from bisect import bisect_left
 from collections import deque
-from itertools import repeat
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import and_, itemgetter, not_, rshift, xor
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -460,14 +460,18 @@ def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> t
 # 3. **assign**: the coordinator merges the owners' winning orders; a new state's id is the next free id plus
 #    its rank among them. That is the id one shard gives it: one shard discovers a level's states in exactly
 #    this order, first discovery = smallest order, so the node ids, the shortest-trace tree, the end-turn
-#    counts and the counterexamples do not depend on the number of shards;
+#    counts and the counterexamples do not depend on the number of shards. Each owner also says, per sender,
+#    how many states the sender won and how many of them it will expand (each outbox entry carries a flag:
+#    not terminal, not at a bound), so the coordinator knows the next frontiers before the shards settle;
 # 4. **settle**: each shard learns the ids of its held successors (the graph's edges) and keeps the ones it
-#    won as its next frontier, and says how many of them it will expand (not terminal, not at a bound); when
-#    the busiest and the idlest differ by more than 1/32, every shard above the mean gives its excess to the
-#    shards below (the only states that travel between workers, pickled), which take it with their next expand.
+#    won as its next frontier. When the states to expand are uneven (see ``_targets``: by more than 1/32, or,
+#    weighing each shard by its pace in the last levels, more than 1/48 from its share), every shard above
+#    its share gives its excess to the shards below (the only states that travel between workers, pickled),
+#    which take it with their next expand; when not, the same call goes on to expand the next level.
 #
-# A level is four round trips between the coordinator and each shard: expand (with the gifts taken first and
-# the outbox returned), resolve, assign, settle (plus one give per giving shard when a rebalance is due).
+# A level is three round trips between the coordinator and each shard: resolve, assign, and settle with the
+# next level's expand (which returns the outbox); four when a rebalance is due (settle, then expand with the
+# gifts taken first), plus one give per giving shard.
 #
 # The coordinator keeps the shortest-trace tree (two arrays from the merged orders) to replay counterexamples.
 # A violation stops the search after the first violating state: the shards roll back what they did past it
@@ -546,13 +550,15 @@ class Shard:
 
     def _level(self) -> None:
         self.out = [(array("Q"), array("Q")) for _ in range(self.n)]   # per owner: fingerprints, orders
+        self.flags = [bytearray() for _ in range(self.n)]  # per owner: 1 if the entry's state, if new, is expanded
         self.pending: dict[int, int] = {}        # fingerprint -> placeholder
         self.sent = [array("l") for _ in range(self.n)]   # per owner: the placeholder of each outbox entry
         self.cands: list = []                    # placeholder -> successor
         self.turns = array("H")                  # placeholder -> end-turns on its shortest path
         self.log: list[tuple] = []               # per state expanded this level: what to roll back to
+        self.level_nodes = 0                     # the graph's nodes before this level's
         self.best: dict[int, int] = {}           # (owner) new fingerprint -> smallest order
-        self.inbox: list = []
+        self.inbox: list = []                    # (owner) per sender: fingerprints, orders, flags
         self.level_edges = len(self.sg.dst) if self.sg is not None else 0   # edges before this level
 
     # -- the level's steps ---------------------------------------------------------------------------
@@ -575,7 +581,7 @@ class Shard:
     def _expand(self, seen_total: int) -> list[tuple]:
         pos, sg, mon, fp, n, me, labels = self.pos, self.sg, self.mon, self.fp, self.n, self.me, self.labels
         seen, pending, out, cands, tturns = self.seen, self.pending, self.out, self.cands, self.turns
-        sent = self.sent
+        sent, flags = self.sent, self.flags
         alone = n == 1                           # every successor is this shard's: ids at once
         collapse: Callable | None = self.compact.collapse if len(self.frontier) >= COLLAPSE_FROM else None
         if len(self.frontier) >= PACK_FROM:
@@ -586,6 +592,8 @@ class Shard:
         edges = self.edges
         orders0 = out[0][1]
         frontier = self.frontier
+        log = self.log.append
+        self.level_nodes = len(sg) if sg is not None else 0     # the graph's nodes before this level's
         release = not labels                     # an expanded state is let go (a level's memory is then about
         for i, (g, v, depth, turns) in enumerate(frontier):   # the larger of two levels, not their sum)
             if found and not keep_going:
@@ -596,12 +604,12 @@ class Shard:
             if type(g) is Packed:
                 g = unpacked(g)
             if not alone:
-                self.log.append((v, i, edges, self.terminal, self.bounded, len(sg) if sg is not None else 0,
-                                 [len(o[0]) for o in out], len(cands)))
+                log((v, i, edges, self.terminal, self.bounded, len(cands)))
             acts = actions_of(g, pos.concede)
             for j, (name, rule, msg) in enumerate(state_findings(g, acts)):
                 found.append((v, -1, j, name, rule, msg, None))
             terminal = g.winner is not None
+            deeper = max_depth is None or depth + 1 < max_depth     # its successors are expanded, turns allowing
             bound = stop_all or (alone and len(seen) >= limit)    # n == 1: at each state, as it fills
             stop = turns >= pturns or (max_depth is not None and depth >= max_depth) or bound
             if sg is not None:
@@ -647,6 +655,7 @@ class Shard:
                     sent[d].append(ph)
                     fps.append(h)
                     orders.append(v << BITS | k)
+                    flags[d].append(deeper and s.winner is None and turns + end < pturns)
                     cands.append(s if collapse is None else collapse(s))
                     tturns.append(turns + end)
                 if sg is not None:
@@ -672,69 +681,74 @@ class Shard:
         """The search stops after state ``last`` (the first violating one): undo everything past it; the outbox."""
         for entry in self.log:
             if entry[0] > last:
-                _v, i, self.edges, self.terminal, self.bounded, nodes, lens, ncands = entry
+                _v, i, self.edges, self.terminal, self.bounded, ncands = entry
                 self.leftover = self.frontier[i:]
                 if self.sg is not None:
-                    self.sg.truncate(nodes)
-                for (fps, orders), sent, m in zip(self.out, self.sent, lens):
-                    del fps[m:], orders[m:], sent[m:]
+                    self.sg.truncate(self.level_nodes + i)      # a node per state taken from the frontier
+                for (fps, orders), sent, flags in zip(self.out, self.sent, self.flags):
+                    m = bisect_left(sent, ncands)       # the placeholders sent to an owner ascend
+                    del fps[m:], orders[m:], sent[m:], flags[m:]
                 del self.cands[ncands:], self.turns[ncands:]
                 self.pending = {h: ph for h, ph in self.pending.items() if ph < ncands}
                 break
         return self.outbox()
 
     def outbox(self) -> list[bytes]:
-        return [fps.tobytes() + orders.tobytes() for fps, orders in self.out]
+        """Per owner: the fingerprints, the orders (8 bytes each) and the flags (one byte each) of its entries."""
+        return [fps.tobytes() + orders.tobytes() + bytes(flags) for (fps, orders), flags in zip(self.out, self.flags)]
 
-    def level(self, job: tuple) -> tuple[list[tuple], list[bytes]]:
+    def level(self, job: tuple) -> tuple[list[tuple], list[bytes], tuple[int, float]]:
         """Step 1 in one call (n > 1): ``job`` = (states seen so far, the states a rebalance gave this shard);
-        the findings and the outbox (per owner: fingerprints and orders)."""
+        the findings, the outbox (per owner: fingerprints, orders, flags) and the shard's pace in it (states
+        expanded, wall seconds: what the rebalance weighs the shards by)."""
         seen_total, gifts = job
+        t0 = time.perf_counter()
         for data in gifts:
             self.take(data)
-        return self.expand(seen_total), self.outbox()
+        work = self.work()
+        found = self.expand(seen_total)
+        return found, self.outbox(), (work, time.perf_counter() - t0)
+
+    def settle_level(self, job: tuple) -> tuple:
+        """Steps 4 and 1 in one call, when no rebalance is due (one round trip less a level): ``job`` =
+        (settle's replies, the states seen after this level); settle's result, then the next level's."""
+        replies, seen_total = job
+        return (*self.settle(replies), *self.level((seen_total, [])))
 
     def resolve(self, inbox: list[bytes]) -> bytes:
         """Step 2 (as owner): the smallest order of each new fingerprint, sorted."""
-        seen, best = self.seen, self.best
+        seen = self.seen
         self.inbox = []
+        new: list[tuple[int, int]] = []                   # (fingerprint, order) of the unseen entries
         for data in inbox:
-            a = array("Q", data)
-            half = len(a) // 2
-            fps, orders = a[:half], a[half:]
-            self.inbox.append((fps, orders))
-            get = best.get
-            for h, o in zip(fps, orders):
-                b = get(h)
-                if b is None:
-                    if h not in seen:
-                        best[h] = o
-                elif o < b:
-                    best[h] = o
+            m = len(data) // 17
+            fps, orders, flags = array("Q", data[:8 * m]), array("Q", data[8 * m:16 * m]), data[16 * m:]
+            self.inbox.append((fps, orders, flags))
+            new.extend(compress(zip(fps, orders), map(not_, map(seen.__contains__, fps))))
+        new.sort(key=itemgetter(1), reverse=True)         # an order is one (parent, action): unique in a level
+        self.best = best = dict(new)                      # so each fingerprint keeps its smallest order
         return array("Q", sorted(best.values())).tobytes()
 
-    def assign(self, merged: bytes, base: int) -> list[bytes]:
-        """Step 3 (as owner): the new states' ids; per sender, each entry's id, negated for the winner."""
+    def assign(self, merged: bytes, base: int) -> tuple[list[bytes], list[int], list[int]]:
+        """Step 3 (as owner): the new states' ids; per sender, each entry's id, negated for the winner; and per
+        sender the states it won and those of them it will expand (its next frontier's share from this owner:
+        what the coordinator decides a rebalance by before the shards settle)."""
         order = array("Q", merged)
         seen, best = self.seen, self.best
         mine = sorted(best, key=best.__getitem__)            # the new fingerprints, by order: ranks ascend
         ranks = map(bisect_left, repeat(order), map(best.__getitem__, mine))
-        new = dict(zip(mine, map(base.__add__, ranks)))
-        for h, v in new.items():
-            seen[h] = v
-        out = []
-        get, old = new.get, seen.__getitem__
-        for fps, orders in self.inbox:
-            ids = array("q")
-            add = ids.append
-            for h, o in zip(fps, orders):
-                w = get(h)
-                if w is None:                    # seen in an earlier level (its id: only a graph's edges read it)
-                    add(old(h))
-                else:
-                    add(-1 - w if best[h] == o else w)
-            out.append(ids.tobytes())
-        return out
+        ids = list(map(base.__add__, ranks))
+        if type(seen) is dict:
+            seen.update(zip(mine, ids))
+        else:
+            for h, v in zip(mine, ids):
+                seen[h] = v
+        won = dict(zip(map(best.__getitem__, mine), map((-1).__sub__, ids)))    # winning order -> -1 - its id
+        look = seen.__getitem__              # (the id of a state seen before: only a graph's edges read it)
+        replies = [array("q", map(won.get, orders, map(look, fps))).tobytes() for fps, orders, _f in self.inbox]
+        wins = [sum(map(won.__contains__, orders)) for _h, orders, _f in self.inbox]
+        works = [sum(compress(map(won.__contains__, orders), flags)) for _h, orders, flags in self.inbox]
+        return replies, wins, works
 
     def settle(self, replies: list[bytes]) -> tuple[int, int]:
         """Step 4: the ids of this shard's successors; the ones it won are its next frontier. Its size, and
@@ -744,13 +758,12 @@ class Shard:
         put = resolved.__setitem__
         for d, r in enumerate(replies):
             deque(map(put, self.sent[d], array("q", r)), maxlen=0)
-        if self.sg is not None:
-            dst = self.sg.dst
-            for e in range(self.level_edges, len(dst)):
-                w = dst[e]
-                if w < 0:
-                    v = resolved[-1 - w]
-                    dst[e] = -1 - v if v < 0 else v
+        if self.sg is not None:                  # the level's edges to a placeholder (-1 - ph) get its id
+            dst, e0 = self.sg.dst, self.level_edges
+            ids = map(xor, resolved, map(rshift, resolved, repeat(63)))     # -1 - id (won) or id -> id
+            to = dict(zip(range(-1, -1 - count, -1), ids))
+            level = dst[e0:]
+            dst[e0:] = array("q", map(to.get, level, level))
         depth = self.depth + 1
         cands, turns = self.cands, self.turns
         frontier = [(cands[ph], -1 - v, depth, turns[ph]) for ph, v in enumerate(resolved) if v < 0]
@@ -905,6 +918,7 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
     limit = limit or pos.max_states
     t0, c0 = time.perf_counter(), time.process_time()
     gifts: list[list[bytes]] = [[] for _ in range(n)]     # per shard: the states a rebalance moved to it
+    pace = [(0.0, 0.0)] * n                                # per shard: states expanded, wall seconds (decayed)
     if checkpoint is not None and checkpoint.resume:
         c = checkpoint.coordinator()
         sizes = pool.call_all("restore", str(checkpoint.path))
@@ -919,14 +933,18 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
         base = 1
         kinds = set()
         level = 0
+    ahead = None                   # (n > 1) the next level's steps, expanded in the call that settled this one
     while sum(sizes):
         res.depth = level
         if n == 1:
             found = sorted(pool.call_one(0, "expand", base))
         else:                                    # the gifts taken, the level expanded, the outboxes: one call
-            steps = pool.call_each("level", [(base, gifts[s]) for s in range(n)])
-            found = sorted(x for f, _box in steps for x in f)
-            boxes = [box for _f, box in steps]
+            steps = ahead or pool.call_each("level", [(base, gifts[s]) for s in range(n)])
+            ahead = None
+            found = sorted(x for f, _box, _pace in steps for x in f)
+            boxes = [box for _f, box, _pace in steps]
+            for s, (_f, _box, (w, secs)) in enumerate(steps):     # each shard's pace, the last levels weighing most
+                pace[s] = (pace[s][0] / 2 + w, pace[s][1] / 2 + secs)
         last = None
         for v, _k, _j, name, rule, msg, a in found:
             if last is not None and v != last:
@@ -944,9 +962,9 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
         else:
             if last is not None:
                 boxes = pool.call_all("cut", last)
-            merged, sizes, work = _exchange(pool, n, base, boxes)
-        parent.extend([o >> BITS for o in merged])
-        via.extend([o & ((1 << BITS) - 1) for o in merged])
+            merged, replies, sizes, work = _exchange(pool, n, base, boxes)
+        parent.extend(map(rshift, merged, repeat(BITS)))
+        via.extend(map(and_, merged, repeat((1 << BITS) - 1)))
         base += len(merged)
         level += 1
         if on_level is not None and merged:
@@ -954,11 +972,23 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
             cpu = time.process_time() - c0 if local else sum(pool.call_all("cpu_seconds"))
             on_level(Level(level, base, len(merged), time.perf_counter() - t0, cpu,
                            max([_peak_rss(), *pool.call_all("peak_rss")])))
+        due = checkpoint is not None and last is None and sum(sizes) and checkpoint.due()
+        if n > 1:                                # step 4: the shards settle (sizes and work known from step 3)
+            rates = [w / secs if w and secs > 0 else 0.0 for w, secs in pace]
+            speed = rates if all(rates) else None
+            if last is None and not due and sum(sizes) and not (rebalance and _targets(work, speed)):
+                steps = pool.call_each("settle_level", [(r, base) for r in replies])    # and the next level
+                sizes, ahead = [x[0] for x in steps], [x[2:] for x in steps]
+                gifts = [[] for _ in range(n)]
+            else:
+                settled = pool.call_each("settle", replies)
+                sizes, work = [x[0] for x in settled], [x[1] for x in settled]
+                if last is None:
+                    gifts, sizes = _rebalance(pool, sizes, work, speed) if rebalance else \
+                        ([[] for _ in range(n)], sizes)
         if last is not None:
             break
-        if n > 1:
-            gifts, sizes = _rebalance(pool, sizes, work) if rebalance else ([[] for _ in range(n)], sizes)
-        if checkpoint is not None and sum(sizes) and checkpoint.due():
+        if due:
             local = getattr(pool, "local", False)
             cpu = time.process_time() - c0 if local else sum(pool.call_all("cpu_seconds"))
             checkpoint.write(lambda where: pool.call_all("save", where),
@@ -989,30 +1019,63 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
     return res
 
 
-def _exchange(pool, n: int, base: int, boxes: list[list[bytes]]) -> tuple[array, list[int], list[int]]:
-    """Steps 2-4 of a level (``boxes``: the shards' outboxes): the owners resolve, the new states are numbered,
-    the shards settle. The new states' orders in id order, the frontiers' sizes and their states to expand."""
+def _exchange(pool, n: int, base: int, boxes: list[list[bytes]]) -> tuple[array, list, list[int], list[int]]:
+    """Steps 2 and 3 of a level (``boxes``: the shards' outboxes): the owners resolve, the new states are
+    numbered. The new states' orders in id order, each shard's replies to settle with, and the sizes of the
+    shards' next frontiers and their states to expand (as settle will give them)."""
     best = pool.call_each("resolve", [[boxes[s][d] for s in range(n)] for d in range(n)])
     merged = array("Q")
     for b in best:
         merged.extend(array("Q", b))
     merged = array("Q", sorted(merged))
-    replies = pool.call_all("assign", merged.tobytes(), base)
-    settled = pool.call_each("settle", [[replies[d][s] for d in range(n)] for s in range(n)])
-    return merged, [size for size, _w in settled], [w for _s, w in settled]
+    assigned = pool.call_all("assign", merged.tobytes(), base)
+    replies = [[assigned[d][0][s] for d in range(n)] for s in range(n)]
+    sizes = [sum(assigned[d][1][s] for d in range(n)) for s in range(n)]
+    work = [sum(assigned[d][2][s] for d in range(n)) for s in range(n)]
+    return merged, replies, sizes, work
 
 
-def _rebalance(pool, sizes: list[int], work: list[int]) -> tuple[list[list[bytes]], list[int]]:
-    """When the states to expand (``work``: terminal and bounded states cost little, they stay) of the busiest
-    and the idlest frontier differ by more than 1/32, even them out: the shards above the mean give their
-    excess to those below (one call per giver; the receivers take it with their next level). The gifts per
-    receiver, and the frontiers' sizes after."""
+#: with the shards' speeds, fewer states than this are not moved (moving costs two round trips more a level)
+MOVE_AT_LEAST = 64
+
+
+def _targets(work: list[int], speed: list[float] | None = None) -> list[int] | None:
+    """Each shard's share of the level's states to expand (``work``), or None when the shares are even enough
+    to leave as they are: when the busiest and the idlest differ by 1/32 or less, or, with ``speed`` (each
+    shard's states expanded per wall second in the last levels), no shard is more than 1/48 (and 64 states)
+    from its share.
+
+    With speeds, a shard's share is in proportion to its speed (within half and twice the mean): on a shared
+    machine one core is often slower than the other (another process on it, preempting), and equal shares would
+    leave the faster shard waiting for the slower at every level's end. Which shard expands a state never
+    changes the result."""
+    n = len(work)
+    total = sum(work)
+    if speed is None:
+        if max(work) - min(work) <= max(8, max(work) // 32):
+            return None
+        return [total // n + (s < total % n) for s in range(n)]
+    mean = sum(speed) / n
+    sp = [min(max(x, mean / 2), mean * 2) for x in speed]
+    exact = [total * x / sum(sp) for x in sp]
+    target = [int(x) for x in exact]
+    for s in sorted(range(n), key=lambda s: target[s] - exact[s])[:total - sum(target)]:
+        target[s] += 1                          # the largest remainders first
+    if max(abs(w - t) for w, t in zip(work, target)) <= max(MOVE_AT_LEAST, max(target) // 48):
+        return None
+    return target
+
+
+def _rebalance(pool, sizes: list[int], work: list[int], speed: list[float] | None = None) -> \
+        tuple[list[list[bytes]], list[int]]:
+    """Moves states between the settled frontiers when :func:`_targets` says: the shards above their share
+    give their excess to those below (one call per giver; the receivers take it with their next level). The
+    gifts per receiver, and the frontiers' sizes after."""
     n = len(work)
     gifts: list[list[bytes]] = [[] for _ in range(n)]
-    if max(work) - min(work) <= max(8, max(work) // 32):
+    target = _targets(work, speed)
+    if target is None:
         return gifts, sizes
-    total = sum(work)
-    target = [total // n + (s < total % n) for s in range(n)]
     give = {s: work[s] - target[s] for s in range(n) if work[s] > target[s]}
     need = {s: target[s] - work[s] for s in range(n) if work[s] < target[s]}
     sizes = list(sizes)

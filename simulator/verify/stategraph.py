@@ -14,6 +14,9 @@ shard ``s`` of ``n`` being global node ``i * n + s``; :func:`merge` lays them in
 from __future__ import annotations
 
 from array import array
+from collections import deque
+from itertools import accumulate, chain
+from operator import sub
 from dataclasses import dataclass, field
 
 TERMINAL, BOUNDED = 1, 2
@@ -116,20 +119,34 @@ def merge(parts: list[StateGraph]) -> StateGraph:
     if len(parts) == 1 and parts[0].ids == array("q", range(len(parts[0]))):
         return parts[0]
     total = sum(len(p) for p in parts)
-    part = bytearray(total)
-    where = array("q", [-1]) * total
-    for s, p in enumerate(parts):
-        for i, v in enumerate(p.ids):
-            part[v], where[v] = s, i
-    out = StateGraph(labels=parts[0].labels)
-    for v in range(total):
-        p, i = parts[part[v]], where[v]
-        out.node(v, p.flags[i], p.attrs[i] if p.labels else (), p.name[i] if p.labels else 0)
-        r = p.span(i)
-        out.dst.extend(p.dst[r.start:r.stop])
-        out.turn.extend(p.turn[r.start:r.stop])
-        if p.labels:
-            out.action.extend(p.action[r.start:r.stop])
+    labels = parts[0].labels
+    lo, hi = array("q", bytes(8 * total)), array("q", bytes(8 * total))   # node -> its edges in the parts' dst
+    flags = bytearray(total)
+    dst, turn, action = array("q"), bytearray(), []                        # the parts' edges, one after another
+    attrs: list = [()] * total if labels else []
+    name = array("Q", bytes(8 * total)) if labels else array("Q")
+    for p in parts:                      # scattered by node id at C speed (a loop per node costs 3x more)
+        base = len(dst)
+        ends = p.off[1:]
+        ends.append(len(p.dst))
+        deque(map(lo.__setitem__, p.ids, map(base.__add__, p.off)), maxlen=0)
+        deque(map(hi.__setitem__, p.ids, map(base.__add__, ends)), maxlen=0)
+        deque(map(flags.__setitem__, p.ids, p.flags), maxlen=0)
+        dst.extend(p.dst)
+        turn.extend(p.turn)
+        if labels:
+            deque(map(attrs.__setitem__, p.ids, p.attrs), maxlen=0)
+            deque(map(name.__setitem__, p.ids, p.name), maxlen=0)
+            action.extend(p.action)
+    edges = list(chain.from_iterable(map(range, lo, hi)))                 # every edge, in node id order
+    out = StateGraph(labels=labels)
+    out.ids, out.flags = array("q", range(total)), flags
+    out.off = array("q", accumulate(map(sub, hi, lo), initial=0))
+    out.off.pop()
+    out.dst = array("q", map(dst.__getitem__, edges))
+    out.turn = bytearray(map(turn.__getitem__, edges))
+    if labels:
+        out.attrs, out.name, out.action = attrs, name, list(map(action.__getitem__, edges))
     return out
 
 
@@ -163,6 +180,12 @@ def components(n: int, off, dst) -> tuple[array, int]:
                 w = dst[i]
                 i += 1
                 if index[w] == unset:
+                    if off[w] == off[w + 1]:     # a state without successors: its own component, done at once
+                        index[w] = low[w] = counter       # (as the loop below would, a step later)
+                        counter += 1
+                        comp[w] = ncomp
+                        ncomp += 1
+                        continue
                     work[-1] = (v, i)
                     index[w] = low[w] = counter
                     counter += 1
