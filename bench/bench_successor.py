@@ -15,6 +15,10 @@ shares are meaningful on a loaded machine). The identity is ``State.key()`` plus
 that may differ between two states with one key (the step's bookkeeping: ``dirty``, ``special``, ``uid``, ...)
 and the monitor's step-local state: what a memo of ``settle`` would have to be keyed by.
 
+``--memo`` times, in one process, alternating rounds, the 4p cut explored with and without a prototype memo of
+``settle`` for concede successors (unbounded, keyed by that identity, giving back the stored successor and the
+monitor findings its settle made): what the hit rate buys once the identity is paid for on every concede.
+
 ``--against DIR`` times, in alternating rounds, each in a fresh process, this checkout and the one in DIR on the 4p
 cut (``explore`` at ``--depth``, one core, no graph): states, transitions and CPU microseconds per transition, and
 the median ratio; then the same for the concede successors alone (a fixed set of (state, concede) pairs taken at
@@ -187,6 +191,54 @@ def against(args) -> None:
           f"successor)")
 
 
+def memo(args) -> None:
+    from simulator.game import engine
+    from simulator.verify import explore as ex
+    from simulator.verify.command import load_positions
+    pos = load_positions(str(BIG))[0][0]
+    orig = ex.successor
+    table: dict = {}
+    hit = [0]
+
+    def memoised(g, a, mon):
+        if a.kind != "concede" or mon.found:
+            return orig(g, a, mon)
+        n = g.clone()
+        mon.start(n, g.ms)
+        try:
+            engine.perform(n, a)
+            k = identity(n, mon)
+            v = table.get(k)
+            if v is not None and v[0].cfg is n.cfg:
+                hit[0] += 1
+                mon.found.extend(v[1])
+                mon.main_started, mon.cleared = False, set()
+                return v[0]
+            f0 = len(mon.found)
+            engine.settle(n)
+        finally:
+            mon.g = None
+        mon.after(n)
+        table[k] = (n, tuple(mon.found[f0:]))
+        return n
+
+    us: dict[bool, list[float]] = {False: [], True: []}
+    try:
+        for i in range(args.rounds):
+            for on in (False, True):
+                ex.successor = memoised if on else orig
+                table.clear()
+                hit[0] = 0
+                r = ex.explore(pos, max_depth=args.depth)
+                us[on].append(r.cpu / r.edges * 1e6)
+                print(f"round {i + 1}: {'memo   ' if on else 'no memo'} {r.states:,} states, {r.edges:,} transitions, "
+                      f"{r.cpu:.2f} s CPU = {us[on][-1]:.1f} us per transition; memo hits {hit[0]:,}", flush=True)
+    finally:
+        ex.successor = orig
+    a, b = statistics.median(us[False]), statistics.median(us[True])
+    print(f"median: no memo {a:.1f} us, memo {b:.1f} us per transition: {a / b:.2f}x")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hits", action="store_true", help="hit rates of a settle memo and the cost split, per kind")
@@ -196,11 +248,15 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--pairs-depth", type=int, default=8, help="where the concede pairs are taken (default 8)")
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--memo", action="store_true", help="the 4p cut with and without a prototype settle memo")
     args = ap.parse_args(argv)
-    if not (args.hits or args.against):
+    if not (args.hits or args.against or args.memo):
         args.hits = True
-    if args.hits:
+    if args.hits or args.memo:
         sys.path.insert(0, str(HERE.parent))
+    if args.memo:
+        memo(args)
+    if args.hits:
         from simulator.verify.command import DEFAULT_FILES, load_positions
         defaults = [p for f in DEFAULT_FILES for p in load_positions(str(f))[0]]
         print(f"default verify positions ({len(defaults)}):")

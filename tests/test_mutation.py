@@ -127,3 +127,25 @@ def test_stage_2_runs_only_the_tests_that_use_the_mutated_transition():
     assert chosen[BY_ID["phases: Draw --advance--> Main  drop-effect main_start"].id] == ("t::a", "t::b")
     cov["outside"] = [0]                       # fired while a test module was imported: every test
     assert mutate.tests_using(statecharts.MACHINES, cov)[mu.id] is None
+
+
+def test_stage_2_records_what_each_test_fires_on_the_compiled_backend():
+    """The per-test record stage 2 chooses tests from must see the transitions fired through the code
+    ``compile_fire`` generates (which never calls ``pick``): it recorded nothing before, so every mutant
+    counted as used by no test and stage 2 killed none. Run in a child: record mode patches the runtime."""
+    import json
+    import subprocess
+    import sys
+    ids = ["tests/test_focus.py::test_focus_passes_after_a_card_started_chain",
+           "tests/test_focus.py::test_passing_priority_mid_chain_keeps_focus"]
+    code = ("import json, sys; from simulator.verify import mutate; "
+            f"failed, out = mutate._stage_tests(record=True, only_tests={tuple(ids)!r}); "
+            "print(out if not failed else 'FAILED ' + out)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300).stdout
+    cov = json.loads(out.strip().splitlines()[-1])
+    assert sorted(cov["tests"]) == sorted(ids)
+    fired = {tuple(cov["records"][i][:3]) for t in ids for i in cov["tests"][t]}
+    # 347.2 / 339: a card started the chain, priority passes round, focus moves (the focus machine fires)
+    assert any(leaf == "focus" for leaf, _s, _t in fired), sorted(fired)
+    assert any(leaf == "chain" for leaf, _s, _t in fired), sorted(fired)
+    assert mutate.tests_using(statecharts.MACHINES, cov), "no mutant is used by the two tests"

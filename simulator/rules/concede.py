@@ -23,7 +23,7 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
             if mate != player and g.ms[("player", mate)] == PlayerState.InGame:
                 concede(g, mate, "lose")
     left = g.in_game()
-    if g.winner is None and len({g.team(p) for p in left}) == 1 and left:
+    if g.winner is None and left and len({g.cfg.team_of[p] for p in left}) == 1:
         log(g, "only one side is left in the game", cite("concede.only-one-side-left-game"))
         declare_winner(g, g.team(left[0]), cite("concede.concede-declare-winner"))
 
@@ -76,6 +76,8 @@ def _remove(g: State, inst, ctx) -> None:
 @effect("counter_items")
 def _counter(g: State, inst, ctx) -> None:
     """652.4: counter every spell and ability they control on the chain."""
+    if not g.chain:
+        return
     keep = [it for it in g.chain if it.controller != inst]
     for it in g.chain:
         if it.controller == inst:
@@ -86,18 +88,23 @@ def _counter(g: State, inst, ctx) -> None:
 @effect("continue_game")
 def _continue(g: State, inst, ctx) -> None:
     """652.5 (R10, R15): the turn, focus and priority move on to players still in the game."""
-    g.passed = tuple(p for p in g.passed if p != inst)
-    g.focus_passed = tuple(p for p in g.focus_passed if p != inst)
+    if inst in g.passed:                    # (each filtered only if they are in it: the same value, cheaper)
+        g.passed = tuple([p for p in g.passed if p != inst])
+    if inst in g.focus_passed:
+        g.focus_passed = tuple([p for p in g.focus_passed if p != inst])
     if g.invited == inst:
         g.invited = None
-    g.extra = [p for p in g.extra if p != inst]
-    if not g.in_game():
+    if inst in g.extra:
+        g.extra = [p for p in g.extra if p != inst]
+    left = g.in_game()
+    if not left:
         return
     if ctx.get("was_turn"):
         g.turn = g.next_player(inst)
         g.handoff = True
         log(g, "the turn passes to {player} once nothing is ongoing", cite("concede.turn-passes-once-nothing-ongoing"), g.turn)
-    if g.winner is not None or len({g.team(p) for p in g.in_game()}) <= 1:
+    team = g.cfg.team_of
+    if g.winner is not None or len({team[p] for p in left}) <= 1:
         return
     st = g.ms[("chain", None)]
     if st in (ChainState.Order, ChainState.Decide):                       # 652.4, 383.3.d, 383.3.a: nobody waits on them
