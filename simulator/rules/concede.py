@@ -23,7 +23,7 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
             if mate != player and g.ms[("player", mate)] == PlayerState.InGame:
                 concede(g, mate, "lose")
     left = g.in_game()
-    if g.winner is None and left and len({g.cfg.team_of[p] for p in left}) == 1:
+    if g.winner is None and left and len({g.team(p) for p in left}) == 1:
         log(g, "only one side is left in the game", cite("concede.only-one-side-left-game"))
         declare_winner(g, g.team(left[0]), cite("concede.concede-declare-winner"))
 
@@ -103,8 +103,7 @@ def _continue(g: State, inst, ctx) -> None:
         g.turn = g.next_player(inst)
         g.handoff = True
         log(g, "the turn passes to {player} once nothing is ongoing", cite("concede.turn-passes-once-nothing-ongoing"), g.turn)
-    team = g.cfg.team_of
-    if g.winner is not None or len({team[p] for p in left}) <= 1:
+    if g.winner is not None or len({g.team(p) for p in left}) <= 1:
         return
     st = g.ms[("chain", None)]
     if st in (ChainState.Order, ChainState.Decide):                       # 652.4, 383.3.d, 383.3.a: nobody waits on them
