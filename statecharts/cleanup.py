@@ -22,6 +22,25 @@ TASKS = (
     ("OpenCombat", "open_combat", ("323.13", "323.14")),
 )
 
+#: What decides whether each task of 323 does anything (its inputs), by name: a machine leaf (its state, every
+#: instance) or a part of the game model (``simulator.core.model.PARTS``: units, battlefields, score, winner, active,
+#: sides, choosing, hidden). A task whose last run did nothing, none of whose inputs has been written since, would
+#: do nothing again (322: a pass that changes nothing ends the cleanup), so the engine skips its body; the machine
+#: still takes the transition into its state. A task that acts writes one of its own inputs. WinCheck is not
+#: listed: it also begins each pass (322), so it always runs; nor are the special cleanups, which their guards
+#: (324) choose.
+INPUTS: dict[str, tuple[str, ...]] = {
+    "Designations": ("combat", "active", "sides", "units"),                        # 2: designations follow control
+    "BoardState": ("units", "battlefields"),                                       # 3: lethal damage (142.4), might
+    "LossOfControl": ("turn.window", "battlefield.status", "battlefields", "units"),   # 4 (323.6, 190.4.c)
+    "Corrective": ("hidden", "battlefields"),                                      # 5 (323.7, 811)
+    "StageShowdowns": ("battlefield.status", "battlefields", "units"),             # 6 (323.8)
+    "StageCombats": ("battlefield.status", "units"),                               # 7 (323.9-10)
+    "ClearContested": ("battlefield.status", "battlefields", "units"),             # 8 (323.11)
+    "OpenShowdown": ("winner", "active", "choosing", "battlefield.status", "turn.mode", "turn.window"),  # 9 (323.12)
+    "OpenCombat": ("winner", "active", "choosing", "battlefield.status", "turn.mode", "turn.window"),    # 10 (323.13-14)
+}
+
 _ORDER = [n for n, _, _ in TASKS if n not in ("CombatCleanup", "EndingCleanup")]
 _RULES = {n: r for n, _, r in TASKS}
 
@@ -50,6 +69,7 @@ CLEANUP = Machine(
     _chain(),
     rules=("318", "319", "320", "321", "322", "323", "324"),
     enter={n: effect for n, effect, _ in TASKS},
+    inputs=INPUTS,
     state_docs={
         "Idle": "no cleanup running",
         "WinCheck": "1: >= victory score and more than every opponent (323.1)",

@@ -56,6 +56,11 @@ class Machine:
     doc: str = ""
     per: str = "game"          # one instance per: game | battlefield | player
     enter: dict = field(default_factory=dict, hash=False, compare=False)  # state -> effect name
+    #: state -> the parts of the game whose values decide whether its ``enter`` effect does anything (names:
+    #: machine leaves, or the model parts of ``simulator.core.model.PARTS``); an effect that did nothing and none
+    #: of whose inputs has been written since would do nothing again, so the engine may skip it (a state not
+    #: listed always runs its effect). The cleanup's tasks (323) declare theirs: ``statecharts/cleanup.py``.
+    inputs: dict = field(default_factory=dict, hash=False, compare=False)
     state_docs: dict = field(default_factory=dict, hash=False, compare=False)
 
     def __post_init__(self) -> None:

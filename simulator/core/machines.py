@@ -22,7 +22,11 @@ from statecharts.spec import Machine, T
 
 from simulator.core import registry
 from simulator.core.errors import RulesBug
-from simulator.core.model import Event, State
+from simulator.core.model import FRESH_BITS, KEEP, Event, State
+
+#: skip a cleanup task (323) whose last run did nothing and none of whose declared inputs has been written since
+#: (``Machine.inputs``, ``State.fresh``): the compiled loop only; False runs every task (tests compare the two)
+SKIP_FRESH = True
 
 
 
@@ -142,6 +146,9 @@ class Runtime:
         if plan is None or plan[0] is not t:
             plan = self.plans[id(t)] = self._plan(leaf, t)
         g.ms[key] = t.dest
+        keep = KEEP[leaf]
+        if keep != -1:
+            g.fresh &= keep                 # the tasks reading this machine's state are no longer known to do nothing
         if leaf == "player":
             g.left = None                   # the players still in the game changed
         if g.coverage is not None:
@@ -204,9 +211,11 @@ class Runtime:
             while g.ms[(leaf, inst)] != until:
                 self.fire(g, leaf, step, inst)
             return
-        loop = _LOOPS.get((leaf, start, step, until))
+        skip = SKIP_FRESH
+        loop = _LOOPS.get((leaf, start, step, until, skip))
         if loop is None:
-            loop = _LOOPS[(leaf, start, step, until)] = compile_loop(statecharts.LEAVES[leaf], start, step, until)
+            loop = _LOOPS[(leaf, start, step, until, skip)] = compile_loop(statecharts.LEAVES[leaf], start, step,
+                                                                           until, skip=skip)
         loop(g, inst)
 
 
@@ -272,6 +281,8 @@ def _fired(leaf: str, t: T, i: str, ind: str, ctx: str, ns: dict) -> list[str]:
     plan = _plan(leaf, t)
     ns[f"T{i}"], ns[f"R{i}"], ns[f"RULES{i}"] = t, plan[1], plan[2]
     lines = [f"{ind}g.ms[(LEAF, inst)] = {t.dest!r}"]
+    if KEEP[leaf] != -1:                            # the cleanup tasks reading this machine's state (323, INPUTS)
+        lines.append(f"{ind}g.fresh &= {KEEP[leaf]}")
     if leaf == "player":
         lines.append(f"{ind}g.left = None")          # the players still in the game changed
     lines += [f"{ind}cov = g.coverage", f"{ind}if cov is not None:", f"{ind}    cov.add(R{i})"]
@@ -331,12 +342,16 @@ def _silent(leaf: str, triggers: tuple[str, ...]) -> bool:
                if t.trigger in triggers)
 
 
-def compile_loop(leaf: Machine, start: str, step: str, until: str):
+def compile_loop(leaf: Machine, start: str, step: str, until: str, skip: bool = False):
     """Generate a function that runs ``leaf`` from ``start`` through ``step``s back to ``until``.
 
     The code is derived from the declarations, never written by hand: for each state, its transitions on
     the trigger are tried in declaration order with their named guards; the chosen one sets the destination,
-    records coverage and runs the destination's ``enter`` effect. A destination with a single incoming
+    records coverage and runs the destination's ``enter`` effect. With ``skip``, the enter effect of a state
+    that declares its inputs (``Machine.inputs``: the cleanup's tasks, 323) runs only if its bit of
+    ``State.fresh`` is clear, and sets it first: a write to one of its inputs clears it again (the barriers
+    of ``simulator.core.model``; the effect's own writes included), so the bit stays set only while the
+    effect is known to do nothing. A destination with a single incoming
     transition continues inline; any other is a function of its own, returned to the loop (None once back in
     ``until``), so the loop does no table look-up per step and a call only where paths meet.
     ``tests/test_backends.py`` checks it against the ``transitions`` machines.
@@ -371,9 +386,16 @@ def compile_loop(leaf: Machine, start: str, step: str, until: str):
             else:
                 out.append(f"{ind}# {src} --{trig}--> {t.dest}")
             out += [f"{inner}ms[key] = {t.dest!r}", f"{inner}if cov is not None:", f"{inner}    cov({rec})"]
+            if KEEP[leaf.name] != -1:
+                out.append(f"{inner}g.fresh &= {KEEP[leaf.name]}")
             if t.dest in leaf.enter:
                 ns[f"E_{t.dest}"] = registry.EFFECTS[leaf.enter[t.dest]]
-                out.append(f"{inner}E_{t.dest}(g, inst, {{}})")
+                bit = FRESH_BITS.get((leaf.name, t.dest)) if skip else None
+                if bit is None:
+                    out.append(f"{inner}E_{t.dest}(g, inst, {{}})")
+                else:                                   # skipped while known to do nothing (its inputs unwritten)
+                    out += [f"{inner}fr = g.fresh", f"{inner}if not fr & {bit}:",
+                            f"{inner}    g.fresh = fr | {bit}", f"{inner}    E_{t.dest}(g, inst, {{}})"]
             if t.dest == until:
                 out.append(f"{inner}return None")
             elif incoming[t.dest] == 1 and t.dest not in inlined:

@@ -10,8 +10,48 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import statecharts
 from statecharts.turn import NEUTRAL_CLOSED, NEUTRAL_OPEN, SHOWDOWN_CLOSED, SHOWDOWN_OPEN
 from statecharts.states import Mode, PlayerState, Window
+
+
+#: The parts of the game model that a declared ``inputs`` (statecharts/spec.py) may name besides a machine leaf,
+#: each written only behind a barrier that forgets which tasks are known to do nothing (``State.fresh``):
+#: units (``State.edit``, ``State.add_unit``), score (``State.add_score``), and ``State.touch(part)`` where
+#: the others are written: battlefields (a battlefield's controller, Contested applier, token or static might),
+#: winner, active (the showdown's or combat's battlefield), sides (attacker and defender), choosing, hidden.
+#: A machine leaf's state is written only by fired transitions (``core.machines``), which do the same.
+PARTS = ("units", "battlefields", "score", "winner", "active", "sides", "choosing", "hidden")
+
+
+def fresh_tables(machines) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
+    """From the declared ``inputs`` of ``machines``: the bit of each (leaf, state) whose enter effect declares
+    its inputs, and for every part (machine leaf or :data:`PARTS`) the mask that a write to it keeps (the
+    bits of the effects that do not read it; -1 keeps all). An unknown part is an error.
+
+    >>> bits, keep = fresh_tables(statecharts.MACHINES)
+    >>> keep["chain"], keep["units"] & bits[("cleanup", "BoardState")], keep["units"] & bits[("cleanup", "OpenCombat")] > 0
+    (-1, 0, True)
+    """
+    leaves = {leaf.name for m in machines for leaf in m.leaves()}
+    bits: dict[tuple[str, str], int] = {}
+    readers = dict.fromkeys((*PARTS, *sorted(leaves)), 0)
+    for m in machines:
+        for leaf in m.leaves():
+            for state, parts in leaf.inputs.items():
+                bit = bits[(leaf.name, state)] = 1 << len(bits)
+                for part in parts:
+                    if part not in readers:
+                        raise ValueError(f"{leaf.name}: the inputs of {state} name {part!r}, neither a machine leaf "
+                                         f"nor a part of the model ({', '.join(PARTS)})")
+                    readers[part] |= bit
+    return bits, {part: ~mask for part, mask in readers.items()}
+
+
+#: (leaf, state) -> its bit in ``State.fresh``; part -> the mask a write to it keeps (``fresh &= KEEP[part]``)
+FRESH_BITS, KEEP = fresh_tables(statecharts.MACHINES)
+_KEEP_UNITS = KEEP["units"]
+_KEEP_SCORE = KEEP["score"]
 
 
 def _copier(names: tuple[str, ...]):
@@ -240,7 +280,7 @@ class State:
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
                  "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving", "own",
-                 "hk", "uk", "sk")
+                 "hk", "uk", "sk", "fresh")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -292,6 +332,7 @@ class State:
         self.assigned: tuple = ()                 # manual combat damage so far: ((player, ((unit, n), ...)), ...)
         self.once: tuple = ()                     # (source, ability) used this turn (once-per-turn)
         self.resolving: Resolving | None = None   # an item waiting mid-resolution for a may (383.3.a.3)
+        self.fresh = 0                            # the bits (FRESH_BITS) of the cleanup tasks known to do nothing now
 
     # -- copying and identity ------------------------------------------------
     def clone(self) -> "State":
@@ -346,6 +387,13 @@ class State:
         """``holder``'s score grows by ``n``: every change to the score goes through here."""
         self.score[holder] = self.score.get(holder, 0) + n
         self.sk = None
+        self.fresh &= _KEEP_SCORE
+
+    def touch(self, part: str) -> None:
+        """The model part ``part`` (:data:`PARTS`) is being written: the tasks that read it are no longer known
+        to do nothing (323; ``statecharts/cleanup.py``'s ``INPUTS``). Every write of a battlefield, the winner,
+        the active battlefield, the sides, the choice pending and the facedown cards goes through here."""
+        self.fresh &= KEEP[part]
 
     def hands_key(self) -> tuple:
         """The hands as :meth:`key` holds them (each sorted), cached until :meth:`set_hand` changes one."""
@@ -377,6 +425,7 @@ class State:
             u.k = None
             return u
         self.uk = None
+        self.fresh &= _KEEP_UNITS
         if uid in self.own:
             cur.k = None
             return cur
@@ -391,6 +440,7 @@ class State:
         self.units[u.id] = u
         self.own.add(u.id)
         self.uk = None
+        self.fresh &= _KEEP_UNITS
 
     # -- machine states ---------------------------------------------------------
     def m(self, leaf: str, inst: str | None = None) -> str:
@@ -487,7 +537,7 @@ _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
-           "blocked", "hidden", "assigned", "once", "resolving", "hk", "uk", "sk")
+           "blocked", "hidden", "assigned", "once", "resolving", "hk", "uk", "sk", "fresh")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
            "trace", "runes", "own")            # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"

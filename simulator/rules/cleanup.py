@@ -66,6 +66,7 @@ def _win_check(g: State, inst, ctx) -> None:
 
 def declare_winner(g: State, team: int, rule: str) -> None:
     winners = tuple(p for p in g.in_game() if g.team(p) == team)
+    g.touch("winner")
     g.winner = winners
     g.priority = None
     g.focus = None
@@ -184,6 +185,7 @@ def _loss_of_control(g: State, inst, ctx) -> None:
     ms = g.ms
     for name, b in g.bfs.items():
         if b.controller and ms[("battlefield.status", name)] not in ONGOING and not g.has_units(name, b.controller):
+            g.touch("battlefields")
             b.controller = None
             fire(g, "battlefield.control", "lose", name)
             _changed(g)
@@ -254,6 +256,7 @@ def _clear_contested(g: State, inst, ctx) -> None:
     for name, b in g.bfs.items():
         if ms[("battlefield.status", name)] == Status.Contested and not (b.contested_by and
                                                                      g.has_units(name, b.contested_by)):
+            g.touch("battlefields")
             b.contested_by = None
             fire(g, "battlefield.status", "clear", name)
             _changed(g)
@@ -274,6 +277,7 @@ def _open(g: State, kind: str) -> None:
         open_at(g, cands[0])
         _changed(g)
     elif g.choosing != cands:
+        g.touch("choosing")
         g.choosing = cands
         g.priority = None
         log(g, "{player} must choose where to open a {kind}: {choices}",
@@ -282,6 +286,8 @@ def _open(g: State, kind: str) -> None:
 
 def open_at(g: State, bf: str) -> None:
     """Open the showdown or combat staged at ``bf`` (323.12, 323.13)."""
+    g.touch("choosing")
+    g.touch("active")
     g.choosing = ()
     g.active = bf
     g.focus_due = g.bfs[bf].contested_by
@@ -299,6 +305,7 @@ def _open_showdown(g: State, inst, ctx) -> None:
         staged = tuple(n for n in g.bfs if _status(g, n) == Status.Staged)
         combats = tuple(n for n in g.bfs if _status(g, n) == Status.StagedCombat)
         if g.choosing not in (staged, combats) or (staged and g.choosing != staged):
+            g.touch("choosing")
             g.choosing = ()
     if g.active is None and g.winner is None and g.turn_state() == NEUTRAL_OPEN:
         _open(g, "showdown")

@@ -45,6 +45,8 @@ def _control_settled(g: State, inst, ctx) -> bool:
 def _designate(g: State, inst, ctx) -> None:
     """464.2.b-c: attacker = who applied Contested, defender = the other player; their units designated."""
     bf = _active(g)
+    g.touch("sides")
+    g.touch("battlefields")
     g.attacker = g.bfs[bf].contested_by
     present = g.players_at(bf)                      # in turn order from the turn player
     if g.attacker not in present:
@@ -172,8 +174,10 @@ def _resolve(g: State, inst, ctx) -> None:
                 from simulator.rules.hidden import trash_uncontrolled
                 trash_uncontrolled(g, cite("combat.resolve-trash-uncontrolled"), only=bf)
         elif g.bfs[bf].controller is not None:
+            g.touch("battlefields")
             g.bfs[bf].controller = None
             fire(g, "battlefield.control", "lose", bf)
+        g.touch("battlefields")
         g.bfs[bf].contested_by = None               # 466.5.a: before the chain window of 466.6
         fire(g, "battlefield.status", "settle", bf)
     g.recalled = False
@@ -197,12 +201,15 @@ def _settle(g: State, inst, ctx) -> None:
     ps = g.players_at(bf)
     if len(ps) == 1:
         establish_control(g, bf, ps[0])
+        g.touch("battlefields")
         g.bfs[bf].contested_by = None               # R6, 190.3.b: Contested lasts until control is settled
     ctx["bf"] = bf
 
 
 @effect("clear_active")
 def _clear_active(g: State, inst, ctx) -> None:
+    g.touch("active")
+    g.touch("sides")
     g.active = None
     g.attacker = g.defender = None
     g.focus = None

@@ -48,6 +48,7 @@ def _replace(g: State, inst, ctx) -> None:
     """652.2 (R9): their battlefield becomes a token battlefield with no abilities; units stay."""
     for name, b in g.bfs.items():
         if b.provider == inst and not b.token:
+            g.touch("battlefields")
             b.token = True
             b.abilities = ()
             b.static_might = 0

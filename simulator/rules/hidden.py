@@ -16,6 +16,7 @@ def hide(g: State, p: str, card: str, bf: str) -> None:
     hand = list(g.hands[p])
     hand.remove(card)
     g.set_hand(p, hand)
+    g.touch("hidden")
     g.hidden = tuple(sorted(g.hidden + ((bf, p, card, True),)))
     log(g, '{player} hides {card} facedown at {bf}', cite("hidden.hides-facedown"), p, card=card, bf=bf)
 
@@ -32,12 +33,14 @@ def take(g: State, e) -> None:
     """The facedown card leaves its battlefield to be played (811.1.d)."""
     hidden = list(g.hidden)
     hidden.remove(e)
+    g.touch("hidden")
     g.hidden = tuple(hidden)
 
 
 def next_turn(g: State) -> None:
     """From the next turn a facedown card may be played (811.1.d)."""
     if any(e[3] for e in g.hidden):
+        g.touch("hidden")
         g.hidden = tuple((bf, p, c, False) for bf, p, c, _ in g.hidden)
 
 
@@ -50,6 +53,7 @@ def trash_uncontrolled(g: State, rule: str, only: str | None = None) -> bool:
         (gone if (only is None or bf == only) and g.bfs[bf].controller != p else keep).append(e)
     if not gone:
         return False
+    g.touch("hidden")
     g.hidden = tuple(keep)
     for bf, p, card, _ in gone:
         log(g, "{player}'s facedown {card} at {bf} is trashed: {player} doesn't control {bf}", rule, p, card=card, bf=bf)
@@ -60,6 +64,7 @@ def banish_player(g: State, p: str) -> None:
     """652.1: the facedown cards a leaving player controls are banished (others' stay put, 652.2)."""
     mine = [e for e in g.hidden if e[1] == p]
     if mine:
+        g.touch("hidden")
         g.hidden = tuple(e for e in g.hidden if e[1] != p)
         for bf, _, card, _ in mine:
             log(g, "{player}'s facedown {card} at {bf} is banished", cite("hidden.facedown-banished"), p, card=card, bf=bf)

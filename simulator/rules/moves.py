@@ -17,6 +17,7 @@ UNCONTESTED = (Status.Calm, Status.Settled)
 
 def contest(g: State, bf: str, player: str) -> None:
     """190.3.a.1: ``player`` applies Contested to ``bf``."""
+    g.touch("battlefields")
     g.bfs[bf].contested_by = player
     g.dirty = True
     fire(g, "battlefield.status", "contest", bf, player=player)

@@ -32,6 +32,7 @@ def establish_control(g: State, bf: str, player: str) -> None:
     b = g.bfs[bf]
     if b.controller == player:
         return
+    g.touch("battlefields")
     b.controller = player
     g.dirty = True
     fire(g, "battlefield.control", "gain", bf, player=player)
