@@ -342,6 +342,12 @@ def _silent(leaf: str, triggers: tuple[str, ...]) -> bool:
                if t.trigger in triggers)
 
 
+def _cond(name: str, ns: dict) -> str:
+    """A guard as generated code: a one-expression guard (``registry.test``) inlined, else a call."""
+    expr = getattr(ns[f"G_{name}"], "expr", None)
+    return f"({expr})" if expr else f"G_{name}(g, inst, None)"
+
+
 def compile_loop(leaf: Machine, start: str, step: str, until: str, skip: bool = False):
     """Generate a function that runs ``leaf`` from ``start`` through ``step``s back to ``until``.
 
@@ -374,9 +380,9 @@ def compile_loop(leaf: Machine, start: str, step: str, until: str, skip: bool = 
 
     def body(src: str, trig: str, ind: str, inlined: set, out: list[str]) -> None:
         for t in rows.get((src, trig), ()):
-            conds = [f"G_{n}(g, inst, None)" for n in t.guards] + [f"not G_{n}(g, inst, None)" for n in t.unless]
             for n in (*t.guards, *t.unless):
                 ns[f"G_{n}"] = registry.GUARDS[n]
+            conds = [_cond(n, ns) for n in t.guards] + [f"not {_cond(n, ns)}" for n in t.unless]
             rec = f"R{len(recs)}"                       # the coverage record, built once
             recs.append(rec)
             ns[rec] = (leaf.name, t.source, t.trigger, t.dest, t.guards)

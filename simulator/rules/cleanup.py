@@ -7,7 +7,7 @@ from statecharts.citations import cite
 
 from simulator.core.log import fire, log
 from simulator.core.model import State
-from simulator.core.registry import effect, guard, test
+from simulator.core.registry import effect, test
 from simulator.rules.moves import contest
 from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
@@ -33,19 +33,9 @@ def _changed(g: State) -> None:
 _game_over = test("game_over", "g.winner is not None", "323.1, 651.1: a side has won")
 
 
-@guard("cleanup_changed")
-def _cleanup_changed(g: State, inst, ctx) -> bool:
-    return g.changed
-
-
-@guard("combat_cleanup")
-def _combat_cleanup(g: State, inst, ctx) -> bool:
-    return g.special == "combat"
-
-
-@guard("ending_cleanup")
-def _ending_cleanup(g: State, inst, ctx) -> bool:
-    return g.special == "ending"
+_cleanup_changed = test("cleanup_changed", "g.changed", "322: the pass changed something: another pass")
+_combat_cleanup = test("combat_cleanup", "g.special == 'combat'", "466.1, 324: the Combat Cleanup is due")
+_ending_cleanup = test("ending_cleanup", "g.special == 'ending'", "317.2, 324: the Ending Cleanup is due")
 
 
 @effect("win_check")
