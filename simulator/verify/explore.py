@@ -50,6 +50,7 @@ from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
+from simulator.verify import unpickle
 from simulator.verify.compact import Collapser
 from simulator.verify.stategraph import BOUNDED, TERMINAL, Analysis, StateGraph, merge
 from simulator.verify.visited import compacted, nbytes
@@ -839,7 +840,7 @@ class Shard:
             setattr(self, name, value)
         for g, *_ in self.frontier:
             if type(g) is Packed:
-                g.chunk.cfg, g.chunk.coverage = self.cfg, self.mon
+                g.chunk.cfg, g.chunk.coverage, g.chunk.origin = self.cfg, self.mon, f"{where}/shard-{self.me}.pkl"
         self._level()
         return len(self.frontier)
 
@@ -884,7 +885,7 @@ class Shard:
 
     def take(self, data: bytes) -> int:
         if data:
-            got = pickle.loads(data)
+            got = unpickle.loads(data)           # (a checkpoint's pending gifts too: not trusted)
             collapse = len(self.frontier) + len(got) >= COLLAPSE_FROM       # as a level this large is held
             for g, *_ in got:
                 g.cfg, g.coverage = self.cfg, self.mon
