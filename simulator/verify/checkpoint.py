@@ -15,7 +15,8 @@ the search stops at the end of the first level it finishes after ``S`` seconds a
 ``riftsim verify --resume DIR`` goes on from there, as many times as needed, and the final result is the one
 an uninterrupted search gives (tests/test_checkpoint.py). The directory is replaced atomically: a new
 checkpoint is written beside it and renamed over it, so a stop or a crash while writing leaves the last whole one.
-The parts are pickles: resume only checkpoints riftsim wrote.
+The parts are pickles, read back admitting only the classes a checkpoint holds and bounding how far a packed
+chunk inflates (:mod:`simulator.verify.unpickle`): a damaged or hostile checkpoint is refused with one line.
 
 A search that writes checkpoints fingerprints its states with
 :func:`~simulator.verify.explore.stable_fingerprint` (blake2b of the identity marshalled: the same in every
@@ -35,6 +36,7 @@ import time
 from pathlib import Path
 
 from simulator.core.errors import RiftsimError
+from simulator.verify import unpickle
 
 FORMAT = 1
 ROOT = Path(__file__).resolve().parents[2]
@@ -140,11 +142,11 @@ class Checkpoint:
 
 
 def load(path: Path):
-    """A part of a checkpoint (a pickle: resume only checkpoints written by riftsim, as any pickle); an
-    unreadable one is a :class:`CheckpointError`."""
+    """A part of a checkpoint, unpickled admitting only the classes a checkpoint holds (:mod:`.unpickle`: a
+    file made to run code is refused); an unreadable or refused one is a :class:`CheckpointError`."""
     try:
         with open(path, "rb") as f:
-            return pickle.load(f)
+            return unpickle.load(f)
     except FileNotFoundError:
         raise CheckpointError(f"{path.parent}: incomplete checkpoint ({path.name} is missing)") from None
     except Exception as e:  # noqa: BLE001 - a damaged file: unpickling can raise almost anything

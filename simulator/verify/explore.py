@@ -11,7 +11,9 @@ Memory: the visited set holds only fingerprints (a dict fingerprint -> node id);
 is two flat arrays (parent index, action index in the parent's action list), so a trace is rebuilt by
 replaying the action indices from the start; the graph is flat arrays (:mod:`simulator.verify.stategraph`).
 Full states live only in the frontier and among the successors of the level being expanded; a state is let
-go once expanded, and a large level's states share their parts (:mod:`simulator.verify.compact`).
+go once expanded, and a large level's states share their parts (:mod:`simulator.verify.compact`). A state
+that will never be expanded (terminal, or at the turn or depth bound) is checked as soon as it is known to be
+new and only its outcome is kept (:class:`Checked`).
 One loop (:class:`Shard`, :func:`search`, below) runs the search on one core, several, or a cluster.
 
 Checks:
@@ -35,7 +37,7 @@ from collections import deque
 from itertools import compress, repeat
 from operator import and_, itemgetter, not_, rshift, xor
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from statecharts.states import ChainState, CombatStep, FocusState, Mode, Phase, Status, Window
@@ -48,6 +50,7 @@ from simulator.core.errors import IllegalAction
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
+from simulator.verify import unpickle
 from simulator.verify.compact import Collapser
 from simulator.verify.stategraph import BOUNDED, TERMINAL, Analysis, StateGraph, merge
 from simulator.verify.visited import compacted, nbytes
@@ -510,6 +513,31 @@ class _Expanded:
 
 EXPANDED = (_Expanded(None), _Expanded(("expanded",)))
 
+
+class Checked:
+    """What the frontier holds of a state that will never be expanded (terminal, or at the turn or depth bound):
+    whether it is terminal and the invariants it breaks, checked as soon as the state is known to be new (one
+    shard: at discovery; several: when the level settles), in place of the whole state (1-4 KB). Its level's
+    expand reads the findings from here, so the search's result is the same as checking it there (the same
+    findings, ids and order: tests/test_checked.py). Not used with ``--export``'s labels (which read the state)."""
+
+    __slots__ = ("winner", "findings")
+
+    def __init__(self, winner, findings: tuple) -> None:
+        self.winner, self.findings = winner, findings
+
+
+#: the two outcomes with no finding (almost every one), shared
+CHECKED = (Checked(None, ()), Checked(("terminal",), ()))
+#: off: every state is held whole until its level is expanded (the differential tests compare both)
+CHECK_EARLY = True
+
+
+def checked(g: State, concede: bool) -> Checked:
+    """``g``'s outcome as its level's expand would find it: terminal or not, and the invariants it breaks."""
+    found = tuple(state_findings(g, actions_of(g, concede)))
+    return Checked(g.winner, found) if found else CHECKED[g.winner is not None]
+
 #: a level holding at least this many states holds them collapsed (their parts shared, compact.py): about
 #: 6 us a state, worth it only where memory matters (a level of 50,000 full states is about 190 MB)
 COLLAPSE_FROM = 50_000
@@ -594,6 +622,7 @@ class Shard:
         frontier = self.frontier
         log = self.log.append
         self.level_nodes = len(sg) if sg is not None else 0     # the graph's nodes before this level's
+        early = CHECK_EARLY and not labels       # a new state never to be expanded: its outcome only (Checked)
         release = not labels                     # an expanded state is let go (a level's memory is then about
         for i, (g, v, depth, turns) in enumerate(frontier):   # the larger of two levels, not their sum)
             if found and not keep_going:
@@ -605,8 +634,14 @@ class Shard:
                 g = unpacked(g)
             if not alone:
                 log((v, i, edges, self.terminal, self.bounded, len(cands)))
-            acts = actions_of(g, pos.concede)
-            for j, (name, rule, msg) in enumerate(state_findings(g, acts)):
+            acts: list[Action]
+            fs: Sequence[tuple[str, str, str]]
+            if type(g) is Checked:               # never expanded: checked when it was found new (the stop below
+                acts, fs = [], g.findings        # holds for it: terminal, or at the turn or depth bound)
+            else:
+                acts = actions_of(g, pos.concede)
+                fs = state_findings(g, acts)
+            for j, (name, rule, msg) in enumerate(fs):
                 found.append((v, -1, j, name, rule, msg, None))
             terminal = g.winner is not None
             deeper = max_depth is None or depth + 1 < max_depth     # its successors are expanded, turns allowing
@@ -636,7 +671,10 @@ class Shard:
                     if w is None:
                         w = seen[h] = len(seen)
                         orders0.append(v << BITS | k)
-                        cands.append(s if collapse is None else collapse(s))
+                        if early and not (deeper and s.winner is None and turns + end < pturns):
+                            cands.append(checked(s, pos.concede))
+                        else:
+                            cands.append(s if collapse is None else collapse(s))
                         tturns.append(turns + end)
                     if sg is not None:
                         sg.edge(w, end, a.describe() if labels else "")
@@ -764,6 +802,10 @@ class Shard:
         cands, turns = self.cands, self.turns
         frontier = [(cands[ph], -1 - v, depth, turns[ph]) for ph, v in enumerate(resolved) if v < 0]
         frontier.sort(key=itemgetter(1))
+        if CHECK_EARLY and not self.labels:      # the won states never to be expanded: their outcome only
+            concede, expandable = self.pos.concede, self.expandable
+            frontier = [x if type(x[0]) is Packed or expandable(x) else (checked(x[0], concede), *x[1:])
+                        for x in frontier]
         self.frontier = frontier
         self.depth = depth
         self.compact.clear()
@@ -781,7 +823,7 @@ class Shard:
     def save(self, where: str) -> None:
         """Write this shard's part of a checkpoint into the directory ``where`` (its frontier packed)."""
         packer = Packer(self.cfg, self.mon)
-        self.frontier = [(g if type(g) is Packed else packer.pack(g), v, d, t) for g, v, d, t in self.frontier]
+        self.frontier = [(g if type(g) in (Packed, Checked) else packer.pack(g), v, d, t) for g, v, d, t in self.frontier]
         packer.seal()
         part = {name: getattr(self, name) for name in self.SAVED}
         part["coverage"] = self.mon.seen
@@ -797,7 +839,8 @@ class Shard:
         for name, value in part.items():
             setattr(self, name, value)
         for g, *_ in self.frontier:
-            g.chunk.cfg, g.chunk.coverage = self.cfg, self.mon
+            if type(g) is Packed:
+                g.chunk.cfg, g.chunk.coverage, g.chunk.origin = self.cfg, self.mon, f"{where}/shard-{self.me}.pkl"
         self._level()
         return len(self.frontier)
 
@@ -842,7 +885,7 @@ class Shard:
 
     def take(self, data: bytes) -> int:
         if data:
-            got = pickle.loads(data)
+            got = unpickle.loads(data)           # (a checkpoint's pending gifts too: not trusted)
             collapse = len(self.frontier) + len(got) >= COLLAPSE_FROM       # as a level this large is held
             for g, *_ in got:
                 g.cfg, g.coverage = self.cfg, self.mon

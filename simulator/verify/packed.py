@@ -25,6 +25,7 @@ from __future__ import annotations
 import pickle
 import zlib
 
+from simulator.verify import unpickle
 from simulator.verify.compact import Collapser
 
 #: states pickled together (their shared parts once) and compressed as one chunk
@@ -34,12 +35,13 @@ CHUNK = 1024
 class _Chunk:
     """A chunk's states: the list being filled, then its compressed pickle (the list let go)."""
 
-    __slots__ = ("states", "data", "cfg", "coverage")
+    __slots__ = ("states", "data", "cfg", "coverage", "origin")
 
     def __init__(self, cfg, coverage) -> None:
         self.states: list | None = []
         self.data: bytes | None = None
         self.cfg, self.coverage = cfg, coverage
+        self.origin: str | None = None      # the checkpoint file it was read from (named by an error)
 
     def __getstate__(self):                 # pickled (a checkpoint) sealed, without the worker's own parts
         if self.states is not None:
@@ -47,7 +49,7 @@ class _Chunk:
         return self.data
 
     def __setstate__(self, data) -> None:
-        self.states, self.data, self.cfg, self.coverage = None, data, None, None
+        self.states, self.data, self.cfg, self.coverage, self.origin = None, data, None, None, None
 
     def seal(self) -> None:
         states = self.states
@@ -79,9 +81,12 @@ def unpacked(g):
         s = c.states[g.i]
         return s
     if _last[0] is not c:
-        states = pickle.loads(zlib.decompress(c.data))
-        for s in states:
-            s.cfg, s.coverage = c.cfg, c.coverage
+        try:                                 # (read from a checkpoint too: not trusted)
+            states = unpickle.loads(unpickle.inflate(c.data))
+            for s in states:
+                s.cfg, s.coverage = c.cfg, c.coverage
+        except Exception as e:  # noqa: BLE001 - damaged or hostile bytes can raise almost anything
+            raise unpickle.Refused(f"{c.origin or 'a packed level'}: unreadable packed chunk ({e})") from None
         _last[0], _last[1] = c, states
     return _last[1][g.i]
 
