@@ -24,3 +24,20 @@ def summary(r, graph: bool = True) -> tuple:
             [(v.invariant, [a.describe() for a in v.actions]) for v in r.violations],
             [(v, w) for v, w, _t in r.graph.edges()] if graph else None,
             (list(r.tree[0]), list(r.tree[1])) if graph else None)
+
+
+def everything(pos, depth, n: int) -> tuple:
+    """Everything a search decides, ``keep_going`` (one shard: the one-core explore; several in this process):
+    counts, graph, shortest-trace tree, coverage and the violations with their shortest traces (what two ways
+    of computing the same successors must agree on)."""
+    if n == 1:
+        r = ex.explore(pos, graph=True, max_depth=depth, keep_going=True)
+    else:
+        pool = InProcess(n, functools.partial(ex.Shard, pos, n, graph=True, max_depth=depth, keep_going=True))
+        try:
+            r = ex.search(pos, pool, keep_going=True)
+        finally:
+            pool.close()
+    return (r.states, r.edges, r.terminal, r.bounded, r.depth, r.complete, list(r.graph.edges()),
+            list(r.tree[0]), list(r.tree[1]), sorted(r.coverage),
+            [(v.invariant, v.rule, v.message, [a.describe() for a in v.actions]) for v in r.violations])

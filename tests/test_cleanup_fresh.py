@@ -11,7 +11,6 @@ does nothing when run (so a missing barrier fails here: shown by removing one); 
 with and without the skip (states, transitions, graph, shortest-trace tree, coverage, findings)."""
 from __future__ import annotations
 
-import functools
 from collections import deque
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from simulator.core.model import FRESH_BITS, KEEP, PARTS, State, fresh_tables
 from simulator.game import engine
 from simulator.verify.command import DEFAULT_FILES, load_positions
 from simulator.verify.explore import actions_of, fast_fingerprint
+from searching import everything
 
 POSITIONS = [p for f in DEFAULT_FILES for p in load_positions(str(f))[0]]
 STATES = 40
@@ -112,28 +112,37 @@ def test_the_generated_loop_checks_exactly_the_declared_tasks():
     assert "fr = g.fresh" not in off
 
 
+def _pairs(pos, monkeypatch, events: bool = False):
+    """Breadth-first over the first :data:`STATES` states of ``pos``: for each action, (states taken so far, the
+    action, (successor, transitions fired) with the skip, the same without)."""
+    start = pos.start()
+    start.events_on = events
+    queue, seen, done = deque([start]), {fast_fingerprint(start)}, 0
+    while queue and done < STATES:
+        g = queue.popleft()
+        done += 1
+        for a in actions_of(g, True):
+            on, off = _succ(g, a, True, monkeypatch), _succ(g, a, False, monkeypatch)
+            yield done, a, on, off
+            n = on[0]
+            f = fast_fingerprint(n)
+            if f not in seen and n.winner is None:
+                seen.add(f)
+                queue.append(n)
+
+
 @pytest.mark.parametrize("pos", POSITIONS, ids=[p.name for p in POSITIONS])
 def test_every_successor_is_the_same_and_a_task_known_to_do_nothing_does_nothing(pos, monkeypatch):
     """318-324: for every action of the first states, the successor (key, bookkeeping, trace) and the declared
     transitions fired, in order, are those of running every task; and in the successor every task whose bit is set
     does nothing when run (no transition, no trace line, nothing written)."""
-    start = pos.start()
-    start.events_on = True
-    queue, seen, done, skipped = deque([start]), {fast_fingerprint(start)}, 0, 0
-    while queue and done < STATES:
-        g = queue.popleft()
-        done += 1
-        for a in actions_of(g, True):
-            n, fired = _succ(g, a, True, monkeypatch)
-            ref, ref_fired = _succ(g, a, False, monkeypatch)
-            assert _whole(n) == _whole(ref), f"{pos.name}: {a.describe()}: another successor"
-            assert fired == ref_fired, f"{pos.name}: {a.describe()}: other transitions fired"
-            assert not _known_idle_do_nothing(n), f"{pos.name}: {a.describe()}: a task known to do nothing acts"
-            skipped += bin(n.fresh).count("1")
-            f = fast_fingerprint(n)
-            if f not in seen and n.winner is None:
-                seen.add(f)
-                queue.append(n)
+    skipped = done = 0
+    for k, a, (n, fired), (ref, ref_fired) in _pairs(pos, monkeypatch, events=True):
+        done = k
+        assert _whole(n) == _whole(ref), f"{pos.name}: {a.describe()}: another successor"
+        assert fired == ref_fired, f"{pos.name}: {a.describe()}: other transitions fired"
+        assert not _known_idle_do_nothing(n), f"{pos.name}: {a.describe()}: a task known to do nothing acts"
+        skipped += bin(n.fresh).count("1")
     assert skipped > 0 or done < 5               # (a position that ends at once runs no task)
 
 
@@ -143,20 +152,9 @@ def test_a_missing_write_barrier_is_caught(monkeypatch):
     plain = State.touch
     monkeypatch.setattr(State, "touch", lambda g, part: None if part == "battlefields" else plain(g, part))
     for pos in POSITIONS:
-        start = pos.start()
-        queue, seen, done = deque([start]), {fast_fingerprint(start)}, 0
-        while queue and done < STATES:
-            g = queue.popleft()
-            done += 1
-            for a in actions_of(g, True):
-                n, fired = _succ(g, a, True, monkeypatch)
-                ref, ref_fired = _succ(g, a, False, monkeypatch)
-                if _whole(n) != _whole(ref) or fired != ref_fired or _known_idle_do_nothing(n):
-                    return
-                f = fast_fingerprint(n)
-                if f not in seen and n.winner is None:
-                    seen.add(f)
-                    queue.append(n)
+        for _done, _a, (n, fired), (ref, ref_fired) in _pairs(pos, monkeypatch):
+            if _whole(n) != _whole(ref) or fired != ref_fired or _known_idle_do_nothing(n):
+                return
     pytest.fail("removing the battlefields' write barrier went unnoticed")
 
 
@@ -167,20 +165,6 @@ SEARCHES = {p.name: (p, None) for p in POSITIONS if p.name in ("duel-two-fronts"
 SEARCHES["war-4p-3-cards-4-turns cut at depth 6"] = (BIG, 6)
 
 
-def _search(pos, depth, n):
-    from simulator.verify.cluster import InProcess
-    from simulator.verify.explore import Shard, explore, search
-    if n == 1:
-        r = explore(pos, graph=True, max_depth=depth, keep_going=True)
-    else:
-        pool = InProcess(n, functools.partial(Shard, pos, n, graph=True, max_depth=depth, keep_going=True))
-        try:
-            r = search(pos, pool, keep_going=True)
-        finally:
-            pool.close()
-    return (r.states, r.edges, r.terminal, r.bounded, r.depth, r.complete, list(r.graph.edges()),
-            list(r.tree[0]), list(r.tree[1]), sorted(r.coverage),
-            [(v.invariant, v.rule, v.message, [a.describe() for a in v.actions]) for v in r.violations])
 
 
 def test_the_searched_positions_exist():
@@ -195,10 +179,10 @@ def test_the_search_is_the_same_with_and_without_the_skip(name, n, monkeypatch):
     pos, depth = SEARCHES[name]
     with monkeypatch.context() as m:
         m.setattr(machines, "SKIP_FRESH", False)
-        plain = _search(pos, depth, n)
+        plain = everything(pos, depth, n)
     with monkeypatch.context() as m:
         m.setattr(machines, "SKIP_FRESH", True)
-        skipping = _search(pos, depth, n)
+        skipping = everything(pos, depth, n)
     assert plain[0] > 1000 and plain[1] > plain[0]
     assert skipping == plain
 

@@ -13,6 +13,7 @@ from simulator.core import machines, registry
 from simulator.game import engine
 from simulator.verify.command import DEFAULT_FILES, load_positions
 from simulator.verify.explore import actions_of, fast_fingerprint
+from searching import everything
 
 POSITIONS = [p for f in DEFAULT_FILES for p in load_positions(str(f))[0] if p.concede]
 STATES = 40
@@ -113,21 +114,6 @@ SEARCHES = {p.name: (p, None) for p in POSITIONS if p.name in ("war-combat-R2-de
 SEARCHES["war-4p-3-cards-4-turns cut at depth 6"] = (BIG, 6)
 
 
-def _search(pos, depth, n):
-    import functools
-    from simulator.verify.cluster import InProcess
-    from simulator.verify.explore import Shard, explore, search
-    if n == 1:
-        r = explore(pos, graph=True, max_depth=depth, keep_going=True)
-    else:
-        pool = InProcess(n, functools.partial(Shard, pos, n, graph=True, max_depth=depth, keep_going=True))
-        try:
-            r = search(pos, pool, keep_going=True)
-        finally:
-            pool.close()
-    return (r.states, r.edges, r.terminal, r.bounded, r.depth, r.complete, list(r.graph.edges()),
-            list(r.tree[0]), list(r.tree[1]), sorted(r.coverage),
-            [(v.invariant, v.rule, v.message, [a.describe() for a in v.actions]) for v in r.violations])
 
 
 @pytest.mark.parametrize("n", [1, 2])
@@ -137,9 +123,9 @@ def test_the_search_is_the_same_with_and_without_the_generated_procedure(name, n
     pos, depth = SEARCHES[name]
     with monkeypatch.context() as m:
         m.setattr(machines, "_STEPS", _NoSteps())
-        plain = _search(pos, depth, n)
+        plain = everything(pos, depth, n)
     with monkeypatch.context() as m:
         m.setattr(machines, "_STEPS", {})
-        fused = _search(pos, depth, n)
+        fused = everything(pos, depth, n)
     assert plain[0] > 1000 and plain[1] > plain[0]
     assert fused == plain
