@@ -83,7 +83,7 @@ def sharded(pos, transport, n, graph=True, stable=False, depth=None, timed=None)
         if timed is not None:
             per = pool.call_all("levels")
             busiest = sum(max(x) for x in zip(*per))
-            timed += [busiest + own, own, busiest / (sum(map(sum, per)) / n)]
+            timed += [busiest + own, own, busiest / (sum(map(sum, per)) / n), sum(map(sum, per))]
         return r
     finally:
         pool.close()
@@ -151,11 +151,11 @@ def main() -> int:
         assert (two.states, two.edges, two.depth) == (one.states, one.edges, one.depth)
         assert (two.analysis.sccs, two.analysis.edges) == (one.analysis.sccs, one.analysis.edges)
         ratios.append(w1 / w2)
-        cpus.append((c1, two.cpu, crit[0]))
+        cpus.append((c1, crit[3], crit[0]))     # every shard method's CPU, not only expand's
         wp = pair(pos, args.depth)
         ceilings.append(2 * w1 / wp)
         print(f"round {rnd}: one core {w1:.2f} s wall ({c1:.2f} s CPU), two shards {w2:.2f} s wall "
-              f"({two.cpu:.2f} s CPU in the shards, critical path {crit[0]:.2f} s CPU: coordinator {crit[1]:.2f} s, "
+              f"({crit[3]:.2f} s CPU in the shards, critical path {crit[0]:.2f} s CPU: coordinator {crit[1]:.2f} s, "
               f"analysis {c2:.2f} s, levels' imbalance {100 * (crit[2] - 1):.1f}%) = {w1 / w2:.2f}x wall, "
               f"{c1 / crit[0]:.2f}x by CPU; two copies at once {wp:.2f} s wall: ceiling {2 * w1 / wp:.2f}x; {load()}",
               flush=True)
