@@ -1,0 +1,119 @@
+"""A card removed from the game (652.3: every card a conceder owns) is only its id and zone in a state's identity
+(``simulator.core.model.FORGET_REMOVED``, ``Unit.key``): no rule reads a removed card again, so two states that
+differ only in what a removed card was have the same future, and the search holds them as one state.
+
+Checked as a bisimulation, on every state of every default position that explores concede and of the 4-player
+bench position cut at a depth, searched with every field counted (``FORGET_REMOVED`` off): the states that the
+shorter identity makes one have the same state findings, the same winner, and action by action the same actions
+with successors that are again one state and the same transition findings. So the search with it on visits
+exactly these classes (its state count is their number) and finds what the search without it finds. Shown able
+to fail: an invariant that reads where a removed card was breaks it."""
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+
+import pytest
+
+from simulator.core import model
+from simulator.verify import explore as ex
+from simulator.verify.command import DEFAULT_FILES, load_positions
+from simulator.verify.explore import Monitor, actions_of, explore, state_findings, try_successor
+
+POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
+CONCEDE = sorted(name for name, p in POSITIONS.items() if p.concede)
+WAR4 = dataclasses.replace(load_positions("bench/positions/war-4p-3-cards-4-turns.yaml")[0][0], max_states=10 ** 9)
+
+
+def _short(u: model.Unit) -> tuple:
+    return (u.id, "removed") if u.zone == "removed" else u.key()
+
+
+def shorter(g: model.State) -> tuple:
+    """``g``'s identity with removed cards as their id and zone (what ``FORGET_REMOVED`` makes ``key()``), computed
+    from the full identity (``FORGET_REMOVED`` off)."""
+    k = g.key()
+    units = g.units_key()
+    i = next(i for i, part in enumerate(k) if part is units)
+    return (*k[:i], tuple([_short(u) for u in g.units.values()]), *k[i + 1:])
+
+
+def classes(pos, depth: int | None = None) -> tuple[int, int, int]:
+    """Every state of ``pos``'s search with every field counted (breadth first, the explorer's turn and depth
+    bounds); asserts the bisimulation on the way. The number of states, of classes, of the largest class."""
+    start = pos.start()
+    mon = Monitor()
+    start.coverage = mon
+    seen = {start.key(): (0, 0)}             # full identity -> (depth, end-turns on its shortest path)
+    queue = deque([start])
+    sig: dict[tuple, tuple] = {}             # class -> the first member's findings, winner, expansion
+    size: dict[tuple, int] = {}
+    while queue:
+        g = queue.popleft()
+        d, turns = seen[g.key()]
+        acts = actions_of(g, pos.concede)
+        label = (tuple(state_findings(g, acts)), g.winner)
+        c = shorter(g)
+        size[c] = size.get(c, 0) + 1
+        if g.winner is None and turns < pos.turns and (depth is None or d < depth):
+            moves = []
+            for a in acts:
+                s, f = try_successor(g, a, mon)
+                moves.append((a.describe(), shorter(s) if s is not None else None, f))
+                if s is not None and s.key() not in seen:
+                    seen[s.key()] = (d + 1, turns + (a.kind == "end-turn"))
+                    queue.append(s)
+            mine = (label, tuple(moves))
+        else:
+            mine = (label, None)             # not expanded: only its own outcome is compared
+        first = sig.setdefault(c, mine)
+        assert first[0] == mine[0], f"{pos.name}: states one by 652.3 differ in findings or winner: {first[0]} / {mine[0]}"
+        if first[1] is None:
+            sig[c] = (first[0], mine[1])
+        elif mine[1] is not None:
+            assert first[1] == mine[1], f"{pos.name}: states one by 652.3 differ in their successors"
+    return len(seen), len(sig), max(size.values())
+
+
+@pytest.fixture
+def full_identity(monkeypatch):
+    monkeypatch.setattr(model, "FORGET_REMOVED", False)
+
+
+def _searched(pos, depth=None):
+    return explore(pos, graph=False, max_depth=depth)
+
+
+@pytest.mark.parametrize("name", CONCEDE)
+def test_removed_cards_forgotten_is_a_bisimulation(monkeypatch, name):
+    """652.3: on every state of a concede position, the states one by a removed card's short identity behave
+    alike (findings, winner, every successor); the search with it on has exactly one state per class."""
+    pos = POSITIONS[name]
+    monkeypatch.setattr(model, "FORGET_REMOVED", False)
+    states, n_classes, _largest = classes(pos)
+    assert _searched(pos).states == states        # the search without it: every field counted
+    monkeypatch.setattr(model, "FORGET_REMOVED", True)
+    r = _searched(pos)
+    assert r.states == n_classes and r.complete
+
+
+def test_the_4_player_cut_merges_a_fifth_of_its_states(monkeypatch):
+    """652.3 on the 4-player bench position cut at depth 8: classes of several states exist (the test is not
+    vacuous), and the search with it on finds one state per class and no violation."""
+    monkeypatch.setattr(model, "FORGET_REMOVED", False)
+    states, n_classes, largest = classes(WAR4, depth=8)
+    assert largest > 1 and n_classes < 0.9 * states
+    monkeypatch.setattr(model, "FORGET_REMOVED", True)
+    r = _searched(WAR4, depth=8)
+    assert r.states == n_classes and not r.violations
+
+
+def test_a_rule_reading_a_removed_card_breaks_it(monkeypatch, full_identity):
+    """The check can fail: an invariant that reads where a removed card was (no rule does) tells apart states
+    the short identity makes one."""
+    def where_removed(g, actors):
+        at = sorted(u.at for u in g.units.values() if u.zone == "removed" and u.at != "base")
+        return f"removed cards were at {at}" if at else None
+    monkeypatch.setattr(ex, "INVARIANTS", (*ex.INVARIANTS, ("removed cards read", "652.3", where_removed)))
+    with pytest.raises(AssertionError, match="differ in findings"):
+        classes(WAR4, depth=8)
