@@ -159,6 +159,40 @@ def test_a_damaged_checkpoint_is_one_line(tmp_path, damage):
     assert ("shard-1.pkl missing" in err) if damage == "missing shard" else ("unreadable checkpoint part" in err), err
 
 
+
+def _misshapen(part: dict, damage: str) -> None:
+    from array import array
+    if damage == "frontier of numbers":
+        part["frontier"] = [1, 2, 3]
+    elif damage == "a field missing":
+        del part["seen"]
+    elif damage == "a count negative":
+        part["edges"] = -5
+    elif damage == "tree too short":
+        part["parent"] = array("l", [-1])
+    elif damage == "violations not violations":
+        part["violations"] = ["no deadlock"]
+
+
+@pytest.mark.parametrize("damage,part", [("frontier of numbers", "shard-1.pkl"), ("a field missing", "shard-0.pkl"),
+                                         ("a count negative", "shard-1.pkl"), ("tree too short", "search.pkl"),
+                                         ("violations not violations", "search.pkl")])
+def test_a_misshapen_checkpoint_part_is_one_line(tmp_path, damage, part):
+    """A part made only of riftsim's own classes but not in the shape a search writes (a frontier of numbers, a
+    field missing, a negative count, a shortest-trace tree shorter than the states, violations that are strings):
+    exit 2, one line naming the file and what is wrong, never a worker's traceback."""
+    import pickle
+    from simulator.verify import unpickle
+    d = stopped_once(tmp_path)
+    with open(d / part, "rb") as f:
+        data = unpickle.load(f)
+    _misshapen(data, damage)
+    (d / part).write_bytes(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+    rc, out, err = verify("--resume", str(d))
+    assert rc == 2 and err.count("\n") == 1 and err.startswith(f"riftsim: {d / part}: not a checkpoint part riftsim "
+                                                                "wrote ("), err
+    assert "Traceback" not in err and "internal error" not in err
+
 def test_a_failed_write_leaves_the_last_checkpoint(tmp_path, monkeypatch):
     """A shard failing to write its part (a full disk...): the error is raised, the new checkpoint removed,
     the last whole one left; a stop between the two renames of a commit is resumed from the old one."""

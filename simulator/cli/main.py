@@ -97,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:                  # a bug in riftsim itself: one line, the traceback on request
         if os.environ.get("RIFTSIM_DEBUG"):
             raise
-        print(f"riftsim: internal error: {type(e).__name__}: {e} (set RIFTSIM_DEBUG=1 for the traceback)",
-              file=sys.stderr)
+        text = str(e).strip().splitlines()        # a worker's error carries its traceback: its last line
+        print(f"riftsim: internal error: {type(e).__name__}: {text[-1] if text else ''} "
+              f"(set RIFTSIM_DEBUG=1 for the traceback)", file=sys.stderr)
         return 3
     finally:
         if previous is not None:

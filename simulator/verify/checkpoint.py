@@ -143,14 +143,83 @@ class Checkpoint:
 
 def load(path: Path):
     """A part of a checkpoint, unpickled admitting only the classes a checkpoint holds (:mod:`.unpickle`: a
-    file made to run code is refused); an unreadable or refused one is a :class:`CheckpointError`."""
+    file made to run code is refused) and checked to have the shape a search writes (:func:`check_shard`,
+    :func:`check_search`); an unreadable, refused or misshapen one is a :class:`CheckpointError`."""
     try:
         with open(path, "rb") as f:
-            return unpickle.load(f)
+            part = unpickle.load(f)
     except FileNotFoundError:
         raise CheckpointError(f"{path.parent}: incomplete checkpoint ({path.name} is missing)") from None
     except Exception as e:  # noqa: BLE001 - a damaged file: unpickling can raise almost anything
         raise CheckpointError(f"{path}: unreadable checkpoint part ({type(e).__name__}: {e})") from None
+    why = check_search(part) if path.name == "search.pkl" else check_shard(part) if path.name.startswith("shard-") \
+        else None
+    if why:
+        raise CheckpointError(f"{path}: not a checkpoint part riftsim wrote ({why})")
+    return part
+
+
+def _count(x) -> bool:
+    return type(x) is int and x >= 0
+
+
+def check_shard(part) -> str | None:
+    """What is wrong with a shard's part (``Shard.save``), or None: its fields, their types, every frontier entry
+    (a state, packed or checked, with its id, depth and end-turns)."""
+    from simulator.core.model import State
+    from simulator.verify.explore import Checked, Shard
+    from simulator.verify.packed import Packed
+    from simulator.verify.stategraph import StateGraph
+    from simulator.verify.visited import FlatTable
+    if type(part) is not dict:
+        return f"a {type(part).__name__}, not the fields of a shard"
+    want = {*Shard.SAVED, "coverage"}
+    if set(part) != want:
+        return f"fields {sorted(map(str, part))}, not {sorted(want)}"
+    if type(part["seen"]) not in (dict, FlatTable):
+        return f"seen is a {type(part['seen']).__name__}"
+    for name in ("edges", "terminal", "bounded", "depth", "base"):
+        if not _count(part[name]):
+            return f"{name} is {part[name]!r}, not a count"
+    if type(part["limited"]) is not bool or type(part["cpu"]) not in (int, float) or part["cpu"] < 0:
+        return "limited or cpu is not what a search writes"
+    if part["sg"] is not None and type(part["sg"]) is not StateGraph:
+        return f"sg is a {type(part['sg']).__name__}"
+    if type(part["coverage"]) is not set or not all(type(r) is tuple for r in part["coverage"]):
+        return "coverage is not a set of transitions"
+    if type(part["frontier"]) is not list:
+        return f"frontier is a {type(part['frontier']).__name__}"
+    kinds = (State, Packed, Checked)
+    for i, x in enumerate(part["frontier"]):
+        if type(x) is not tuple or len(x) != 4 or type(x[0]) not in kinds or not all(map(_count, x[1:])):
+            return f"frontier entry {i} is not (state, id, depth, end-turns)"
+    return None
+
+
+def check_search(part) -> str | None:
+    """What is wrong with the coordinator's part (``explore._search``), or None."""
+    from array import array
+    from simulator.verify.explore import Violation
+    if type(part) is not dict:
+        return f"a {type(part).__name__}, not the fields of a search"
+    want = {"parent", "via", "base", "kinds", "level", "gifts", "violations", "seconds", "cpu"}
+    if set(part) != want:
+        return f"fields {sorted(map(str, part))}, not {sorted(want)}"
+    if type(part["parent"]) is not array or type(part["via"]) is not array:
+        return "the shortest-trace tree is not two arrays"
+    if not _count(part["base"]) or not _count(part["level"]) or not \
+            len(part["parent"]) == len(part["via"]) == part["base"]:
+        return "the shortest-trace tree does not hold one entry per state"
+    if type(part["kinds"]) is not set or not all(type(k) is str for k in part["kinds"]):
+        return "kinds is not a set of invariant names"
+    if type(part["gifts"]) is not list or not all(type(g) is list and all(type(b) is bytes for b in g)
+                                                   for g in part["gifts"]):
+        return "gifts is not a list of lists of bytes"
+    if type(part["violations"]) is not list or not all(type(v) is Violation for v in part["violations"]):
+        return "violations is not a list of violations"
+    if any(type(part[k]) not in (int, float) or part[k] < 0 for k in ("seconds", "cpu")):
+        return "seconds or cpu is not a duration"
+    return None
 
 
 def read_meta(path: Path) -> dict:
