@@ -193,6 +193,16 @@ def test_a_misshapen_checkpoint_part_is_one_line(tmp_path, damage, part):
                                                                 "wrote ("), err
     assert "Traceback" not in err and "internal error" not in err
 
+
+def test_the_shape_check_knows_the_search_classes():
+    """checkpoint.py names the search's classes (explore imports it): the names are the classes'."""
+    from simulator.core.model import State
+    from simulator.verify.packed import Packed
+    assert cp.SHARD_FIELDS == {*ex.Shard.SAVED, "coverage"}
+    assert [f"{c.__module__}.{c.__qualname__}" for c in (State, Packed, ex.Checked)] == list(cp.FRONTIER_STATES)
+    v = ex.Violation("no deadlock", "334", "deadlock", "duel", [], 3)
+    assert cp._named(v, "simulator.verify.explore.Violation")
+
 def test_a_failed_write_leaves_the_last_checkpoint(tmp_path, monkeypatch):
     """A shard failing to write its part (a full disk...): the error is raised, the new checkpoint removed,
     the last whole one left; a stop between the two renames of a commit is resumed from the old one."""

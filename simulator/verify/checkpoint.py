@@ -163,17 +163,28 @@ def _count(x) -> bool:
     return type(x) is int and x >= 0
 
 
+def _named(x, *names: str) -> bool:
+    """``x``'s class is one of ``names`` (module.qualname): the search's classes, named, not imported (explore
+    imports this module)."""
+    t = type(x)
+    return f"{t.__module__}.{t.__qualname__}" in names
+
+
+#: the fields of a shard's part: ``explore.Shard.SAVED`` and its coverage (tests/test_checkpoint.py: the same)
+SHARD_FIELDS = frozenset({"seen", "frontier", "sg", "edges", "terminal", "bounded", "limited", "cpu", "depth", "base",
+                          "coverage"})
+#: what a frontier entry's state may be: whole, packed, or only its outcome
+FRONTIER_STATES = ("simulator.core.model.State", "simulator.verify.packed.Packed", "simulator.verify.explore.Checked")
+
+
 def check_shard(part) -> str | None:
     """What is wrong with a shard's part (``Shard.save``), or None: its fields, their types, every frontier entry
     (a state, packed or checked, with its id, depth and end-turns)."""
-    from simulator.core.model import State
-    from simulator.verify.explore import Checked, Shard
-    from simulator.verify.packed import Packed
     from simulator.verify.stategraph import StateGraph
     from simulator.verify.visited import FlatTable
     if type(part) is not dict:
         return f"a {type(part).__name__}, not the fields of a shard"
-    want = {*Shard.SAVED, "coverage"}
+    want = SHARD_FIELDS
     if set(part) != want:
         return f"fields {sorted(map(str, part))}, not {sorted(want)}"
     if type(part["seen"]) not in (dict, FlatTable):
@@ -189,9 +200,8 @@ def check_shard(part) -> str | None:
         return "coverage is not a set of transitions"
     if type(part["frontier"]) is not list:
         return f"frontier is a {type(part['frontier']).__name__}"
-    kinds = (State, Packed, Checked)
     for i, x in enumerate(part["frontier"]):
-        if type(x) is not tuple or len(x) != 4 or type(x[0]) not in kinds or not all(map(_count, x[1:])):
+        if type(x) is not tuple or len(x) != 4 or not _named(x[0], *FRONTIER_STATES) or not all(map(_count, x[1:])):
             return f"frontier entry {i} is not (state, id, depth, end-turns)"
     return None
 
@@ -199,7 +209,6 @@ def check_shard(part) -> str | None:
 def check_search(part) -> str | None:
     """What is wrong with the coordinator's part (``explore._search``), or None."""
     from array import array
-    from simulator.verify.explore import Violation
     if type(part) is not dict:
         return f"a {type(part).__name__}, not the fields of a search"
     want = {"parent", "via", "base", "kinds", "level", "gifts", "violations", "seconds", "cpu"}
@@ -215,7 +224,8 @@ def check_search(part) -> str | None:
     if type(part["gifts"]) is not list or not all(type(g) is list and all(type(b) is bytes for b in g)
                                                    for g in part["gifts"]):
         return "gifts is not a list of lists of bytes"
-    if type(part["violations"]) is not list or not all(type(v) is Violation for v in part["violations"]):
+    if type(part["violations"]) is not list or \
+            not all(_named(v, "simulator.verify.explore.Violation") for v in part["violations"]):
         return "violations is not a list of violations"
     if any(type(part[k]) not in (int, float) or part[k] < 0 for k in ("seconds", "cpu")):
         return "seconds or cpu is not a duration"
