@@ -47,7 +47,7 @@ def test_checking_early_at_a_depth_cut_of_the_four_player_position(monkeypatch, 
     """The whole last level of a depth cut is never expanded: held as outcomes, the same search."""
     off, on = both(monkeypatch, lambda: search(WAR4, n, max_depth=6))
     same(off, on)
-    assert on.states == 4_013        # 4,164 with a removed card's every field counted (652.3: FORGET_REMOVED)
+    assert on.states == 4_008        # 4,164 with everything removed from the game counted (FORGET_REMOVED)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])
@@ -86,7 +86,7 @@ def test_the_frontier_holds_outcomes_not_states_at_the_bound(monkeypatch, n):
 
     monkeypatch.setattr(Shard, "_expand", expand)
     search(WAR4, n, max_depth=5)
-    assert len(held) == 1_082 and set(held) == {Checked}     # (1,097 with a removed card's every field counted)
+    assert len(held) == 1_082 and set(held) == {Checked}     # (1,097 with everything removed counted)
     held.clear()
     explore(WAR4, graph=True, labels=True, max_depth=5)
     assert len(held) == 1_082 and Checked not in set(held)

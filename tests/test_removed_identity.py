@@ -1,6 +1,7 @@
-"""A card removed from the game (652.3: every card a conceder owns) is only its id and zone in a state's identity
-(``simulator.core.model.FORGET_REMOVED``, ``Unit.key``): no rule reads a removed card again, so two states that
-differ only in what a removed card was have the same future, and the search holds them as one state.
+"""What was removed from the game is forgotten by a state's identity (``simulator.core.model.FORGET_REMOVED``): a
+removed card (652.3: every card a conceder owns) is only its id and zone (``Unit.key``), and a removed player's
+points are left out (651.1, 323.1: ``State.score_key``). No rule reads them again, so two states that differ only
+in what was removed have the same future, and the search holds them as one state.
 
 Checked as a bisimulation, on every state of every default position that explores concede and of the 4-player
 bench position cut at a depth, searched with every field counted (``FORGET_REMOVED`` off): the states that the
@@ -30,12 +31,16 @@ def _short(u: model.Unit) -> tuple:
 
 
 def shorter(g: model.State) -> tuple:
-    """``g``'s identity with removed cards as their id and zone (what ``FORGET_REMOVED`` makes ``key()``), computed
-    from the full identity (``FORGET_REMOVED`` off)."""
-    k = g.key()
-    units = g.units_key()
+    """``g``'s identity with removed cards as their id and zone and without removed players' points (what
+    ``FORGET_REMOVED`` makes ``key()``), computed from the full identity (``FORGET_REMOVED`` off)."""
+    k = list(g.key())
+    units, score = g.units_key(), g.score_key()
     i = next(i for i, part in enumerate(k) if part is units)
-    return (*k[:i], tuple([_short(u) for u in g.units.values()]), *k[i + 1:])
+    k[i] = tuple([_short(u) for u in g.units.values()])
+    j = next(j for j, part in enumerate(k) if part is score)
+    left = g.in_game()
+    k[j] = tuple(sorted((h, n) for h, n in g.score.items() if h in left))
+    return tuple(k)
 
 
 def classes(pos, depth: int | None = None) -> tuple[int, int, int]:
@@ -117,3 +122,15 @@ def test_a_rule_reading_a_removed_card_breaks_it(monkeypatch, full_identity):
     monkeypatch.setattr(ex, "INVARIANTS", (*ex.INVARIANTS, ("removed cards read", "652.3", where_removed)))
     with pytest.raises(AssertionError, match="differ in findings"):
         classes(WAR4, depth=8)
+
+
+def test_a_rule_reading_a_removed_players_points_breaks_it(monkeypatch, full_identity):
+    """The same for the points: an invariant that reads a removed player's score tells apart states that the
+    identity without removed players' points makes one."""
+    def removed_points(g, actors):
+        left = g.in_game()
+        gone = sorted((h, n) for h, n in g.score.items() if h not in left and n)
+        return f"removed players' points {gone}" if gone else None
+    monkeypatch.setattr(ex, "INVARIANTS", (*ex.INVARIANTS, ("removed points read", "651.1", removed_points)))
+    with pytest.raises(AssertionError, match="differ in findings"):
+        classes(POSITIONS["skirmish-concede"])

@@ -51,11 +51,12 @@ def fresh_tables(machines) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
 #: (leaf, state) -> its bit in ``State.fresh``; part -> the mask a write to it keeps (``fresh &= KEEP[part]``)
 FRESH_BITS, KEEP = fresh_tables(statecharts.MACHINES)
 
-#: A removed card's key is its id and zone only (652.3; :meth:`Unit.key`): states that differ only in what a
-#: removed card was are one state. It merges about a fifth of the 4-player states a search finds (the conceders'
-#: cards) and changes nothing a rule can see: ``tests/test_removed_identity.py`` checks, on every state of the
-#: concede positions searched without it, that the states it merges have the same findings and the same
-#: successors, action by action (a bisimulation). Off (``False``): every field counts, as before.
+#: What was removed from the game is forgotten by a state's identity: a removed card is its id and zone only (652.3;
+#: :meth:`Unit.key`), a removed player's points are left out (651.1, 323.1; :meth:`State.score_key`). States that
+#: differ only in what was removed are one state. It merges a third of the states of the concede positions and
+#: changes nothing a rule can see: ``tests/test_removed_identity.py`` checks, on every state of the concede
+#: positions searched without it, that the states it merges have the same findings and the same successors,
+#: action by action (a bisimulation). Off (``False``): every field counts, as before.
 FORGET_REMOVED = True
 _KEEP_UNITS = KEEP["units"]
 _KEEP_SCORE = KEEP["score"]
@@ -316,7 +317,7 @@ class State:
         self.hands: dict[str, list[str]] = {}     # shared with clones: written only through set_hand()
         self.hk: tuple | None = None              # the hands' part of key(), cached: set_hand() clears it
         self.uk: tuple | None = None              # the units' part of key(), cached: edit() and add_unit() clear it
-        self.sk: tuple | None = None              # the score's part of key(), cached: add_score() clears it
+        self.sk: tuple | None = None              # (in_game(), the score's part of key()), cached: add_score() clears it
         self.score: dict[str, int] = {}           # per player (shared by a team in magma-chamber)
         self.scored: dict[str, str] = {}          # battlefield -> who scored it this turn (470)
         self.blocked: tuple[str, ...] = ()        # closed to the turn player's team this turn (469.1.a, 489.8.b)
@@ -391,11 +392,17 @@ class State:
         return uk
 
     def score_key(self) -> tuple:
-        """The score as :meth:`key` holds it (sorted), cached until :meth:`add_score` changes it."""
+        """The score as :meth:`key` holds it (sorted), cached until :meth:`add_score` changes it or a player
+        leaves. A removed player's points are left out (:data:`FORGET_REMOVED`): removed from the game (651.1),
+        they count for nothing again (323.1 compares the players still in the game)."""
         sk = self.sk
-        if sk is None:
-            sk = self.sk = tuple(sorted(self.score.items()))
-        return sk
+        left = self.in_game()
+        if sk is None or sk[0] is not left:
+            items = self.score.items()
+            if FORGET_REMOVED:
+                items = [(h, n) for h, n in items if h in left]     # a holder: a player, or a team's first
+            sk = self.sk = (left, tuple(sorted(items)))
+        return sk[1]
 
     def add_score(self, holder: str, n: int) -> None:
         """``holder``'s score grows by ``n``: every change to the score goes through here."""
