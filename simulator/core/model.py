@@ -398,10 +398,8 @@ class State:
         sk = self.sk
         left = self.in_game()
         if sk is None or sk[0] is not left:
-            items = self.score.items()
-            if FORGET_REMOVED:
-                items = [(h, n) for h, n in items if h in left]     # a holder: a player, or a team's first
-            sk = self.sk = (left, tuple(sorted(items)))
+            items = [(h, n) for h, n in self.score.items() if h in left] if FORGET_REMOVED else self.score.items()
+            sk = self.sk = (left, tuple(sorted(items)))         # (a holder: a player, or a team's first)
         return sk[1]
 
     def add_score(self, holder: str, n: int) -> None:
