@@ -61,3 +61,13 @@ def test_an_unknown_id_is_a_one_line_error(capsys, bad):
     assert main(["rules", bad]) == 1
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and repr(bad) in err
+
+
+def test_what_the_identity_forgets_is_found_by_its_rule(capsys):
+    """652.3 and 651.1: `riftsim rules` names where a state's identity forgets what was removed from the game
+    (simulator/core/model.py FORGOTTEN, the one place it is decided)."""
+    assert main(["rules", "652.3", "--no-scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "identity (simulator/core/model.py FORGOTTEN): a state's identity forgets a removed card's place" in out
+    assert main(["rules", "651.1", "--no-scenarios"]) == 0
+    assert "forgets a removed player's points" in capsys.readouterr().out

@@ -22,6 +22,7 @@ from statecharts.citations import CITED
 from statecharts.rulings import RULINGS
 from statecharts.schedule import SCHEDULE
 from statecharts.titles import TITLES, title
+from simulator.core.model import FORGOTTEN
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -41,8 +42,8 @@ def _ids(text: str) -> list[str]:
 
 def declarations() -> list[tuple[tuple[str, ...], str]]:
     """Every declaration that cites rules, as (rule ids, one line saying where): machine transitions, the
-    schedule's steps, the timing tables' rows, the rulings table and the declared citations of trace
-    lines and refusals (``statecharts/citations.py``)."""
+    schedule's steps, the timing tables' rows, the rulings table, the declared citations of trace
+    lines and refusals (``statecharts/citations.py``) and what a state's identity forgets (``FORGOTTEN``)."""
     out: list[tuple[tuple[str, ...], str]] = []
     for m in statecharts.MACHINES:
         for leaf in m.leaves():
@@ -77,6 +78,8 @@ def declarations() -> list[tuple[tuple[str, ...], str]]:
         out.append((r.rules, f"statecharts/rulings.py {rid} {r.name}: {r.default}"))
     for (action, st), (reason, cited) in timing.REFUSED.items():
         out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
+    for what, rules in FORGOTTEN.items():
+        out.append((rules, f"identity (simulator/core/model.py FORGOTTEN): a state's identity forgets {what}"))
     return out
 
 

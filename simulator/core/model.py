@@ -58,6 +58,12 @@ FRESH_BITS, KEEP = fresh_tables(statecharts.MACHINES)
 #: positions searched without it, that the states it merges have the same findings and the same successors,
 #: action by action (a bisimulation). Off (``False``): every field counts, as before.
 FORGET_REMOVED = True
+#: What the identity forgets, and the rules that say no rule reads it again (``riftsim rules 652.3`` lists it):
+#: decided here only, by :meth:`Unit.key` and :meth:`State.score_key`
+FORGOTTEN = {
+    "a removed card's place, damage, might and marks (Unit.key keeps its id and zone)": ("652.3",),
+    "a removed player's points (State.score_key leaves them out)": ("651.1", "323.1"),
+}
 _KEEP_UNITS = KEEP["units"]
 _KEEP_SCORE = KEEP["score"]
 
