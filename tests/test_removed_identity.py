@@ -134,3 +134,53 @@ def test_a_rule_reading_a_removed_players_points_breaks_it(monkeypatch, full_ide
     monkeypatch.setattr(ex, "INVARIANTS", (*ex.INVARIANTS, ("removed points read", "651.1", removed_points)))
     with pytest.raises(AssertionError, match="differ in findings"):
         classes(POSITIONS["skirmish-concede"])
+
+
+def _verify(*args):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "simulator.cli.main", "verify", "--no-graph", *args],
+                          capture_output=True, text=True, timeout=600)
+    return done.returncode, done.stdout, done.stderr
+
+
+def _states(out: str) -> list[str]:
+    return [line.split(",")[0] for line in out.splitlines() if line.startswith("  war-concede:")]
+
+
+WAR_CONCEDE = """\
+positions:
+  - name: war-concede
+    explore: {turns: 4, concede: true}
+    mode: war
+    players: [A, B, C, D]
+    battlefields: [North, South, East]
+    units: [{id: a1, owner: A, at: base, might: 1}, {id: b1, owner: B, at: base, might: 1}]
+"""
+
+
+def test_the_command_counts_everything_when_asked(tmp_path):
+    """`riftsim verify --full-identity`: the larger search, every field of what was removed counted (the count
+    the default search's classes come from); a checkpoint keeps the choice, and its resume searches the same way;
+    with --cluster it is refused before any work, one line."""
+    f = tmp_path / "war.yaml"
+    f.write_text(WAR_CONCEDE)
+    rc, short, err = _verify("--positions", str(f), "--jobs", "1")
+    assert rc in (0, 1) and err == "", err              # (1: one position leaves declared transitions unexercised)
+    rc, full, err = _verify("--positions", str(f), "--jobs", "1", "--full-identity")
+    assert rc in (0, 1) and err == "", err
+    n_short, n_full = (int(_states(o)[0].split()[1]) for o in (short, full))
+    assert n_full > n_short
+    with pytest.MonkeyPatch.context() as m:                  # what the bisimulation test counts, in this process
+        m.setattr(model, "FORGET_REMOVED", False)
+        pos = load_positions(str(f))[0][0]
+        assert explore(pos, graph=False).states == n_full
+    d = tmp_path / "ck"
+    rc, out, err = _verify("--positions", str(f), "--jobs", "2", "--full-identity", "--checkpoint", str(d),
+                           "--stop-after", "0")
+    while rc == 75:
+        rc, out, err = _verify("--resume", str(d), "--stop-after", "0")
+    assert rc in (0, 1) and _states(out) == _states(full), err
+    rc, out, err = _verify("--positions", str(f), "--full-identity", "--cluster", "tcp://127.0.0.1:1")
+    assert rc == 2 and out == "" and err.strip() == ("riftsim: --full-identity: runs on this machine's processes, "
+                                                     "not with --cluster")

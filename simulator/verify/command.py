@@ -92,6 +92,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--statecharts-only", action="store_true", help="only part 1: the declared machines")
     p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled",
                    help="which machine backend the explored games run on")
+    p.add_argument("--full-identity", action="store_true",
+                   help="count what was removed from the game in a state's identity (a removed card's place and "
+                        "damage, a removed player's points): the larger search, to cross-check the default one")
 
 
 # -- positions files -------------------------------------------------------------------------------
@@ -343,6 +346,8 @@ def run(args: argparse.Namespace) -> int:
         raise CheckpointError("--stop-after needs --checkpoint DIR (or --resume DIR): a search stopped unwritten is lost")
     if args.resume and (args.positions or args.checkpoint):
         raise CheckpointError("--resume DIR takes its position and options from DIR: drop --positions and --checkpoint")
+    if args.full_identity and args.cluster:
+        raise ScenarioError("--full-identity", "runs on this machine's processes, not with --cluster")
     if args.resume and not args.statecharts_only:
         ckpt, positions = _resuming(args)
     elif not args.statecharts_only:                  # bad input fails before any work (exit 2)
@@ -380,11 +385,16 @@ def run(args: argparse.Namespace) -> int:
             p.turns = args.turns
     graph = bool(args.export or not args.no_graph)
     import time
+    from simulator.core import model
     t0 = time.perf_counter()
-    results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
-                            graph=graph, measure=args.stats, backend=args.backend,
-                            progress=_show_progress(args), export=bool(args.export),
-                            cluster=args.cluster, shards=args.shards, levels=args.levels, checkpoint=ckpt)
+    forget, model.FORGET_REMOVED = model.FORGET_REMOVED, not args.full_identity   # (forked workers inherit it)
+    try:
+        results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
+                                graph=graph, measure=args.stats, backend=args.backend,
+                                progress=_show_progress(args), export=bool(args.export),
+                                cluster=args.cluster, shards=args.shards, levels=args.levels, checkpoint=ckpt)
+    finally:
+        model.FORGET_REMOVED = forget
     wall = time.perf_counter() - t0
     if results and results[0].stopped:
         from simulator.verify.checkpoint import STOPPED
@@ -398,7 +408,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
               f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}), "
               f"{r.terminal} terminal{'' if r.complete else ', STOPPED at the state limit'}")
-        if p.states and r.complete and r.states != p.states:
+        if p.states and r.complete and r.states != p.states and not args.full_identity:
             print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
                   f"first; update it)")
     total = sum(r.states for r in results)
@@ -482,7 +492,7 @@ def _checkpointing(args, positions: list[Position]):
     ck.meta = {"position": {"name": p.name, "setup": p.setup, "turns": args.turns if args.turns is not None else p.turns,
                             "concede": p.concede, "max_states": p.max_states, "rulings": p.rulings},
                "options": {"max_states": args.max_states, "depth": args.depth, "graph": not args.no_graph,
-                           "backend": args.backend, "jobs": max(1, args.jobs)}}
+                           "backend": args.backend, "jobs": max(1, args.jobs), "full_identity": args.full_identity}}
     return ck
 
 
@@ -497,6 +507,7 @@ def _resuming(args):
                    rulings=q["rulings"])
     args.max_states, args.depth, args.no_graph, args.backend = o["max_states"], o["depth"], not o["graph"], o["backend"]
     args.jobs, args.turns, args.export, args.cluster = meta["shards"], None, None, None
+    args.full_identity = bool(o.get("full_identity", False))     # the identity its states were told apart by
     return ck, [pos]
 
 
