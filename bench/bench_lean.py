@@ -14,7 +14,10 @@ computed), the two measurements alternating round by round so a change of load o
 both; the median of the rounds' ratios is the figure. Issue 13's target: <= 3x.
 
 ``--against DIR`` also explores the same positions with the riftsim checkout in DIR (an older commit, in a
-fresh process each round, in the same rounds): a before/after table in one run.
+fresh process each round, in the same rounds): a before/after table in one run. An older checkout that counts
+everything removed from the game in a state's identity (before 652.3's short identity) explores a larger space:
+``--full-identity`` makes this checkout search that space too, so the two are compared per transition on the same
+transitions.
 
 Also printed: transitions per CPU second, and the cost per *declared* transition fired (every transition
 of a ``statecharts/`` machine the engine fires while exploring, counted in a separate untimed pass).
@@ -142,7 +145,14 @@ def main(argv=None) -> int:
     ap.add_argument("--against", metavar="DIR", help="also time the riftsim checkout in DIR (before/after)")
     ap.add_argument("--profile", action="store_true", help="print a cProfile of one riftsim round")
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--full-identity", action="store_true",
+                    help="this checkout counts everything removed from the game in a state's identity (the larger "
+                         "state space of before 652.3's short identity: per transition on the same space as an older "
+                         "--against checkout)")
     args = ap.parse_args(argv)
+    if args.full_identity:
+        from simulator.core import model
+        model.FORGET_REMOVED = False
     ps = positions(args.positions)
     if args.against:                       # only the positions both checkouts have: the same state space
         theirs = set(_against(args.against, "names"))
