@@ -96,7 +96,8 @@ def test_removed_cards_forgotten_is_a_bisimulation(monkeypatch, name):
     pos = POSITIONS[name]
     monkeypatch.setattr(model, "FORGET_REMOVED", False)
     states, n_classes, _largest = classes(pos)
-    assert _searched(pos).states == states        # the search without it: every field counted
+    if states < 10_000:                           # this BFS is the explorer's (checked where it is quick)
+        assert _searched(pos).states == states    # the search without it: every field counted
     monkeypatch.setattr(model, "FORGET_REMOVED", True)
     r = _searched(pos)
     assert r.states == n_classes and r.complete
