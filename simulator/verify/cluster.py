@@ -174,28 +174,44 @@ class DaskActors(InProcess):
         if not workers:
             raise ShardError("the Dask cluster has no workers")
         self.n = n
-        futures = [client.submit(_build, make, i, actor=True, workers=[workers[i % len(workers)]], pure=False)
+        futures = [client.submit(_Actor, make, i, actor=True, workers=[workers[i % len(workers)]], pure=False)
                    for i in range(n)]
         self.futures = futures                     # an actor lives as long as its future is held
         self.actors = [f.result() for f in futures]
 
     def call_all(self, method: str, *args):
-        futures = [getattr(a, method)(*args) for a in self.actors]
+        futures = [a.call(method, *args) for a in self.actors]
         return [f.result() for f in futures]
 
     def call_each(self, method: str, args: list):
-        futures = [getattr(a, method)(x) for a, x in zip(self.actors, args)]
+        futures = [a.call(method, x) for a, x in zip(self.actors, args)]
         return [f.result() for f in futures]
 
     def call_one(self, i: int, method: str, *args):
-        return getattr(self.actors[i], method)(*args).result()
+        return self.actors[i].call(method, *args).result()
 
     def close(self) -> None:
         self.actors, self.futures = [], []
 
 
-def _build(make, i: int):
-    return make(i)
+class _Actor:
+    """A shard in a Dask worker. Each of its methods runs with the cyclic garbage collector off, as in the forked
+    workers (``_serve``): a shard holds millions of long-lived objects and makes no cycles, and the collections
+    over them cost a Dask worker about 1.5x the shard's own CPU (measured on the 4-player cut at depth 11: 9.7 s
+    against 6.4 s a shard). The worker is not the search's alone, so the collector is on again between calls."""
+
+    def __init__(self, make, i: int) -> None:
+        self.shard = make(i)
+
+    def call(self, method: str, *args):
+        import gc
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return getattr(self.shard, method)(*args)
+        finally:
+            if was:
+                gc.enable()
 
 
 def connect(address: str):
