@@ -18,32 +18,32 @@ def test_no_subcommand_prints_help_and_exits_2(capsys):
     assert "usage: riftsim" in capsys.readouterr().out
 
 
-def test_a_bug_inside_riftsim_is_one_line_and_exit_3(monkeypatch, capsys):
+def _bug(error: Exception, monkeypatch, capsys) -> list[str]:
+    """What `riftsim rules 340` prints when its command raises ``error`` (a bug): exit 3, stderr's lines."""
     def boom(args):
-        raise KeyError("oops")
+        raise error
     monkeypatch.setattr("simulator.cli.rules.run", boom)
     monkeypatch.delenv("RIFTSIM_DEBUG", raising=False)
     assert main(["rules", "340"]) == 3
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("riftsim: internal error: KeyError")
+    return capsys.readouterr().err.strip().splitlines()
 
+
+def test_a_bug_inside_riftsim_is_one_line_and_exit_3(monkeypatch, capsys):
+    err = _bug(KeyError("oops"), monkeypatch, capsys)
+    assert len(err) == 1 and err[0].startswith("riftsim: internal error: KeyError")
 
 
 def test_a_bug_in_a_worker_process_is_one_line_too(monkeypatch, capsys):
     """A shard's worker reports a bug with its traceback (cluster.ShardError): the command prints the
     traceback's last line, the error itself; RIFTSIM_DEBUG=1 shows all of it."""
     from simulator.verify.cluster import ShardError
-
-    def boom(args):
-        raise ShardError('Traceback (most recent call last):\n  File "x.py", line 1, in f\nTypeError: bad frontier\n')
-    monkeypatch.setattr("simulator.cli.rules.run", boom)
-    monkeypatch.delenv("RIFTSIM_DEBUG", raising=False)
-    assert main(["rules", "340"]) == 3
-    err = capsys.readouterr().err.strip().splitlines()
+    error = ShardError('Traceback (most recent call last):\n  File "x.py", line 1, in f\nTypeError: bad frontier\n')
+    err = _bug(error, monkeypatch, capsys)
     assert err == ["riftsim: internal error: ShardError: TypeError: bad frontier (set RIFTSIM_DEBUG=1 for the traceback)"]
     monkeypatch.setenv("RIFTSIM_DEBUG", "1")
     with pytest.raises(ShardError, match="Traceback"):
         main(["rules", "340"])
+
 
 def test_python_api_validates_a_setup_like_a_scenario_file():
     """Game.from_setup: an unknown battlefield under `control` is a one-line ScenarioError, not a KeyError."""
