@@ -182,6 +182,8 @@ def test_the_command_counts_everything_when_asked(tmp_path):
     while rc == 75:
         rc, out, err = _verify("--resume", str(d), "--stop-after", "0")
     assert rc in (0, 1) and _states(out) == _states(full), err
+    rc, out, err = _verify("--resume", str(d), "--full-identity")     # the checkpoint decides, not the command line
+    assert rc == 2 and out == "" and "takes its position and options from DIR" in err and err.count("\n") == 1, err
     rc, out, err = _verify("--positions", str(f), "--full-identity", "--cluster", "tcp://127.0.0.1:1")
     assert rc == 2 and out == "" and err.strip() == ("riftsim: --full-identity: runs on this machine's processes, "
                                                      "not with --cluster")

@@ -258,3 +258,31 @@ def test_the_next_frontier_is_known_before_the_shards_settle(monkeypatch):
     same(explore(pos, graph=True), sharded(pos, 2))
     assert said == [([a[0], b[0]], [a[1], b[1]]) for a, b in zip(settled[::2], settled[1::2])]
     assert combined and len(combined) < len(settled)
+
+
+
+def test_a_dask_shard_runs_each_method_with_the_collector_off():
+    """cluster._Actor (a shard in a Dask worker): the cyclic GC is off while a shard method runs, as in the forked
+    workers, and as it was again afterwards (the worker is not the search's alone); a method's error still raises."""
+    import gc
+    from simulator.verify.cluster import _Actor
+
+    class Probe:
+        def state(self):
+            return gc.isenabled()
+
+        def fail(self):
+            raise ValueError("shard failed")
+
+    actor = _Actor(lambda i: Probe(), 0)
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        assert actor.call("state") is False and gc.isenabled()
+        with pytest.raises(ValueError, match="shard failed"):
+            actor.call("fail")
+        assert gc.isenabled()
+        gc.disable()
+        assert actor.call("state") is False and not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -344,8 +344,9 @@ def run(args: argparse.Namespace) -> int:
     from simulator.verify.checkpoint import CheckpointError
     if args.stop_after is not None and not (args.checkpoint or args.resume):
         raise CheckpointError("--stop-after needs --checkpoint DIR (or --resume DIR): a search stopped unwritten is lost")
-    if args.resume and (args.positions or args.checkpoint):
-        raise CheckpointError("--resume DIR takes its position and options from DIR: drop --positions and --checkpoint")
+    if args.resume and (args.positions or args.checkpoint or args.full_identity):
+        raise CheckpointError("--resume DIR takes its position and options from DIR: drop --positions, --checkpoint "
+                              "and --full-identity")
     if args.full_identity and args.cluster:
         raise ScenarioError("--full-identity", "runs on this machine's processes, not with --cluster")
     if args.resume and not args.statecharts_only:
