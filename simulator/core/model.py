@@ -376,7 +376,8 @@ class State:
         return s
 
     def key(self) -> tuple:
-        """Everything that decides the future; not the trace, not id counters."""
+        """Everything that decides the future; not the trace, not id counters. Its parts, in order, are named by
+        :data:`KEY_PARTS`."""
         return (
             tuple(self.ms.values()),        # the machines' keys are fixed, in setup order, for a whole game
             self.turn, self.priority, self.focus, self.passed, self.focus_passed,
@@ -557,6 +558,12 @@ _ROTATIONS: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
 
 #: turn_state() by (mode is Showdown, window is Closed)
 _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED))
+
+#: The parts of ``State.key()`` in order, by name (what reads a key part by part finds them here:
+#: ``simulator.verify.symmetry``). ``tests/test_symmetry.py`` checks that a key has exactly these parts.
+KEY_PARTS = ("ms", "turn", "priority", "focus", "passed", "focus_passed", "chain", "chain_by", "active", "attacker",
+             "defender", "choosing", "units", "bfs", "hands", "score", "scored", "blocked", "extra", "invited",
+             "winner", "handoff", "normal", "once", "hidden", "assigned", "resolving", "resources")
 
 #: State attributes a clone shares with its original (immutable values, the config, the coverage recorder)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",

@@ -95,6 +95,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--full-identity", action="store_true",
                    help="count what was removed from the game in a state's identity (a removed card's place and "
                         "damage, a removed player's points): the larger search, to cross-check the default one")
+    p.add_argument("--symmetry", action="store_true",
+                   help="hold states that differ only by a renaming of interchangeable battlefields (no abilities, "
+                        "no provider) as one state, as a position's explore: {symmetry: true} does: a smaller search "
+                        "with the same findings (docs/verification.md)")
 
 
 # -- positions files -------------------------------------------------------------------------------
@@ -141,15 +145,17 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
         for key, low in (("turns", 0), ("max_states", 1), ("states", 0)):
             if key in bounds:
                 pv.integer(bounds[key], ("explore", key), f"explore.{key}", low)
-        if "concede" in bounds:
-            pv.boolean(bounds["concede"], ("explore", "concede"), "explore.concede")
+        for key in ("concede", "symmetry"):
+            if key in bounds:
+                pv.boolean(bounds[key], ("explore", key), f"explore.{key}")
         rulings = dict(checked.rulings)
         for rid, value in pv.mapping(pv.opt(bounds, "rulings", {}), ("explore", "rulings"), "rulings").items():
             check_ruling(rid, value, pv.where("explore", "rulings", rid))
             rulings[rid] = value
         setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
         out.append(Position(name, setup, bounds.get("turns", 2), bounds.get("concede", False),
-                            bounds.get("max_states", 200_000), rulings, bounds.get("states", 0)))
+                            bounds.get("max_states", 200_000), rulings, bounds.get("states", 0),
+                            bounds.get("symmetry", False)))
     allowed = {}
     for i, u in enumerate(v.seq(v.opt(doc, "unexercised", []), ("unexercised",), "unexercised")):
         up = ("unexercised", i)
@@ -344,9 +350,9 @@ def run(args: argparse.Namespace) -> int:
     from simulator.verify.checkpoint import CheckpointError
     if args.stop_after is not None and not (args.checkpoint or args.resume):
         raise CheckpointError("--stop-after needs --checkpoint DIR (or --resume DIR): a search stopped unwritten is lost")
-    if args.resume and (args.positions or args.checkpoint or args.full_identity):
-        raise CheckpointError("--resume DIR takes its position and options from DIR: drop --positions, --checkpoint "
-                              "and --full-identity")
+    if args.resume and (args.positions or args.checkpoint or args.full_identity or args.symmetry):
+        raise CheckpointError("--resume DIR takes its position and options from DIR: drop --positions, --checkpoint, "
+                              "--full-identity and --symmetry")
     if args.full_identity and args.cluster:
         raise ScenarioError("--full-identity", "runs on this machine's processes, not with --cluster")
     if args.resume and not args.statecharts_only:
@@ -381,9 +387,10 @@ def run(args: argparse.Namespace) -> int:
     if args.statecharts_only:
         return 1 if bad else 0
 
-    if args.turns is not None:
-        for p in positions:
+    for p in positions:
+        if args.turns is not None:
             p.turns = args.turns
+        p.symmetry = p.symmetry or args.symmetry
     graph = bool(args.export or not args.no_graph)
     import time
     from simulator.core import model
@@ -409,7 +416,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
               f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}), "
               f"{r.terminal} terminal{'' if r.complete else ', STOPPED at the state limit'}")
-        if p.states and r.complete and r.states != p.states and not args.full_identity:
+        if p.states and r.complete and r.states != p.states and not args.full_identity and not args.symmetry:
             print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
                   f"first; update it)")
     total = sum(r.states for r in results)
@@ -491,7 +498,8 @@ def _checkpointing(args, positions: list[Position]):
     p = positions[0]
     ck = cp.Checkpoint(args.checkpoint, stop_after=args.stop_after)
     ck.meta = {"position": {"name": p.name, "setup": p.setup, "turns": args.turns if args.turns is not None else p.turns,
-                            "concede": p.concede, "max_states": p.max_states, "rulings": p.rulings},
+                            "concede": p.concede, "max_states": p.max_states, "rulings": p.rulings,
+                            "symmetry": p.symmetry or args.symmetry},
                "options": {"max_states": args.max_states, "depth": args.depth, "graph": not args.no_graph,
                            "backend": args.backend, "jobs": max(1, args.jobs), "full_identity": args.full_identity}}
     return ck
@@ -505,7 +513,7 @@ def _resuming(args):
     ck = cp.Checkpoint(args.resume, stop_after=args.stop_after, resume=True)
     q, o = meta["position"], meta["options"]
     pos = Position(q["name"], q["setup"], turns=q["turns"], concede=q["concede"], max_states=q["max_states"],
-                   rulings=q["rulings"])
+                   rulings=q["rulings"], symmetry=bool(q.get("symmetry", False)))
     args.max_states, args.depth, args.no_graph, args.backend = o["max_states"], o["depth"], not o["graph"], o["backend"]
     args.jobs, args.turns, args.export, args.cluster = meta["shards"], None, None, None
     args.full_identity = bool(o.get("full_identity", False))     # the identity its states were told apart by

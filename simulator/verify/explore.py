@@ -52,6 +52,7 @@ from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
 from simulator.verify import unpickle
 from simulator.verify.compact import Collapser
+from simulator.verify.symmetry import identity
 from simulator.verify.stategraph import BOUNDED, TERMINAL, Analysis, StateGraph, merge
 from simulator.verify.visited import compacted, nbytes
 from simulator.verify.packed import Packed, Packer, unpacked, clear_cache
@@ -73,6 +74,11 @@ def fast_fingerprint(g: State) -> int:
     miss the second; among N states the odds of any such pair are about N^2 / 2^61: 4e-7 for 10^6 states,
     4e-5 for 10^7, 7e-4 for 4 x 10^7 (docs/performance.md)."""
     return hash(g.key()) & MASK
+
+
+def fast_symmetric(g: State) -> int:
+    """:func:`fast_fingerprint` of the identity up to interchangeable battlefields (``simulator.verify.symmetry``)."""
+    return hash(identity(g)) & MASK
 
 
 # -- state invariants ----------------------------------------------------------------------------
@@ -310,6 +316,7 @@ class Position:
     max_states: int = 200_000
     rulings: dict = field(default_factory=dict)
     states: int = 0                # the state count of the last run (explore: states:): schedules the largest first
+    symmetry: bool = False         # states one up to a renaming of interchangeable battlefields (verify/symmetry.py)
 
     def start(self, backend: str = "compiled") -> State:
         cards = {**CATALOGUE, **{cid: to_card(cid, c) for cid, c in (self.setup.get("cards") or {}).items()}}
@@ -494,7 +501,15 @@ def stable_fingerprint(g) -> int:
     bytes): the same in every process and run of one Python version, whatever its hash seed and addresses (Python
     3.11 hashes None by its address). Workers of a cluster, and a search stopped and resumed (checkpoint.py),
     use it: about 6 us a state, against 1 us for :func:`fast_fingerprint` and 19 us for :func:`fingerprint`."""
-    k = g.key()
+    return _stable(g.key())
+
+
+def stable_symmetric(g) -> int:
+    """:func:`stable_fingerprint` of the identity up to interchangeable battlefields (``simulator.verify.symmetry``)."""
+    return _stable(identity(g))
+
+
+def _stable(k: tuple) -> int:
     try:
         data = marshal.dumps(k, 0)
     except ValueError:                   # an identity holding what marshal does not write: its repr
@@ -558,7 +573,10 @@ class Shard:
         self.pos, self.n, self.me = pos, n, me
         self.max_depth, self.limit = max_depth, limit or pos.max_states
         self.labels, self.backend, self.keep_going = labels, backend, keep_going
-        self.fp = stable_fingerprint if stable else fast_fingerprint
+        if pos.symmetry:
+            self.fp = stable_symmetric if stable else fast_symmetric
+        else:
+            self.fp = stable_fingerprint if stable else fast_fingerprint
         self.mon = (monitor or Monitor)()
         self.start = pos.start(backend)
         self.start.coverage = self.mon

@@ -9,7 +9,7 @@ from simulator.scenario.schema import DIALECT, REF, TEXT, WHOLE, WORD, _list, _o
 
 #: bounds of one position's search (``explore:``), as load_positions reads them
 EXPLORE = {"turns": WHOLE, "concede": {"type": "boolean"}, "max_states": {"type": "integer", "minimum": 1},
-           "rulings": REF("rulings"), "states": WHOLE}
+           "rulings": REF("rulings"), "states": WHOLE, "symmetry": {"type": "boolean"}}
 
 
 def positions_schema() -> dict:
