@@ -113,18 +113,36 @@ def identity(g: State) -> tuple:
         sig.append(((tuple([ms[i] for i in p.ms[n]]), b[1] or "", b[2] or "", b[3], sorted(here[n]),
                      g.active == n, g.scored.get(n) or "", n in g.blocked), p.place[n], n))
     sig.sort()
-    orders: list[tuple[str, ...]] = [()]
+    groups: list[tuple[str, ...]] = []
+    tied: set[str] = set()
     i = 0
     while i < len(sig):
         j = i + 1
         while j < len(sig) and sig[j][0] == sig[i][0]:
             j += 1
-        tied = [s[2] for s in sig[i:j]]
-        orders = [o + perm for o in orders for perm in permutations(tied)]
+        groups.append(tuple([s[2] for s in sig[i:j]]))
+        if j - i > 1:
+            tied.update(groups[-1])
         i = j
+    # Tied battlefields have no card whose place they are and equal machine states: renaming them among themselves
+    # changes the key only where another part names them (the chain, a choice, facedown cards...).
+    if tied and any(k[i] and _names(k[i], tied) for i in _NAMING):
+        orders: list[tuple[str, ...]] = [()]
+        for grp in groups:
+            orders = [o + perm for o in orders for perm in permutations(grp)]
+    else:
+        orders = [tuple([s[2] for s in sig])]
     if len(orders) == 1:
         return k if orders[0] == p.names else _renamed(k, p, orders[0])
     return min((k if o == p.names else _renamed(k, p, o) for o in orders), key=_bytes)
+
+
+def _names(x, names: set) -> bool:
+    """Whether ``x`` (a key part) holds one of ``names``."""
+    t = type(x)
+    if t is tuple:
+        return any(_names(y, names) for y in x)
+    return t is str and x in names
 
 
 def _bytes(k: tuple) -> bytes:
