@@ -126,23 +126,16 @@ def identity(g: State) -> tuple:
         i = j
     # Tied battlefields have no card whose place they are and equal machine states: renaming them among themselves
     # changes the key only where another part names them (the chain, a choice, facedown cards...).
-    if tied and any(k[i] and _names(k[i], tied) for i in _NAMING):
+    order = tuple([s[2] for s in sig])
+    if order == p.names and not tied:
+        return k
+    texts = {i: repr(k[i]) for i in _NAMING if k[i]}   # where a name may be (C-level: cheaper than a walk)
+    if tied and any(repr(n) in t for t in texts.values() for n in tied):
         orders: list[tuple[str, ...]] = [()]
         for grp in groups:
             orders = [o + perm for o in orders for perm in permutations(grp)]
-    else:
-        orders = [tuple([s[2] for s in sig])]
-    if len(orders) == 1:
-        return k if orders[0] == p.names else _renamed(k, p, orders[0])
-    return min((k if o == p.names else _renamed(k, p, o) for o in orders), key=_bytes)
-
-
-def _names(x, names: set) -> bool:
-    """Whether ``x`` (a key part) holds one of ``names``."""
-    t = type(x)
-    if t is tuple:
-        return any(_names(y, names) for y in x)
-    return t is str and x in names
+        return min((k if o == p.names else _renamed(k, p, o, texts) for o in orders), key=_bytes)
+    return k if order == p.names else _renamed(k, p, order, texts)
 
 
 def _bytes(k: tuple) -> bytes:
@@ -152,8 +145,9 @@ def _bytes(k: tuple) -> bytes:
         return repr(k).encode()
 
 
-def _renamed(k: tuple, p: Plan, order: tuple[str, ...]) -> tuple:
-    """The key ``k`` with the battlefield ``order[i]`` renamed ``p.names[i]``, every part that holds a name."""
+def _renamed(k: tuple, p: Plan, order: tuple[str, ...], texts: dict[int, str]) -> tuple:
+    """The key ``k`` with the battlefield ``order[i]`` renamed ``p.names[i]``, every part that holds a name
+    (``texts``: the repr of each non-empty part that may, by index)."""
     m = {old: new for old, new in zip(order, p.names) if old != new}
     ms, bk = k[_MS], k[_BFS]
     out = list(k)
@@ -164,8 +158,9 @@ def _renamed(k: tuple, p: Plan, order: tuple[str, ...]) -> tuple:
         bk2[p.place[new]] = (new, *bk[p.place[old]][1:])
     out[_MS], out[_BFS] = tuple(ms2), tuple(bk2)
     out[_UNITS] = tuple([u if len(u) < 3 or u[2] not in m else (*u[:2], m[u[2]], *u[3:]) for u in k[_UNITS]])
-    for i in _NAMING:
-        if k[i]:
+    olds = [repr(old) for old in m]
+    for i, text in texts.items():
+        if any(r in text for r in olds):
             out[i] = _rename(k[i], m)
     place = p.place
     for i in (_CHOOSING, _BLOCKED):
