@@ -12,14 +12,14 @@ to fail: an invariant that reads where a removed card was breaks it."""
 from __future__ import annotations
 
 import dataclasses
-from collections import deque
 
 import pytest
+from searching import bisimulation
 
 from simulator.core import model
 from simulator.verify import explore as ex
 from simulator.verify.command import DEFAULT_FILES, load_positions
-from simulator.verify.explore import Monitor, actions_of, explore, state_findings, try_successor
+from simulator.verify.explore import explore, state_findings
 
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
 CONCEDE = sorted(name for name, p in POSITIONS.items() if p.concede)
@@ -45,39 +45,11 @@ def shorter(g: model.State) -> tuple:
 
 def classes(pos, depth: int | None = None) -> tuple[int, int, int]:
     """Every state of ``pos``'s search with every field counted (breadth first, the explorer's turn and depth
-    bounds); asserts the bisimulation on the way. The number of states, of classes, of the largest class."""
-    start = pos.start()
-    mon = Monitor()
-    start.coverage = mon
-    seen = {start.key(): (0, 0)}             # full identity -> (depth, end-turns on its shortest path)
-    queue = deque([start])
-    sig: dict[tuple, tuple] = {}             # class -> the first member's findings, winner, expansion
-    size: dict[tuple, int] = {}
-    while queue:
-        g = queue.popleft()
-        d, turns = seen[g.key()]
-        acts = actions_of(g, pos.concede)
-        label = (tuple(state_findings(g, acts)), g.winner)
-        c = shorter(g)
-        size[c] = size.get(c, 0) + 1
-        if g.winner is None and turns < pos.turns and (depth is None or d < depth):
-            moves = []
-            for a in acts:
-                s, f = try_successor(g, a, mon)
-                moves.append((a.describe(), shorter(s) if s is not None else None, f))
-                if s is not None and s.key() not in seen:
-                    seen[s.key()] = (d + 1, turns + (a.kind == "end-turn"))
-                    queue.append(s)
-            mine = (label, tuple(moves))
-        else:
-            mine = (label, None)             # not expanded: only its own outcome is compared
-        first = sig.setdefault(c, mine)
-        assert first[0] == mine[0], f"{pos.name}: states one by 652.3 differ in findings or winner: {first[0]} / {mine[0]}"
-        if first[1] is None:
-            sig[c] = (first[0], mine[1])
-        elif mine[1] is not None:
-            assert first[1] == mine[1], f"{pos.name}: states one by 652.3 differ in their successors"
-    return len(seen), len(sig), max(size.values())
+    bounds); asserts the bisimulation on the way (action by action). The number of states, of classes, of the
+    largest class."""
+    return bisimulation(pos, shorter, lambda g, acts: (tuple(state_findings(g, acts)), g.winner),
+                        lambda a, s, f: (a.describe(), shorter(s) if s is not None else None, f),
+                        depth=depth, what="652.3")
 
 
 @pytest.fixture

@@ -15,16 +15,16 @@ import dataclasses
 import functools
 import subprocess
 import sys
-from collections import Counter, deque
 
 import pytest
+from searching import bisimulation
 
 from simulator.core.model import KEY_PARTS
 from simulator.game.setup import build
 from simulator.verify import explore as ex
 from simulator.verify.command import DEFAULT_FILES, load_positions
 from simulator.verify.cluster import InProcess, Processes
-from simulator.verify.explore import Monitor, Position, Shard, actions_of, explore, search, state_findings, try_successor
+from simulator.verify.explore import Position, Shard, explore, search, state_findings
 from simulator.verify.symmetry import identity, interchangeable, plan
 
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
@@ -33,41 +33,13 @@ WAR4 = dataclasses.replace(load_positions("bench/positions/war-4p-3-cards-4-turn
 
 
 def classes(pos, depth: int | None = None) -> tuple[int, int, int]:
-    """Every state of ``pos``'s search with the full identity (breadth first, the explorer's turn and depth bounds);
-    asserts the bisimulation on the way. The number of states, of classes, of the largest class."""
-    start = pos.start()
-    mon = Monitor()
-    start.coverage = mon
-    seen = {start.key(): (0, 0)}             # full identity -> (depth, end-turns on its shortest path)
-    queue = deque([start])
-    sig: dict[tuple, tuple] = {}             # class -> the first member's findings, winner, expansion
-    size: Counter = Counter()
-    while queue:
-        g = queue.popleft()
-        d, turns = seen[g.key()]
-        acts = actions_of(g, pos.concede)
-        label = (tuple((name, rule) for name, rule, _msg in state_findings(g, acts)), g.winner)
-        c = identity(g)
-        size[c] += 1
-        if g.winner is None and turns < pos.turns and (depth is None or d < depth):
-            moves: Counter = Counter()
-            for a in acts:
-                s, f = try_successor(g, a, mon)
-                moves[(identity(s) if s is not None else None, f[:2] if f else None)] += 1
-                if s is not None and s.key() not in seen:
-                    seen[s.key()] = (d + 1, turns + (a.kind == "end-turn"))
-                    queue.append(s)
-            mine = (label, moves)
-        else:
-            mine = (label, None)             # not expanded: only its own outcome is compared
-        first = sig.setdefault(c, mine)
-        assert first[0] == mine[0], f"{pos.name}: states one up to battlefield names differ in findings or winner: " \
-                                    f"{first[0]} / {mine[0]}"
-        if first[1] is None:
-            sig[c] = (first[0], mine[1])
-        elif mine[1] is not None:
-            assert first[1] == mine[1], f"{pos.name}: states one up to battlefield names differ in their successors"
-    return len(seen), len(sig), max(size.values())
+    """Every state of ``pos``'s search with the full identity; asserts the bisimulation on the way (findings by
+    invariant and rule: their messages name the battlefields; successors as a multiset of classes, since a move's
+    destination is renamed too). The number of states, of classes, of the largest class."""
+    return bisimulation(pos, identity,
+                        lambda g, acts: (tuple((n, r) for n, r, _m in state_findings(g, acts)), g.winner),
+                        lambda a, s, f: (identity(s) if s is not None else None, f[:2] if f else None),
+                        depth=depth, what="a renaming of battlefields", unordered=True)
 
 
 def _symmetric(pos):

@@ -38,6 +38,9 @@ _NAMING = tuple(KEY_PARTS.index(p) for p in ("chain", "active", "choosing", "sco
                                              "resolving"))
 #: of those, the ones that hold a set of names in setup order or sorted: put back in that order once renamed
 _CHOOSING, _SCORED, _BLOCKED = (KEY_PARTS.index(p) for p in ("choosing", "scored", "blocked"))
+#: of those, the ones a battlefield's signature does not hold (active, scored and closed are in it): only where
+#: these name tied battlefields can renaming the tied ones among themselves change the key
+_UNSIGNED = tuple(KEY_PARTS.index(p) for p in ("chain", "choosing", "once", "hidden", "resolving"))
 
 
 class Plan:
@@ -130,7 +133,7 @@ def identity(g: State) -> tuple:
     if order == p.names and not tied:
         return k
     texts = {i: repr(k[i]) for i in _NAMING if k[i]}   # where a name may be (C-level: cheaper than a walk)
-    if tied and any(repr(n) in t for t in texts.values() for n in tied):
+    if tied and any(repr(n) in texts[i] for i in _UNSIGNED if i in texts for n in tied):
         orders: list[tuple[str, ...]] = [()]
         for grp in groups:
             orders = [o + perm for o in orders for perm in permutations(grp)]
