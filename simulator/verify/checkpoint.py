@@ -52,7 +52,7 @@ class CheckpointError(RiftsimError):
 #: its rules, and the search's own storage (not the commands, the scenarios' loader or the docs)
 MODEL = ("statecharts", "simulator/core", "simulator/rules", "simulator/game", "simulator/verify/explore.py",
          "simulator/verify/packed.py", "simulator/verify/compact.py", "simulator/verify/visited.py",
-         "simulator/verify/stategraph.py")
+         "simulator/verify/stategraph.py", "simulator/verify/symmetry.py")
 
 
 def model_digest() -> str:
