@@ -154,6 +154,8 @@ def test_the_command_and_the_positions_file(tmp_path):
     assert _line(full.stdout).startswith("  war-concede: 1529 states")
     assert _line(by_flag.stdout).startswith("  war-concede: 464 states") and _line(by_file.stdout) == _line(by_flag.stdout)
     assert "invariants: all hold" in by_flag.stdout and by_flag.stderr == ""
+    assert "(turns 4, concede explored, battlefields North South East interchangeable)" in _line(by_flag.stdout)
+    assert "interchangeable" not in full.stdout
     d = tmp_path / "ck"
     done = _verify("--positions", str(plain), "--symmetry", "--checkpoint", str(d), "--stop-after", "0")
     while done.returncode == 75:

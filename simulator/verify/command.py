@@ -414,7 +414,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):
         print(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
-              f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}), "
+              f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}{_symmetry(p)}), "
               f"{r.terminal} terminal{'' if r.complete else ', STOPPED at the state limit'}")
         if p.states and r.complete and r.states != p.states and not args.full_identity and not args.symmetry:
             print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
@@ -485,6 +485,15 @@ def run(args: argparse.Namespace) -> int:
               f"{wall:.1f} s wall, {cpu:.1f} s CPU in the searches, peak RSS "
               f"{max((r.peak_rss for r in results), default=0) / 2 ** 20:,.0f} MB in the largest process")
     return 1 if bad else 0
+
+
+def _symmetry(p: Position) -> str:
+    """What ``--symmetry`` held as one on ``p``: its interchangeable battlefields, or none."""
+    if not p.symmetry:
+        return ""
+    from simulator.verify.symmetry import interchangeable
+    names = interchangeable(p.start())
+    return f", battlefields {' '.join(names)} interchangeable" if names else ", no battlefields interchangeable"
 
 
 def _checkpointing(args, positions: list[Position]):
