@@ -112,6 +112,16 @@ def test_what_is_interchangeable():
     assert len(SYMMETRIC) >= 30          # most default positions have two bare battlefields: the check is not vacuous
 
 
+def test_many_bare_battlefields_cost_a_bounded_time():
+    """Hostile input: 16 bare battlefields (a scenario's most), all alike and all named by a pending choice, would be
+    16! orders to try; at most ``ORDERS`` are, then the sorted order alone is kept (sound: a renaming of the state)."""
+    names = [f"B{i:02}" for i in range(16)]
+    g = build({"players": ["A", "B"], "battlefields": names, "units": [{"id": "a1", "owner": "A", "at": "base"}]})
+    assert len(interchangeable(g)) == 16
+    g.choosing = tuple(names)
+    assert identity(g) == g.key()                    # the setup order is the sorted one here: nothing renamed
+
+
 def test_the_key_has_the_parts_named():
     """``KEY_PARTS`` names every part of ``State.key()``, in order: what ``identity`` renames is found by name."""
     g = POSITIONS[SYMMETRIC[0]].start()

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import marshal
 from itertools import permutations
+from math import factorial, prod
 
 from simulator.core.model import KEY_PARTS, State
 
@@ -54,6 +55,10 @@ class Plan:
 
 
 _PLANS: dict[int, tuple] = {}
+#: At most this many orders of tied battlefields are tried (4 alike: 24); past it the sorted order alone is kept,
+#: which is as sound and may leave a few renamings of one state apart (a larger search, never a wrong one): 16
+#: bare battlefields, a scenario's most, would be 16! orders
+ORDERS = 24
 
 
 def interchangeable(g: State) -> tuple[str, ...]:
@@ -133,7 +138,8 @@ def identity(g: State) -> tuple:
     if order == p.names and not tied:
         return k
     texts = {i: repr(k[i]) for i in _NAMING if k[i]}   # where a name may be (C-level: cheaper than a walk)
-    if tied and any(repr(n) in texts[i] for i in _UNSIGNED if i in texts for n in tied):
+    if tied and any(repr(n) in texts[i] for i in _UNSIGNED if i in texts for n in tied) and \
+            prod(factorial(len(grp)) for grp in groups) <= ORDERS:
         orders: list[tuple[str, ...]] = [()]
         for grp in groups:
             orders = [o + perm for o in orders for perm in permutations(grp)]
