@@ -71,3 +71,12 @@ def test_what_the_identity_forgets_is_found_by_its_rule(capsys):
     assert "identity (simulator/core/model.py FORGOTTEN): a state's identity forgets a removed card's place" in out
     assert main(["rules", "651.1", "--no-scenarios"]) == 0
     assert "forgets a removed player's points" in capsys.readouterr().out
+
+
+def test_what_the_symmetric_identity_relies_on_is_found_by_its_rules(capsys):
+    """190.6, 652.2, 323.12: `riftsim rules` names where interchangeable battlefields are decided
+    (simulator/verify/symmetry.py RELIES_ON, read by its functions only)."""
+    for rule in ("190.6", "652.2", "323.12", "323.13"):
+        assert main(["rules", rule, "--no-scenarios"]) == 0
+        assert "identity (simulator/verify/symmetry.py RELIES_ON): it holds battlefields with no abilities" \
+            in capsys.readouterr().out

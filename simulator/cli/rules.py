@@ -23,6 +23,7 @@ from statecharts.rulings import RULINGS
 from statecharts.schedule import SCHEDULE
 from statecharts.titles import TITLES, title
 from simulator.core.model import FORGOTTEN
+from simulator.verify.symmetry import RELIES_ON
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -43,7 +44,8 @@ def _ids(text: str) -> list[str]:
 def declarations() -> list[tuple[tuple[str, ...], str]]:
     """Every declaration that cites rules, as (rule ids, one line saying where): machine transitions, the
     schedule's steps, the timing tables' rows, the rulings table, the declared citations of trace
-    lines and refusals (``statecharts/citations.py``) and what a state's identity forgets (``FORGOTTEN``)."""
+    lines and refusals (``statecharts/citations.py``), what a state's identity forgets (``FORGOTTEN``) and what its
+    symmetric identity relies on (``RELIES_ON``)."""
     out: list[tuple[tuple[str, ...], str]] = []
     for m in statecharts.MACHINES:
         for leaf in m.leaves():
@@ -80,6 +82,8 @@ def declarations() -> list[tuple[tuple[str, ...], str]]:
         out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
     for what, rules in FORGOTTEN.items():
         out.append((rules, f"identity (simulator/core/model.py FORGOTTEN): a state's identity forgets {what}"))
+    for what, rules in RELIES_ON.items():
+        out.append((rules, f"identity (simulator/verify/symmetry.py RELIES_ON): it holds {what}"))
     return out
 
 

@@ -32,6 +32,14 @@ from math import factorial, prod
 
 from simulator.core.model import KEY_PARTS, State
 
+#: The rules that make a bare battlefield interchangeable (``riftsim rules 323.12`` lists it): decided here only,
+#: by :func:`interchangeable` and :func:`identity`
+RELIES_ON = {
+    "battlefields with no abilities, static might, provider or card naming them as interchangeable (verify "
+    "--symmetry): only printed abilities tell a battlefield apart, a provider's is replaced when they concede, "
+    "and where several are staged the turn player picks": ("190.6", "652.2", "323.12", "323.13"),
+}
+
 _MS, _UNITS, _BFS = KEY_PARTS.index("ms"), KEY_PARTS.index("units"), KEY_PARTS.index("bfs")
 #: the parts of ``State.key()`` that may name a battlefield (besides the positional ``ms`` and ``bfs``, and the
 #: units' places): renamed string by string
