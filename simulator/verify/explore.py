@@ -3,7 +3,8 @@
 From a starting position (the scenario format's setup keys), every legal action of every player
 (``actions.legal(state, p, moves="single")``: a compact move expanded
 to one move per unit and destination) is applied with the engine's own ``check``,
-``perform`` and ``settle``; states are deduplicated by a 60-bit fingerprint of ``State.key()``
+``perform`` and ``settle``; states are deduplicated by a 60-bit fingerprint of ``State.key()``, or with a
+position's ``symmetry`` of its identity up to interchangeable battlefields (``simulator.verify.symmetry``)
 (Python's tuple hash; the stable blake2b one only names the nodes of an ``--export``). Breadth-first
 order makes every counterexample trace a shortest one.
 

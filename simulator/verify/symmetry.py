@@ -56,13 +56,15 @@ class Plan:
     """Where a game's interchangeable battlefields sit in its identity: their names in setup order, the indexes of
     each one's machine states in ``State.ms``, and every battlefield's place in setup order."""
 
-    __slots__ = ("cfg", "names", "ms", "place")
+    __slots__ = ("names", "ms", "place")
 
-    def __init__(self, cfg, names: tuple[str, ...], ms: dict[str, tuple[int, ...]], place: dict[str, int]) -> None:
-        self.cfg, self.names, self.ms, self.place = cfg, names, ms, place
+    def __init__(self, names: tuple[str, ...], ms: dict[str, tuple[int, ...]], place: dict[str, int]) -> None:
+        self.names, self.ms, self.place = names, ms, place
 
 
+#: id(cfg) -> (cfg, its Plan or None): one entry per game searched (a search has one), at most PLANS of them
 _PLANS: dict[int, tuple] = {}
+PLANS = 64
 #: At most this many orders of tied battlefields are tried (4 alike: 24); past it the sorted order alone is kept,
 #: which is as sound and may leave a few renamings of one state apart (a larger search, never a wrong one): 16
 #: bare battlefields, a scenario's most, would be 16! orders
@@ -93,8 +95,10 @@ def plan(g: State) -> Plan | None:
     if names:
         keys = list(g.ms)
         bfs = list(g.bfs)
-        p = Plan(cfg, names, {n: tuple(i for i, (_leaf, inst) in enumerate(keys) if inst == n) for n in names},
+        p = Plan(names, {n: tuple(i for i, (_leaf, inst) in enumerate(keys) if inst == n) for n in names},
                  {n: i for i, n in enumerate(bfs)})
+    if len(_PLANS) >= PLANS:                 # many games in one process (a test run): forget the older ones
+        _PLANS.clear()
     _PLANS[id(cfg)] = (cfg, p)
     return p
 
