@@ -61,7 +61,12 @@ def _searched(pos, depth=None):
     return explore(pos, graph=False, max_depth=depth)
 
 
-@pytest.mark.parametrize("name", CONCEDE)
+# the largest concede spaces run in .ci/run's slow step
+HEAVY = {"skirmish-conversion-after-the-contester-left", "war-combat-triggers-concede", "skirmish-concede",
+         "skirmish-staged-behind-a-showdown"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in HEAVY else n for n in CONCEDE])
 def test_removed_cards_forgotten_is_a_bisimulation(monkeypatch, name):
     """652.3: on every state of a concede position, the states one by a removed card's short identity behave
     alike (findings, winner, every successor); the search with it on has exactly one state per class."""
@@ -75,6 +80,7 @@ def test_removed_cards_forgotten_is_a_bisimulation(monkeypatch, name):
     assert r.states == n_classes and r.complete
 
 
+@pytest.mark.slow
 def test_the_4_player_cut_merges_a_fifth_of_its_states(monkeypatch):
     """652.3 on the 4-player bench position cut at depth 8: classes of several states exist (the test is not
     vacuous), and the search with it on finds one state per class and no violation."""
@@ -132,6 +138,7 @@ positions:
 """
 
 
+@pytest.mark.slow
 def test_the_command_counts_everything_when_asked(tmp_path):
     """`riftsim verify --full-identity`: the larger search, every field of what was removed counted (the count
     the default search's classes come from); a checkpoint keeps the choice, and its resume searches the same way;

@@ -48,7 +48,8 @@ def test_random_graphs_agree_with_networkx(seed):
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
 
 
-@pytest.mark.parametrize("name", ["duel-two-fronts", "skirmish-focus-holder-leaves", "duel-cards"])
+@pytest.mark.parametrize("name", ["duel-two-fronts", "skirmish-focus-holder-leaves",
+                                  pytest.param("duel-cards", marks=pytest.mark.slow)])
 def test_explored_spaces_agree_with_networkx(name):
     """Real spaces: one with idle loops of end-turns (duel-two-fronts), one with concessions."""
     g = explore(POSITIONS[name], graph=True).graph

@@ -29,6 +29,8 @@ from simulator.verify.symmetry import identity, interchangeable, plan
 
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
 SYMMETRIC = sorted(name for name, p in POSITIONS.items() if plan(p.start()) is not None)
+# the two largest spaces run in .ci/run's slow step (each alone takes longer than the rest of this file)
+HEAVY = {"duel-cards", "skirmish-conversion-after-the-contester-left"}
 WAR4 = dataclasses.replace(load_positions("bench/positions/war-4p-3-cards-4-turns.yaml")[0][0], max_states=10 ** 9)
 
 
@@ -46,7 +48,7 @@ def _symmetric(pos):
     return dataclasses.replace(pos, symmetry=True)
 
 
-@pytest.mark.parametrize("name", SYMMETRIC)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in HEAVY else n for n in SYMMETRIC])
 def test_interchangeable_battlefields_are_a_bisimulation(name):
     """323.12-13: on every state of a default position with interchangeable battlefields, the states one up to a
     renaming of them behave alike (findings, winner, every successor's class); the search with symmetry on has
@@ -58,6 +60,7 @@ def test_interchangeable_battlefields_are_a_bisimulation(name):
     assert r.states == n_classes and r.complete and not r.violations
 
 
+@pytest.mark.slow
 def test_the_4_player_cut_is_two_and_a_half_times_smaller():
     """The 4-player bench position cut at depth 7: classes of several states exist (up to 3! renamings), and the
     search with symmetry on finds one state per class and no violation."""
@@ -67,6 +70,7 @@ def test_the_4_player_cut_is_two_and_a_half_times_smaller():
     assert r.states == n_classes and not r.violations
 
 
+@pytest.mark.slow
 def test_two_shards_and_a_stable_fingerprint_find_the_same_classes():
     """The canonical order is a function of the state alone (no hash, no address): two shards in two processes,
     and the stable fingerprint a checkpoint uses, find as many states as one core does."""
@@ -151,6 +155,7 @@ def _line(out: str) -> str:
     return next(line for line in out.splitlines() if line.startswith("  war-concede:"))
 
 
+@pytest.mark.slow
 def test_the_command_and_the_positions_file(tmp_path):
     """`riftsim verify --symmetry` and `explore: {symmetry: true}`: the same smaller search (the 4-player war position
     of two units: 464 states against 1,529), every invariant held; a checkpoint keeps it for its resume, which

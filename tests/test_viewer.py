@@ -308,6 +308,7 @@ def test_a_failed_expectation_is_shown_where_it_failed(driver, tmp_path):
     assert console_errors(driver) == []
 
 
+@pytest.mark.slow
 def test_every_bundled_scenario_in_one_page_with_a_picker(driver, tmp_path):
     """One page, every scenario: pick each, step to its end, the highlighted states are its last state."""
     from selenium.webdriver.support.ui import Select
