@@ -355,7 +355,8 @@ class Result:
     examples: dict = field(default_factory=dict)    # node id -> stable fingerprint (the analysis' examples)
     visited_bytes: int = 0         # bytes of the visited set + trace tree, when asked
     peak_rss: int = 0              # peak resident bytes of the largest process the search ran in (ru_maxrss)
-    complete: bool = True          # False if max_states stopped the search
+    complete: bool = True          # False if a bound (states, depth, time) or a violation stopped the search
+    bound: str | None = None       # the bound that ended it: "states", "depth" or "time" (BOUNDS), or None
     stopped: str | None = None     # the checkpoint written when the search stopped to be resumed (checkpoint.py)
 
 
@@ -420,7 +421,7 @@ def node_attrs(g: State, depth: int) -> tuple:
 def explore(pos: Position, *, max_states: int | None = None, max_depth: int | None = None,
             graph: bool = False, measure: bool = False, backend: str = "compiled",
             keep_going: bool = False, labels: bool = False, on_level=None, checkpoint=None,
-            stable: bool = False) -> Result:
+            stable: bool = False, max_seconds: float | None = None) -> Result:
     """Breadth-first exploration of ``pos`` within its bounds, on one core.
 
     Stops at the first violation (as TLC does: a broken rule can make the space unbounded), unless
@@ -437,7 +438,7 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
                                       labels=labels, backend=backend, keep_going=keep_going,
                                       monitor=Monitor, stable=stable)) as pool:
         return search(pos, pool, limit=max_states, keep_going=keep_going, backend=backend, measure=measure,
-                      on_level=on_level, checkpoint=checkpoint)
+                      on_level=on_level, checkpoint=checkpoint, max_seconds=max_seconds)
 
 
 def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> tuple[list[Action], State]:
@@ -590,6 +591,7 @@ class Shard:
         self.compact = Collapser()
         self.edges = self.terminal = self.bounded = 0
         self.limited = False                     # a state was left unexpanded by the state bound
+        self.deep = False                        # a state was left unexpanded by the depth bound alone
         self.cpu = 0.0
         self.depth = 0                           # the frontier's depth (a level's states all have it)
         self.base = 0                            # (n == 1) the first id of the level being discovered
@@ -675,6 +677,7 @@ class Shard:
             if stop:
                 self.bounded += 1
                 self.limited = self.limited or bound
+                self.deep = self.deep or (turns < pturns and not bound)
                 continue
             for k, a in enumerate(acts):
                 s, f = try_successor(g, a, mon)
@@ -837,7 +840,7 @@ class Shard:
         return self.cpu
 
     # -- checkpoints (checkpoint.py): between two levels ----------------------------------------------
-    SAVED = ("seen", "frontier", "sg", "edges", "terminal", "bounded", "limited", "cpu", "depth", "base")
+    SAVED = ("seen", "frontier", "sg", "edges", "terminal", "bounded", "limited", "deep", "cpu", "depth", "base")
 
     def save(self, where: str) -> None:
         """Write this shard's part of a checkpoint into the directory ``where`` (its frontier packed)."""
@@ -924,7 +927,7 @@ class Shard:
                              node_attrs(g, depth) if self.labels else (), fingerprint(g) if self.labels else 0)
         out = {"rest": len(rest), "edges": self.edges, "terminal": self.terminal, "bounded": self.bounded + len(rest),
                "coverage": set(self.mon.seen), "graph": self.sg, "cpu": self.cpu, "owned": len(self.seen),
-               "limited": self.limited, "rss": _peak_rss(),
+               "limited": self.limited, "deep": self.deep, "rss": _peak_rss(),
                "bytes": (nbytes(self.seen) + (self.sg.nbytes() if self.sg is not None else 0)) if measure else 0}
         self.seen, self.frontier, self.leftover, self.cands = {}, [], [], []     # freed before the graph is sent
         return out
@@ -937,17 +940,19 @@ def _peak_rss() -> int:
 
 
 def search(pos: Position, pool, *, limit: int | None = None, keep_going: bool = False, backend: str = "compiled",
-           rebalance: bool = True, measure: bool = False, on_level=None, checkpoint=None) -> Result:
+           rebalance: bool = True, measure: bool = False, on_level=None, checkpoint=None,
+           max_seconds: float | None = None) -> Result:
     """Breadth-first exploration of ``pos`` by the shards of ``pool`` (a transport of
     :mod:`simulator.verify.cluster` whose shards are built): the one-core search's result whatever their
     number (with one shard it is the one-core search, :func:`~simulator.verify.explore.explore`).
     ``on_level(Level)``: called after each level (``riftsim verify --levels``: a progress line for a long search).
     ``checkpoint``: a :class:`~simulator.verify.checkpoint.Checkpoint` to resume from and write when due (the
-    search then stops between two levels, ``Result.stopped`` says where)."""
+    search then stops between two levels, ``Result.stopped`` says where). ``max_seconds``: the search ends at
+    the end of the first level finished after that many seconds of wall time (``Result.bound`` is "time")."""
     gc_was = gc.isenabled()
     gc.disable()                   # millions of long-lived objects, no cycles
     try:
-        return _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level, checkpoint)
+        return _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level, checkpoint, max_seconds)
     finally:
         if gc_was:
             gc.enable()
@@ -970,7 +975,8 @@ class Level:
                 f"{self.cpu:,.0f} s CPU, peak RSS {self.peak_rss / 2 ** 20:,.0f} MB")
 
 
-def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=None, checkpoint=None) -> Result:
+def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=None, checkpoint=None,
+            max_seconds=None) -> Result:
     res = Result(pos.name)
     n = pool.n
     limit = limit or pos.max_states
@@ -1028,8 +1034,10 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
             on_level(Level(level, base, len(merged), time.perf_counter() - t0, cpu,
                            max([_peak_rss(), *pool.call_all("peak_rss")])))
         due = checkpoint is not None and last is None and sum(sizes) and checkpoint.due()
+        late = (max_seconds is not None and last is None and not due and sum(sizes) > 0
+                and time.perf_counter() - t0 >= max_seconds)          # the time bound: this level is the last
         if n > 1:                                # step 4: the shards settle (sizes and work known from step 3)
-            if last is None and not due and sum(sizes) and not (rebalance and _targets(work)):
+            if last is None and not due and not late and sum(sizes) and not (rebalance and _targets(work)):
                 steps = pool.call_each("settle_level", [(r, base) for r in replies])    # and the next level
                 sizes, ahead = [x[0] for x in steps], [x[2:] for x in steps]
                 gifts = [[] for _ in range(n)]
@@ -1039,6 +1047,9 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
                 if last is None:
                     gifts, sizes = _rebalance(pool, sizes, work) if rebalance else ([[] for _ in range(n)], sizes)
         if last is not None:
+            break
+        if late:
+            res.bound = "time"
             break
         if due:
             local = getattr(pool, "local", False)
@@ -1053,8 +1064,10 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
             res.seconds, res.cpu = time.perf_counter() - t0, cpu
             return res
     parts = pool.call_all("finish", measure)
-    if any(p["limited"] for p in parts) or (res.violations and not keep_going and sum(p["rest"] for p in parts)):
-        res.complete = False                      # stopped by the bound, or with states still queued
+    if res.bound is None:
+        res.bound = "states" if any(p["limited"] for p in parts) else "depth" if any(p["deep"] for p in parts) else None
+    if res.bound or (res.violations and not keep_going and sum(p["rest"] for p in parts)):
+        res.complete = False                      # stopped by a bound, or with states still queued
     res.states = base
     res.edges = sum(p["edges"] for p in parts)
     res.terminal = sum(p["terminal"] for p in parts)
