@@ -36,7 +36,7 @@ from simulator.core.files import atomic_write, check_writable
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text, step_of
 from simulator.verify.cluster import worker_start as _worker_start
-from simulator.verify.explore import Position, Result, Violation, explore
+from simulator.verify.explore import LOOP, Position, Result, Violation, explore
 from simulator.verify.schema import EXPLORE
 
 #: the default positions ship inside the package (package data, beside this module)
@@ -480,7 +480,8 @@ def run(args: argparse.Namespace) -> int:
         for v in r.violations:
             n += 1
             bad += 1
-            print(f"VIOLATION {v.invariant} [{v.rule}] in {v.position}: {v.message}")
+            print(f"{'LOOP' if v.invariant == LOOP else 'VIOLATION'} {v.invariant} [{v.rule}] in {v.position}: "
+                  f"{v.message}")
             print(f"  shortest trace ({len(v.actions)} actions):")
             for k, a in enumerate(v.actions, 1):
                 print(f"    {k}. {a.describe()}")

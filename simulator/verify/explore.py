@@ -40,14 +40,15 @@ from operator import and_, itemgetter, not_, rshift, xor
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from statecharts.citations import cite
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from statecharts.states import ChainState, CombatStep, FocusState, Mode, Phase, Status, Window
 
-from simulator.game import engine
+from simulator.game import engine, loops
 from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
 from simulator.rules.triggers import deciding, orderer
-from simulator.core.errors import IllegalAction
+from simulator.core.errors import IllegalAction, Loop
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
@@ -405,12 +406,50 @@ def try_successor(g: State, a: Action, mon: Monitor) -> tuple[State | None, tupl
     except IllegalAction as e:   # legal() said yes, check() says no: a rules bug
         mon.found.append(("legal actions are accepted", "410", f"{a.describe()} listed as legal but rejected: {e}"))
         n = None
+    except Loop as e:            # the schedule came back to a position by itself (R22)
+        mon.found.append((LOOP, e.rule, f"{a.describe()}: {e.what}" + (f"; one round: {' / '.join(e.path)}"
+                                                                         if e.path else "")))
+        n = None
     except Exception as e:  # noqa: BLE001 - an engine crash is a finding, with its trace
         mon.found.append(("the engine never fails", "334", f"{a.describe()}: {type(e).__name__}: {e}"))
         n = None
     found = mon.found[0] if mon.found else None
     mon.found.clear()
     return n, found
+
+
+#: the finding of a loop no player decision can end (ruling R22): not a broken rule, a game that is a draw
+LOOP = "a loop no player decision can end"
+LOOP_RULE = cite("engine.loop")
+#: the forced actions a loop may take in one round, at most (each a successor computed again)
+LOOP_WALK = 64
+
+
+def forced_loop(s: State, mon: Monitor) -> list[Action] | None:
+    """The forced actions (each the only one a player has, but conceding) that bring ``s`` back to its own
+    position up to the numbering of new objects (``simulator.game.loops``): one round of a loop no player decision
+    can end (R22); None if a choice, the end of the game, an end of turn or :data:`LOOP_WALK` actions come first.
+    A round that ends a turn is no loop: decks are not modelled, and a real turn draws a card (the end-turn loops of
+    an exhausted board are reported apart, as idle loops)."""
+    start, g, path = loops.identity(s), s, []
+    for _ in range(LOOP_WALK):
+        acts = actions_of(g, False)
+        if len(acts) != 1 or g.winner is not None or acts[0].kind == "end-turn":
+            return None                  # (a turn that ends draws a card in a real game: decks are not modelled)
+        n, found = try_successor(g, acts[0], mon)
+        if n is None or found:
+            return None
+        path.append(acts[0])
+        if loops.identity(n) == start:
+            return path
+        g = n
+    return None
+
+
+def loop_message(a: Action, path: list[Action]) -> str:
+    return (f"after {a.describe()}, the forced actions {'; '.join(x.describe() for x in path)} come back to the "
+            f"same position (up to the numbering of new objects): nobody can end it but by conceding, the game is "
+            f"a draw")
 
 
 def node_attrs(g: State, depth: int) -> tuple:
@@ -592,6 +631,7 @@ class Shard:
         self.edges = self.terminal = self.bounded = 0
         self.limited = False                     # a state was left unexpanded by the state bound
         self.deep = False                        # a state was left unexpanded by the depth bound alone
+        self.no_loop: set[int] = set()           # positions (fingerprints) no loop of forced actions comes back to
         self.cpu = 0.0
         self.depth = 0                           # the frontier's depth (a level's states all have it)
         self.base = 0                            # (n == 1) the first id of the level being discovered
@@ -679,6 +719,7 @@ class Shard:
                 self.limited = self.limited or bound
                 self.deep = self.deep or (turns < pturns and not bound)
                 continue
+            forced = sum(1 for a in acts if a.kind != "concede") == 1
             for k, a in enumerate(acts):
                 s, f = try_successor(g, a, mon)
                 edges += 1
@@ -686,6 +727,10 @@ class Shard:
                     found.append((v, k, 0, *f, a))
                 if s is None:
                     continue
+                if forced and a.kind not in ("concede", "end-turn") and loops.renamed(s):
+                    path = self.loop_from(s)
+                    if path:
+                        found.append((v, k, 1, LOOP, LOOP_RULE, loop_message(a, path), [a, *path]))
                 h = fp(s)
                 end = a.kind == "end-turn"
                 if alone:
@@ -722,6 +767,16 @@ class Shard:
                     sg.edge(-1 - ph, end, a.describe() if labels else "")
         self.edges = edges
         return found
+
+    def loop_from(self, s: State) -> list[Action] | None:
+        """:func:`forced_loop` from ``s``, remembering the positions from which there is none."""
+        h = self.fp(s)
+        if h in self.no_loop:
+            return None
+        path = forced_loop(s, self.mon)
+        if path is None:
+            self.no_loop.add(h)
+        return path
 
     def advance(self) -> array:
         """(n == 1) The level's new states become the frontier; their orders, in id order (= discovery order)."""
@@ -1013,8 +1068,9 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
             if name in kinds:
                 continue
             kinds.add(name)
-            trace = replay(pos, parent, via, v, backend)[0] + ([a] if a is not None else [])
-            res.violations.append(Violation(name, rule, msg, pos.name, trace, level + (a is not None)))
+            more = [] if a is None else a if isinstance(a, list) else [a]       # a loop: its round too
+            trace = replay(pos, parent, via, v, backend)[0] + more
+            res.violations.append(Violation(name, rule, msg, pos.name, trace, level + len(more)))
             if not keep_going:
                 last = v
         if n == 1:                               # ids given at discovery: no exchange
