@@ -26,7 +26,7 @@ from statecharts.states import Phase
 from simulator.game.actions import Action, budget
 from simulator.core.cards import Card
 from simulator.core.i18n import narrate
-from simulator.core.errors import IllegalAction, RulesBug, ScenarioError, TooCostly, need
+from simulator.core.errors import IllegalAction, Loop, RulesBug, ScenarioError, TooCostly, need
 from simulator.game.setup import build
 from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind)
 
@@ -556,6 +556,8 @@ def _do(game, sc: Scenario, st: Step) -> str:
     before = game.state.key()
     try:
         game.apply(st.action, st.number)
+    except Loop as e:
+        return f"{st.describe()} starts a loop no player decision can end: {e}"
     except RulesBug as e:
         return f"{st.describe()} hit a gap in the rules model (please report it): {e}"
     except IllegalAction as e:

@@ -13,7 +13,7 @@ transitions that no position exercised are findings, unless the positions file l
 Every search is bounded by default: states (a position's explore: max_states, 200,000), depth (200 actions)
 and wall time (30 minutes a position); the output says which bound ended a search.
 
-Exit status: 0 everything holds, 1 a finding or violation, 2 bad input, 3 everything held but a bound (states,
+Exit status: 0 everything holds, 1 a finding or violation, 2 bad input, 4 everything held but a bound (states,
 depth or time) ended a search before it was exhaustive, 75 a search stopped by --stop-after to be resumed.
 
 examples:
@@ -33,6 +33,7 @@ import yaml
 from simulator.verify import graphcheck
 from simulator.core.errors import ScenarioError, need
 from simulator.core.files import atomic_write, check_writable
+from simulator.core.text import shown
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text, step_of
 from simulator.verify.cluster import worker_start as _worker_start
@@ -54,7 +55,7 @@ DEPTH = 200
 #: the default time bound of one position's search, in seconds of wall time (checked between two levels)
 MAX_TIME = 30 * 60
 #: exit status when every check held but a bound ended a search (not exhaustive)
-BOUNDED = 3
+BOUNDED = 4
 
 
 def _count(minimum: int, none: bool = False):
@@ -224,7 +225,7 @@ def write_counterexample(out: Path, pos: Position, v: Violation, n: int) -> Path
 
 def _level_printer(pos: Position):
     def show(lv) -> None:
-        print(f"{pos.name}: {lv.line()}", file=sys.stderr, flush=True)
+        print(shown(f"{pos.name}: {lv.line()}"), file=sys.stderr, flush=True)
     return show
 
 
@@ -447,9 +448,9 @@ def run(args: argparse.Namespace) -> int:
         return STOPPED
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):
-        print(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
-              f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}{_symmetry(p)}), "
-              f"{r.terminal} terminal{_stopped(r, p, args.max_states, args.depth, max_time)}")
+        print(shown(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
+                    f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}"
+                    f"{_symmetry(p)}), {r.terminal} terminal{_stopped(r, p, args.max_states, args.depth, max_time)}"))
         if p.states and r.complete and r.states != p.states and not args.full_identity and not args.symmetry:
             print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
                   f"first; update it)")
@@ -480,13 +481,13 @@ def run(args: argparse.Namespace) -> int:
         for v in r.violations:
             n += 1
             bad += 1
-            print(f"{'LOOP' if v.invariant == LOOP else 'VIOLATION'} {v.invariant} [{v.rule}] in {v.position}: "
-                  f"{v.message}")
+            print(shown(f"{'LOOP' if v.invariant == LOOP else 'VIOLATION'} {v.invariant} [{v.rule}] in "
+                        f"{v.position}: {v.message}"))
             print(f"  shortest trace ({len(v.actions)} actions):")
             for k, a in enumerate(v.actions, 1):
-                print(f"    {k}. {a.describe()}")
+                print(shown(f"    {k}. {a.describe()}"))
             path = write_counterexample(out, by_name[v.position], v, n)
-            print(f"  written to {path} (replay: riftsim simulate {path})")
+            print(shown(f"  written to {path} (replay: riftsim simulate {path})"))
     if not n:
         print("invariants: all hold (" + "; ".join(name for name, _, _ in _invariant_names()) + ")")
 
