@@ -470,6 +470,8 @@ def run(args: argparse.Namespace) -> int:
                 f"({', '.join(graphcheck.rules_of(d))})"
         if d in allowed:
             print(f"  not exercised (known: {allowed[d]}): {label}")
+        elif cut:                                    # a search cut short proves nothing unreachable
+            print(f"  not exercised (a search ended by a bound): {label}")
         else:
             print(f"  FINDING never exercised: {label}")
             bad += 1
@@ -534,7 +536,7 @@ def _stopped(r: Result, p: Position, max_states: int | None, depth: int | None, 
     if r.bound == "depth":
         return f", STOPPED by the depth bound (depth {depth}; --depth)"
     if r.bound == "time":
-        return f", STOPPED by the time bound ({max_time:g} s of wall time, after level {r.depth}; --max-time)"
+        return f", STOPPED by the time bound ({max_time:g} s of wall time; --max-time)"
     return ""
 
 
