@@ -121,6 +121,40 @@ def test_simulate_reports_a_schedule_loop_as_the_steps_failure(monkeypatch):
     assert "the game is a draw [R22]" in res.message
 
 
+DEATH_STEPS = """\
+name: a death loop
+players: [A, B]
+battlefields: [North]
+cards:
+  phoenix: {type: unit, might: 1, abilities: [
+    {name: burn, trigger: on-play, effect: [{damage: {unit: self, amount: 1}}]},
+    {name: rise, trigger: on-death, effect: [{play: {card: phoenix}}]}]}
+hands: {A: [phoenix]}
+steps:
+"""
+
+
+def test_simulate_reports_a_loop_of_forced_passes_with_its_round(tmp_path, capsys):
+    """R22 in a scenario: the passes that kill phoenix#1 and play phoenix#2 bring back the position after step 3;
+    the step that closes the loop fails with one line naming both steps, the round and the ruling."""
+    steps = "  - {do: play, player: A, card: phoenix}\n" + "".join(
+        f"  - {{do: pass, player: {p}}}\n" for _ in range(5) for p in "AB")
+    rc = main(["simulate", _file(tmp_path, DEATH_STEPS + steps, "s.yaml")])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert ("-- FAIL: " + str(tmp_path / "s.yaml") + ":16: step 7: B pass brings back the position after step 3 (up to "
+            "the numbering of new objects) with only forced actions between (A pass; B pass; A pass; B pass): a loop no "
+            "player decision can end, the game is a draw [R22]") in out
+
+
+def test_play_says_when_the_players_close_a_loop(tmp_path, capsys, monkeypatch):
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("A play phoenix\n" + "A pass\nB pass\n" * 3 + "quit\n"))
+    assert main(["play", _file(tmp_path, DEATH_STEPS + "  - expect: {turn: A}\n", "s.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "riftsim: B pass brings back the position after step 3" in out and "[R22]" in out
+
+
 # -- bounds -----------------------------------------------------------------------------------------------
 
 def test_a_growing_loop_ends_at_the_default_depth_bound_and_says_so(tmp_path, capsys):

@@ -45,6 +45,7 @@ import yaml
 from simulator.cli.atomic import write_atomic
 from simulator.core.errors import IllegalAction, Loop, RiftsimError, RulesBug
 from simulator.core.text import shown
+from simulator.game import loops
 from simulator.core.i18n import gettext_for, languages, value_word
 from simulator.core.model import Event, State
 from simulator.game.actions import KINDS, Action, legal
@@ -214,6 +215,7 @@ class Session(cmd.Cmd):
         self.sc, self.game, self.lang = sc, game, lang
         self._ = gettext_for(lang)
         self.history: list[tuple[State, Action]] = []
+        self.watch = loops.Watch()                  # a loop no player decision can end (R22)
         self.actions: list[Action] = []
         self.number = 0
         self.use_rawinput = tty
@@ -245,6 +247,7 @@ class Session(cmd.Cmd):
             return False
         g = self.game
         before, prev = len(g.state.trace), g.state
+        self.watch.before(g.state, self.number)
         try:
             g.apply(action, self.number + 1)
         except IllegalAction as e:
@@ -261,6 +264,9 @@ class Session(cmd.Cmd):
         self.number += 1
         self.show(g.state.trace[before:])
         self.say(shown(status(g.state, self.lang)))
+        looped = self.watch.after(g.state, self.number, action.describe())
+        if looped:
+            self.say(shown(f"riftsim: {looped}"))
         return False
 
     def do_legal(self, arg: str) -> bool:
@@ -286,6 +292,7 @@ class Session(cmd.Cmd):
         self.game.state, _ = self.history.pop()
         self.actions.pop()
         self.number -= 1
+        self.watch = loops.Watch()
         self.say(shown(self._("undone.") + " " + status(self.game.state, self.lang)))
         return False
 

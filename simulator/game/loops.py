@@ -16,7 +16,10 @@ board. ``engine.settle`` reads it to stop a loop of forced steps (:class:`~simul
 """
 from __future__ import annotations
 
+from statecharts.citations import cite
+
 from simulator.core.model import KEY_PARTS, State
+from simulator.game.actions import legal
 
 _UNITS = KEY_PARTS.index("units")
 
@@ -68,3 +71,42 @@ def identity(g: State) -> tuple:
         return key
     units = tuple(u for u in key[_UNITS] if names.get(u[0], "").rpartition("#")[2] != "gone")
     return _renamed(key[:_UNITS] + (units,) + key[_UNITS + 1:], names)
+
+
+def forced(g: State) -> bool:
+    """Whether the players of ``g`` have one legal action in all, conceding aside (R22's forced step)."""
+    return g.winner is None and sum(1 for p in g.in_game() for a in legal(g, p) if a.kind != "concede") == 1
+
+
+class Watch:
+    """A game played step by step (``simulate``, ``play``): the positions after a run of forced actions, by
+    :func:`identity`; :meth:`step` says when one comes back, a loop no player decision can end (R22). Only a
+    position where a new object left the board is looked at (the signature of a loop that makes new objects; a
+    position that repeats exactly is a cycle of the game, which ``riftsim verify`` explores), so a game without such
+    a loop pays nothing but :func:`renamed`."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple, int] = {}      # identity -> the step after which the game was there
+        self.steps: list[str] = []           # the forced actions since the first of those positions
+
+    def before(self, g: State, last: int) -> None:
+        """Before an action from ``g`` (``last``: the number of the step ``g`` came from)."""
+        if not (renamed(g) and forced(g)):
+            self.seen, self.steps = {}, []
+        elif not self.seen:
+            self.seen[identity(g)] = last
+
+    def after(self, g: State, number: int, action: str) -> str:
+        """After the action (step ``number``, described ``action``): the loop it closes, or ''."""
+        if not self.seen:
+            return ""
+        self.steps.append(action)
+        k = identity(g)
+        first = self.seen.get(k)
+        if first is None:
+            self.seen[k] = number
+            return ""
+        round_ = self.steps[-(number - first):] if number > first else self.steps
+        return (f"{action} brings back the position after step {first} (up to the numbering of new objects) with "
+                f"only forced actions between ({'; '.join(round_)}): a loop no player decision can end, the game is "
+                f"a draw [{cite('engine.loop')}]")
