@@ -27,7 +27,7 @@ _UNITS = KEY_PARTS.index("units")
 def _gone(g: State) -> dict[str, str]:
     """The renaming of the fresh ids of ``g`` when one of them has left the board, else an empty dict."""
     counters = g.counters
-    if not counters:
+    if not counters or not any(u.zone != "board" and "#" in u.id for u in g.units.values()):
         return {}
     fresh = []
     gone = False
