@@ -199,8 +199,12 @@ def test_jobs_is_capped_to_the_cores(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(cluster, "Processes", counting)
     rc, out, err = _verify(capsys, "--positions", _file(tmp_path, DEATH_LOOP), "--jobs", "300", "--depth", "1")
     cores = len(os.sched_getaffinity(0))
-    assert f"--jobs 300 capped to {cores}" in err and all(n <= cores for n in started)
-    assert "death-loop:" in out
+    assert f"--jobs 300 capped to {cores} (the cores this machine gives riftsim)" in err
+    assert all(n <= cores for n in started) and "death-loop:" in out
+    small = DEATH_LOOP.replace("explore: {turns: 1}", "explore: {turns: 1, states: 52}")
+    started.clear()
+    rc, out, err = _verify(capsys, "--positions", _file(tmp_path, small), "--jobs", "300", "--depth", "1")
+    assert "--jobs 300 capped to 1 (52 states, known from explore: states:)" in err and started == []
 
 
 # -- output ----------------------------------------------------------------------------------------------

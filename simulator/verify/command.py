@@ -83,8 +83,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(seconds, or 90m, 2h; default: 30m, none with --checkpoint or --resume; none: no time bound)")
     p.add_argument("--turns", type=_count(0), metavar="N", help="do not expand states after N end-turns (overrides the file)")
     p.add_argument("--jobs", type=_count(1), default=min(2, os.cpu_count() or 1), metavar="N",
-                   help="worker processes (default: 2): positions largest first, one each; a position larger than "
-                        "the others' share, or the only one, explored by all N together")
+                   help="worker processes (default: 2; at most the cores, one for positions known to be small): "
+                        "positions largest first, one each; a position larger than the others' share, or the only "
+                        "one, explored by all N together")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="explore each position sharded over the workers of a Dask cluster (tcp://HOST:8786; "
                         "needs the cluster extra, docs/cluster.md)")
@@ -422,7 +423,7 @@ def run(args: argparse.Namespace) -> int:
             p.turns = args.turns
         p.symmetry = p.symmetry or args.symmetry
     graph = bool(args.export or not args.no_graph)
-    jobs = _jobs(args.jobs)
+    jobs = args.jobs if args.resume else _jobs(args.jobs, positions)     # a resumed search keeps its shards
     max_time = args.max_time if args.max_time is not None else None if (args.checkpoint or args.resume) else MAX_TIME
     if max_time == float("inf"):                     # --max-time none
         max_time = None
@@ -540,16 +541,24 @@ def _stopped(r: Result, p: Position, max_states: int | None, depth: int | None, 
     return ""
 
 
-def _jobs(asked: int) -> int:
-    """``--jobs``, capped to the cores this process may run on: more processes only share them."""
+#: a search of fewer states than this (the positions' ``explore: states:`` say so) is not worth a second process
+SHARD_FROM = 2_000
+
+
+def _jobs(asked: int, positions: list[Position]) -> int:
+    """``--jobs``, capped to the cores this process may run on (more processes only share them) and to one
+    process when the positions are known to be small (every ``explore: states:`` given, fewer than SHARD_FROM)."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:                           # not on Linux
         cores = os.cpu_count() or 1
-    if asked > cores:
-        print(f"riftsim verify: --jobs {asked} capped to {cores} (the cores this machine gives riftsim)",
-              file=sys.stderr)
-    return max(1, min(asked, cores))
+    sizes = [p.states for p in positions]
+    small = bool(sizes) and all(sizes) and sum(sizes) < SHARD_FROM
+    jobs = 1 if small else min(asked, cores)
+    if jobs < asked:
+        why = f"{sum(sizes)} states, known from explore: states:" if small else "the cores this machine gives riftsim"
+        print(f"riftsim verify: --jobs {asked} capped to {jobs} ({why})", file=sys.stderr)
+    return max(1, jobs)
 
 
 def _symmetry(p: Position) -> str:
