@@ -166,6 +166,28 @@ def test_a_growing_loop_ends_at_the_default_depth_bound_and_says_so(tmp_path, ca
     assert "FINDING never exercised" not in out and rc == command.BOUNDED == 4
 
 
+CHOSEN = """\
+positions:
+  - name: chosen
+    explore: {turns: 1}
+    players: [A, B]
+    battlefields: [North]
+    cards:
+      bless: {type: spell, timing: action, effect: [{ready: {unit: target}}]}
+    units: [{id: a1, owner: A, at: base, might: 1, abilities: [
+      {name: echo, trigger: on-chosen, effect: [{ready: {unit: target}}]}]}]
+    hands: {A: [bless]}
+"""
+
+
+def test_an_on_chosen_trigger_choosing_its_own_unit_ends_at_the_depth_bound(tmp_path, capsys):
+    """383.4.b.2: echo targets a1, which is chosen, which triggers echo again: the chain grows by one item a
+    round (no position repeats, no loop to report), and the depth bound ends the search, named."""
+    rc, out, _err = _verify(capsys, "--positions", _file(tmp_path, CHOSEN), "--depth", "40")
+    assert "chosen: 122 states, 121 transitions, depth 40" in out
+    assert "STOPPED by the depth bound (depth 40; --depth)" in out and "LOOP" not in out and rc == 4
+
+
 def test_the_time_bound_ends_a_search_between_two_levels(tmp_path, capsys):
     rc, out, _err = _verify(capsys, "--positions", _file(tmp_path, ECHO), "--max-time", "0")
     assert "echo: 3 states" in out and "STOPPED by the time bound (0 s of wall time; --max-time)" in out and rc == 4
