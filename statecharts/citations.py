@@ -190,6 +190,7 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     # -- simulator/game/engine.py
     Cited('engine.chooses-use', 'event', ('383.3.a',), "{player} chooses to use {source}'s {name}"),
     Cited('engine.chooses-optional-part', 'event', ('383.3.a.3',), "{player} chooses to {verb} ({item}'s optional part)"),
+    Cited('engine.loop', 'event', ('R22',), 'the position of schedule step {first} repeats at step {now} with no decision between'),
     Cited('engine.declined', 'event', ('383.3.a',), "{player} declines {source}'s {name}: it is removed"),
     Cited('engine.chooses-targets', 'event', ('383.3.a', '356'), "{player} chooses targets for {source}'s {item}: {targets}"),
     Cited('engine.chooses', 'event', ('323.12', '323.13'), '{player} chooses {bf}'),

@@ -84,6 +84,17 @@ RULINGS: dict[str, Ruling] = {r.id: r for r in (
            why="own-death abilities trigger on a death (808.1.d: noted in 3a for a unit being killed in 3b); a "
                "replacement effect means the event does not happen, so there is no death to trigger them; the "
                "digest gives replacement effects no rule number (465.2.c.5 only names them), hence a ruling"),
+    Ruling('R22', 'unbreakable-loop', ('334', '651.1', '194.2'),
+           "a position that repeats (the same position up to the numbering of new objects: fresh ids, counters, "
+           "new cards that left the board) with only forced steps between, no player having any other choice but "
+           "to concede, is a loop nobody can end: the game is a draw, nobody wins; the simulator stops there and "
+           "reports one round of the loop",
+           why="the digest has no loop rule; the game ends only by a win (194.2, 323.1) or when one player is left "
+               "(651.1), and HOT FEPR (334) runs until a player must act; a loop of mandatory actions that comes "
+               "back to the same position would go on forever, and no player can win it without a choice to make; "
+               "trading card games that rule on it (Magic: The Gathering 104.4b, Yu-Gi-Oh!) call an unbreakable loop "
+               "of mandatory actions a draw; conceding stays open (651), which is a choice to lose, not to end the "
+               "loop"),
 )}
 
 #: the rulings that are switches: id -> allowed values ("default" first)

@@ -1,4 +1,4 @@
-"""Rulings are all switches read the same way (rulings R1..R20, statecharts/rulings.py).
+"""Rulings are all switches read the same way (rulings R1..R22, statecharts/rulings.py).
 
 One declared table (``statecharts.rulings.RULINGS``: id, name, rule ids, default, alternatives) and one
 accessor, ``simulator.core.rulings.ruling_is(g, RID, VALUE)``. No other module under ``simulator/`` reads a
@@ -69,7 +69,7 @@ def test_every_switch_is_read_by_the_code():
 
 
 def test_the_table_declares_each_ruling_with_its_rules():
-    assert [f"R{i}" for i in range(1, 22)] == list(RULINGS)
+    assert [f"R{i}" for i in range(1, 23)] == list(RULINGS)
     for rid, r in RULINGS.items():
         assert r.id == rid and r.name and r.default and r.rules, rid
         assert all(re.fullmatch(r"\d{3}(\.[0-9a-z]+)*", x) for x in r.rules), rid

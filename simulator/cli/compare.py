@@ -18,6 +18,7 @@ import argparse
 import sys
 
 from simulator.cli.simulate import _ruling
+from simulator.core.text import shown
 from simulator.core.i18n import gettext_for, languages
 from simulator.game.setup import RULINGS
 from simulator.scenario.loader import load
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     b = record(sc, backend=args.backend, rulings=pins_b, lang=lang)
     label_a, label_b = _describe(pins_a, sc, lang), _describe(pins_b, sc, lang)
     out = sys.stdout
-    print(f"== {sc.file}: {sc.name}", file=out)
+    print(shown(f"== {sc.file}: {sc.name}"), file=out)
     for name, rec, label in (("A", a, label_a), ("B", b, label_b)):
         res = rec.result
         if res.status == "pass":
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             status = _("PENDING: {message}").format(message=res.message)
         else:
             status = _("FAIL: {message}").format(message=res.message)
-        print(_("reading {name} ({label}): {status}").format(name=name, label=label, status=status), file=out)
+        print(shown(_("reading {name} ({label}): {status}").format(name=name, label=label, status=status)), file=out)
     d = divergence(a, b)
     if d is None:
         print(_("-- the two readings give the same trace and the same positions"), file=out)
@@ -107,14 +108,14 @@ def run(args: argparse.Namespace) -> int:
         how = {"lines": _("trace line {n} of that step").format(n=d["event"] + 1),
                "position": _("the same trace lines, but the positions after it differ"),
                "stopped": _("one reading stopped before it")}[d["what"]]
-        print(_("-- first difference: {where}step {n} ({label}), {how}").format(
-            where=where, n=d["n"], label=d["label"], how=how), file=out)
+        print(shown(_("-- first difference: {where}step {n} ({label}), {how}").format(
+            where=where, n=d["n"], label=d["label"], how=how)), file=out)
         for name, rec in (("A", a), ("B", b)):
             print(_("-- reading {name} from there:").format(name=name), file=out)
             lines = [ln for s in rec.steps[d["index"]:] for ln in _lines(s, lang)]
             skip = d["event"] if d["index"] < len(rec.steps) else 0
             for ln in lines[skip:] or [_("(nothing: this reading stopped before that step)")]:
-                print("  " + ln, file=out)
+                print("  " + shown(ln), file=out)
     if args.html:
         from simulator.cli.diagrams import inline_svgs
         from simulator.cli.viewer import scenario_data, write_page
@@ -123,8 +124,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             write_page(args.html, data, inline_svgs(), title=f"riftsim compare: {sc.name}", lang=lang)
         except OSError as e:
-            print(f"riftsim compare: cannot write {args.html}: {e.strerror or e}", file=sys.stderr)
+            print(shown(f"riftsim compare: cannot write {args.html}: {e.strerror or e}"), file=sys.stderr)
             return 2
-        print(f"viewer written to {args.html}", file=sys.stderr)
+        print(shown(f"viewer written to {args.html}"), file=sys.stderr)
     return 0
 

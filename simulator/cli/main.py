@@ -12,6 +12,7 @@ import signal
 import sys
 
 from simulator.core.errors import RiftsimError
+from simulator.core.text import Shown, shown
 
 COMMANDS = {
     "simulate": ("simulator.cli.simulate", "run scenario files and print their traces"),
@@ -75,10 +76,11 @@ def main(argv: list[str] | None = None) -> int:
         p.print_help()
         return 2
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
+    out, sys.stdout = sys.stdout, Shown(sys.stdout)     # nothing a file holds reaches the terminal raw
     try:
         return args._run(args)
     except RiftsimError as e:
-        print(f"riftsim: {e}", file=sys.stderr)
+        print(f"riftsim: {shown(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:                  # Ctrl-C: workers stopped, no output half-written
         _quiet_exit("riftsim: interrupted")
@@ -92,16 +94,18 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:                       # a path the system refuses (too long, a folder, no space...)
         if e.errno is None and os.environ.get("RIFTSIM_DEBUG"):
             raise
-        print(f"riftsim: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}", file=sys.stderr)
+        print(shown(f"riftsim: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}"), file=sys.stderr)
         return 2
     except Exception as e:                  # a bug in riftsim itself: one line, the traceback on request
         if os.environ.get("RIFTSIM_DEBUG"):
             raise
         text = str(e).strip().splitlines()        # a worker's error carries its traceback: its last line
-        print(f"riftsim: internal error: {type(e).__name__}: {text[-1] if text else ''} "
-              f"(set RIFTSIM_DEBUG=1 for the traceback)", file=sys.stderr)
+        print(shown(f"riftsim: internal error: {type(e).__name__}: {text[-1] if text else ''} ")
+              + "(set RIFTSIM_DEBUG=1 for the traceback)", file=sys.stderr)
         return 3
     finally:
+        if isinstance(sys.stdout, Shown):
+            sys.stdout = out
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

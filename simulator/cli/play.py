@@ -43,7 +43,9 @@ from typing import Any
 import yaml
 
 from simulator.cli.atomic import write_atomic
-from simulator.core.errors import IllegalAction, RiftsimError, RulesBug
+from simulator.core.errors import IllegalAction, Loop, RiftsimError, RulesBug
+from simulator.core.text import shown
+from simulator.game import loops
 from simulator.core.i18n import gettext_for, languages, value_word
 from simulator.core.model import Event, State
 from simulator.game.actions import KINDS, Action, legal
@@ -213,6 +215,7 @@ class Session(cmd.Cmd):
         self.sc, self.game, self.lang = sc, game, lang
         self._ = gettext_for(lang)
         self.history: list[tuple[State, Action]] = []
+        self.watch = loops.Watch()                  # a loop no player decision can end (R22)
         self.actions: list[Action] = []
         self.number = 0
         self.use_rawinput = tty
@@ -225,7 +228,7 @@ class Session(cmd.Cmd):
     def show(self, events: list[Event]) -> None:
         from simulator.scenario.loader import trace_line
         for e in events:
-            self.say(trace_line(e, self.lang))
+            self.say(shown(trace_line(e, self.lang)))
 
     # -- the loop -------------------------------------------------------------------------------------
     def emptyline(self) -> bool:
@@ -240,33 +243,40 @@ class Session(cmd.Cmd):
         try:
             action = parse_action(line)
         except ParseError as e:
-            self.say(f"? {e}")
+            self.say(shown(f"? {e}"))
             return False
         g = self.game
         before, prev = len(g.state.trace), g.state
+        self.watch.before(g.state, self.number)
         try:
             g.apply(action, self.number + 1)
         except IllegalAction as e:
-            self.say(self._("illegal: {reason} [{rule}]").format(reason=e.reason, rule=e.rule))
+            self.say(shown(self._("illegal: {reason} [{rule}]").format(reason=e.reason, rule=e.rule)))
+            return False
+        except Loop as e:
+            self.say(shown(self._("riftsim: a loop no player decision can end: {error}").format(error=e)))
             return False
         except RulesBug as e:
-            self.say(self._("riftsim: a gap in the rules model (please report it): {error}").format(error=e))
+            self.say(shown(self._("riftsim: a gap in the rules model (please report it): {error}").format(error=e)))
             return False
         self.history.append((prev, action))
         self.actions.append(action)
         self.number += 1
         self.show(g.state.trace[before:])
-        self.say(status(g.state, self.lang))
+        self.say(shown(status(g.state, self.lang)))
+        looped = self.watch.after(g.state, self.number, action.describe())
+        if looped:
+            self.say(shown(f"riftsim: {looped}"))
         return False
 
     def do_legal(self, arg: str) -> bool:
         """legal [PLAYER]: the legal actions, with the targets each card can take"""
-        self.say("\n".join(legal_lines(self.game.state, arg.strip() or None)))
+        self.say("\n".join(shown(line) for line in legal_lines(self.game.state, arg.strip() or None)))
         return False
 
     def do_state(self, arg: str) -> bool:
         """state: the position (turn state, focus, priority, chain, score)"""
-        self.say(status(self.game.state, self.lang))
+        self.say(shown(status(self.game.state, self.lang)))
         return False
 
     def do_trace(self, arg: str) -> bool:
@@ -282,7 +292,8 @@ class Session(cmd.Cmd):
         self.game.state, _ = self.history.pop()
         self.actions.pop()
         self.number -= 1
-        self.say(self._("undone.") + " " + status(self.game.state, self.lang))
+        self.watch = loops.Watch()
+        self.say(shown(self._("undone.") + " " + status(self.game.state, self.lang)))
         return False
 
     def do_save(self, arg: str) -> bool:
@@ -294,9 +305,9 @@ class Session(cmd.Cmd):
         try:
             path = write_atomic(target, self.scenario_text().encode("utf-8"))
         except OSError as e:
-            self.say(self._("cannot write {file}: {why}").format(file=target, why=e.strerror or e))
+            self.say(shown(self._("cannot write {file}: {why}").format(file=target, why=e.strerror or e)))
             return False
-        self.say(self._("saved {n} action(s) to {file} (replay: riftsim simulate {file})").format(n=len(self.actions), file=path))
+        self.say(shown(self._("saved {n} action(s) to {file} (replay: riftsim simulate {file})").format(n=len(self.actions), file=path)))
         return False
 
     def do_help(self, arg: str) -> bool:
@@ -420,17 +431,17 @@ def run(args) -> int:
                 try:
                     game.apply(st.action, st.number)
                 except IllegalAction as e:
-                    print(f"riftsim play: {sc.file}:{st.line}: step {st.number}: {st.describe()} is illegal: "
-                          f"{e.reason} [{e.rule}]", file=sys.stderr)
+                    print(shown(f"riftsim play: {sc.file}:{st.line}: step {st.number}: {st.describe()} is illegal: "
+                                f"{e.reason} [{e.rule}]"), file=sys.stderr)
                     return 1
                 session.actions.append(st.action)
                 session.number = st.number
         # replayed steps are the position: saved, never undone
     _ = gettext_for(args.lang)
-    session.say(_("{name}: type help for commands, Tab to complete").format(name=sc.name) if tty else
-                _("{name}: type 'help' for commands").format(name=sc.name))
+    session.say(shown(_("{name}: type help for commands, Tab to complete").format(name=sc.name) if tty else
+                      _("{name}: type 'help' for commands").format(name=sc.name)))
     session.show(game.state.trace)
-    session.say(status(game.state, args.lang))
+    session.say(shown(status(game.state, args.lang)))
     readline: Any = None
     if tty:
         try:

@@ -21,6 +21,7 @@ import pathlib
 import sys
 
 from simulator.core.errors import ScenarioError
+from simulator.core.text import shown
 from simulator.core.i18n import event_json, gettext_for, languages
 from simulator.game.validate import check_ruling
 from simulator.scenario.loader import Result, load, trace_line
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         if pathlib.Path(path).is_dir():
             found = sorted(str(f) for f in pathlib.Path(path).glob("*.yaml"))
             if not found:
-                print(f"{path}:0: no scenario files (*.yaml) in this directory", file=sys.stderr)
+                print(shown(f"{path}:0: no scenario files (*.yaml) in this directory"), file=sys.stderr)
                 return 2
             files += found
         else:
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         except ScenarioError as e:
             counts["invalid"] += 1
             worst = 2
-            print(str(e), file=sys.stderr)
+            print(shown(e), file=sys.stderr)
             if args.json:
                 print(json.dumps({"scenario": None, "file": path, "status": "invalid", "message": str(e),
                                   "events": [], "final": None}), file=out)
@@ -116,18 +117,18 @@ def run(args: argparse.Namespace) -> int:
                               "events": [event_json(e, args.lang) for e in res.events], "final": res.final}),
                   file=out)
             if res.message and res.status == "fail":
-                print(res.message, file=sys.stderr)
+                print(shown(res.message), file=sys.stderr)
             continue
         if i:
             print(file=out)
-        print(_header(sc, rulings), file=out)
+        print(shown(_header(sc, rulings)), file=out)
         if not args.quiet:
             lines = [(e.step, trace_line(e, args.lang)) for e in res.events]
             if args.checks:
                 lines += [(n, f"{n}  expect: {text}  [held]") for n, text in res.checked]
             for _, line in sorted(lines, key=lambda x: x[0]):
-                print(line, file=out)
-        print(_result_line(res, args.lang), file=out)
+                print(shown(line), file=out)
+        print(shown(_result_line(res, args.lang)), file=out)
     _ = gettext_for(args.lang)
     summary = _("{count} scenarios: {passed} passed, {failed} failed, {invalid} invalid, {pending} pending"
                 if len(args.files) != 1 else
@@ -165,14 +166,14 @@ def _html(recorded: list, out_path: str, lang: str = "en") -> int:
     scenarios = [{"name": r.scenario.name, "file": r.scenario.file, "readings": [scenario_data(r)], "diverge": None}
                  for r in recorded]
     if not scenarios:
-        print(f"riftsim simulate: no valid scenario to show, {out_path} not written", file=sys.stderr)
+        print(shown(f"riftsim simulate: no valid scenario to show, {out_path} not written"), file=sys.stderr)
         return 2
     try:
         write_page(out_path, scenarios, inline_svgs(), lang=lang)
     except OSError as e:
-        print(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}", file=sys.stderr)
+        print(shown(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}"), file=sys.stderr)
         return 2
-    print(f"viewer written to {out_path} ({len(scenarios)} scenario{'s' if len(scenarios) != 1 else ''})",
+    print(shown(f"viewer written to {out_path} ({len(scenarios)} scenario{'s' if len(scenarios) != 1 else ''})"),
           file=sys.stderr)
     return 0
 
@@ -184,7 +185,7 @@ def _diagram(res: Result, out_path: str, backend: str, rulings: dict) -> int:
     try:
         draw_trace(fired, out_path, title=f"{res.scenario.name}  ({res.scenario.file})")
     except OSError as e:
-        print(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}", file=sys.stderr)
+        print(shown(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}"), file=sys.stderr)
         return 2
-    print(f"diagram written to {out_path}", file=sys.stderr)
+    print(shown(f"diagram written to {out_path}"), file=sys.stderr)
     return 0

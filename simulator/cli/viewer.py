@@ -14,6 +14,7 @@ trace gives a translated page; the few words of the page itself are :data:`CHROM
 from __future__ import annotations
 
 import html
+import re
 import json
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from simulator.cli.atomic import write_atomic
 from simulator.cli.titles import titles
 from simulator.core.i18n import gettext_for
 from simulator.core.log import N_
+from simulator.core.text import shown
 
 #: the page's own words (buttons, headings): everything else on the page comes from the trace
 CHROME = {
@@ -122,8 +124,14 @@ def page(scenarios: list[dict], svgs: dict[str, str], title: str | None = None, 
     data = data.replace("<", "\\u003c")       # no markup at all inside the data block (JSON reads it back)
     templates = "\n".join(f'<template id="svg-{html.escape(name)}">{svg}</template>'
                           for name, svg in svgs.items())
-    return (PAGE.replace("%TITLE%", html.escape(title or chrome(lang)["title"])).replace("%LANG%", html.escape(lang))
-            .replace("%CSS%", CSS).replace("%JS%", JS).replace("%SVGS%", templates).replace("%DATA%", data))
+    parts = {"TITLE": html.escape(shown(title or chrome(lang)["title"])), "LANG": html.escape(lang), "CSS": CSS,
+             "JS": JS, "SVGS": templates, "DATA": data}
+    # one pass over the page: a value is never read again, so a name holding "%SVGS%" stays that text
+    return PLACEHOLDER.sub(lambda m: parts[m.group(1)], PAGE)
+
+
+#: the page's placeholders, filled in one pass by :func:`page`
+PLACEHOLDER = re.compile(r"%(TITLE|LANG|CSS|JS|SVGS|DATA)%")
 
 
 def write_page(path: str | Path, scenarios: list[dict], svgs: dict[str, str], title: str | None = None,

@@ -30,6 +30,15 @@ class RulesBug(RiftsimError):
     """A declared machine was asked for a transition it does not have: a bug in the rules model."""
 
 
+class Loop(RiftsimError):
+    """A loop no player decision can end (ruling R22): the position repeated, modulo fresh ids and counters, with
+    only forced steps between. ``rule`` cites the ruling; ``path`` is what happens in one round of the loop."""
+
+    def __init__(self, what: str, rule: str, path: tuple[str, ...] = ()) -> None:
+        super().__init__(f"{what} [{rule}]" + (f"; one round: {' / '.join(path)}" if path else ""))
+        self.what, self.rule, self.path = what, rule, path
+
+
 class TooCostly(RiftsimError):
     """A bounded computation (``actions.budget``) ran past its bound: hostile input, refused."""
 

@@ -15,12 +15,13 @@ from simulator.rules import concede
 from simulator.game.actions import Action, check, choice, legal
 from simulator.game.setup import build
 from simulator.game.validate import SetupValidator
+from simulator.game import loops
 from simulator.rules.chain import pass_priority, put_on_chain
 from simulator.rules.triggers import deciding, drop_item, order_triggers, replace_item, unordered_labels
 from simulator.rules.targets import target_fields
 from simulator.rules.cleanup import open_at
 from simulator.core.log import N_, fire, log
-from simulator.core.errors import IllegalAction, RulesBug, need
+from simulator.core.errors import IllegalAction, Loop, RulesBug, need
 from simulator.core.machines import schedule
 from simulator.core.model import Item, State
 from simulator.rules.moves import standard_move
@@ -37,11 +38,28 @@ PLAYS = {(False, False): N_("{player} plays {card}"), (True, False): N_("{player
          (True, True): N_("{player} plays {card} at {at} ({targets})")}
 
 
+#: schedule steps one settle runs before it looks for a repeated position (a real settle takes a few dozen)
+LOOP_FROM = 100
+
+
 def settle(g: State) -> None:
     """HOT FEPR (334-340) and the turn cycle, until a player must act (or the game is over): the declared
-    schedule (``statecharts/schedule.py``), one step at a time."""
+    schedule (``statecharts/schedule.py``), one step at a time. Past :data:`LOOP_FROM` steps each position is
+    remembered by its identity modulo fresh ids (``simulator.game.loops``): one that comes back is a loop no
+    player decision can end, raised as :class:`~simulator.core.errors.Loop` with one round of its trace."""
     once = schedule()
-    for _ in range(LIMIT):
+    for _ in range(LOOP_FROM):
+        if not once(g):
+            return
+    seen: dict[tuple, tuple[int, int]] = {}
+    for n in range(LOOP_FROM, LIMIT):
+        k = loops.identity(g)
+        if k in seen:
+            first, at = seen[k]
+            raise Loop(f"the position of schedule step {first} repeats at step {n} with no decision between (up to "
+                       f"the numbering of new objects): a loop no player decision can end, the game is a draw",
+                       cite("engine.loop"), tuple(e.event for e in g.trace[at:at + 12]))
+        seen[k] = (n, len(g.trace))
         if not once(g):
             return
     raise RulesBug("HOT FEPR did not settle (a loop in the rules model)")

@@ -26,8 +26,9 @@ from statecharts.states import Phase
 from simulator.game.actions import Action, budget
 from simulator.core.cards import Card
 from simulator.core.i18n import narrate
-from simulator.core.errors import IllegalAction, RulesBug, ScenarioError, TooCostly, need
+from simulator.core.errors import IllegalAction, Loop, RulesBug, ScenarioError, TooCostly, need
 from simulator.game.setup import build
+from simulator.game import loops
 from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind)
 
 TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
@@ -517,10 +518,15 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
     failure = ""
     steps = checks = 0
     checked: list[tuple[int, str]] = []
+    watch, last = loops.Watch(), 0
     with budget(MAX_CHECKS):            # the whole run's legal listings together (hostile input)
         for st in sc.steps:
             try:
+                if st.action and not st.illegal:
+                    watch.before(game.state, last)
                 failure = _do(game, sc, st) if st.action else _check(game, sc, st)
+                if st.action and not st.illegal and not failure:
+                    failure, last = watch.after(game.state, st.number, st.describe()), st.number
             except TooCostly:
                 raise ScenarioError(f"{sc.file}:{st.line}", f"step {st.number}: the scenario's legal actions "
                                     f"need more than {MAX_CHECKS:,} candidate checks in all: refused") from None
@@ -556,6 +562,8 @@ def _do(game, sc: Scenario, st: Step) -> str:
     before = game.state.key()
     try:
         game.apply(st.action, st.number)
+    except Loop as e:
+        return f"{st.describe()} starts a loop no player decision can end: {e}"
     except RulesBug as e:
         return f"{st.describe()} hit a gap in the rules model (please report it): {e}"
     except IllegalAction as e:

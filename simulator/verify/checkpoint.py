@@ -171,8 +171,8 @@ def _named(x, *names: str) -> bool:
 
 
 #: the fields of a shard's part: ``explore.Shard.SAVED`` and its coverage (tests/test_checkpoint.py: the same)
-SHARD_FIELDS = frozenset({"seen", "frontier", "sg", "edges", "terminal", "bounded", "limited", "cpu", "depth", "base",
-                          "coverage"})
+SHARD_FIELDS = frozenset({"seen", "frontier", "sg", "edges", "terminal", "bounded", "limited", "deep", "cpu", "depth",
+                          "base", "coverage"})
 #: what a frontier entry's state may be: whole, packed, or only its outcome
 FRONTIER_STATES = ("simulator.core.model.State", "simulator.verify.packed.Packed", "simulator.verify.explore.Checked")
 
@@ -192,7 +192,8 @@ def check_shard(part) -> str | None:
     for name in ("edges", "terminal", "bounded", "depth", "base"):
         if not _count(part[name]):
             return f"{name} is {part[name]!r}, not a count"
-    if type(part["limited"]) is not bool or type(part["cpu"]) not in (int, float) or part["cpu"] < 0:
+    if type(part["limited"]) is not bool or type(part["deep"]) is not bool or \
+            type(part["cpu"]) not in (int, float) or part["cpu"] < 0:
         return "limited or cpu is not what a search writes"
     if part["sg"] is not None and type(part["sg"]) is not StateGraph:
         return f"sg is a {type(part['sg']).__name__}"

@@ -10,7 +10,11 @@ its shortest trace and is written as a scenario file that ``riftsim simulate`` r
 transitions that no position exercised are findings, unless the positions file lists them under
 ``unexercised`` with the reason.
 
-Exit status: 0 everything holds, 1 a finding or violation, 2 bad input.
+Every search is bounded by default: states (a position's explore: max_states, 200,000), depth (200 actions)
+and wall time (30 minutes a position); the output says which bound ended a search.
+
+Exit status: 0 everything holds, 1 a finding or violation, 2 bad input, 4 everything held but a bound (states,
+depth or time) ended a search before it was exhaustive, 75 a search stopped by --stop-after to be resumed.
 
 examples:
   riftsim verify
@@ -29,10 +33,11 @@ import yaml
 from simulator.verify import graphcheck
 from simulator.core.errors import ScenarioError, need
 from simulator.core.files import atomic_write, check_writable
+from simulator.core.text import shown
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text, step_of
 from simulator.verify.cluster import worker_start as _worker_start
-from simulator.verify.explore import Position, Result, Violation, explore
+from simulator.verify.explore import LOOP, Position, Result, Violation, explore
 from simulator.verify.schema import EXPLORE
 
 #: the default positions ship inside the package (package data, beside this module)
@@ -45,8 +50,18 @@ POSITION_EXTRA = ("name", "explore")
 SCENARIO_EXTRA = ("name", "explore", "steps", "pending", "description", "seed")
 
 
-def _count(minimum: int):
-    def parse(text: str) -> int:
+#: the default depth bound (actions from the start): the default positions reach 67
+DEPTH = 200
+#: the default time bound of one position's search, in seconds of wall time (checked between two levels)
+MAX_TIME = 30 * 60
+#: exit status when every check held but a bound ended a search (not exhaustive)
+BOUNDED = 4
+
+
+def _count(minimum: int, none: bool = False):
+    def parse(text: str) -> int | None:
+        if none and text.strip().lower() == "none":
+            return None
         try:
             n = int(text)
         except ValueError:
@@ -61,11 +76,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--positions", metavar="FILE.yaml", action="append",
                    help="starting positions to explore (default: every position shipped in simulator/verify/positions/); repeatable")
     p.add_argument("--max-states", type=_count(1), metavar="N", help="stop each position's search after N distinct states")
-    p.add_argument("--depth", type=_count(0), metavar="N", help="do not expand states deeper than N actions")
+    p.add_argument("--depth", type=_count(0, none=True), default=DEPTH, metavar="N",
+                   help=f"do not expand states deeper than N actions (default: {DEPTH}; none: no depth bound)")
+    p.add_argument("--max-time", type=_bound_duration, metavar="TIME",
+                   help="end each position's search at the end of the first level finished after TIME of wall time "
+                        "(seconds, or 90m, 2h; default: 30m, none with --checkpoint or --resume; none: no time bound)")
     p.add_argument("--turns", type=_count(0), metavar="N", help="do not expand states after N end-turns (overrides the file)")
     p.add_argument("--jobs", type=_count(1), default=min(2, os.cpu_count() or 1), metavar="N",
-                   help="worker processes (default: 2): positions largest first, one each; a position larger than "
-                        "the others' share, or the only one, explored by all N together")
+                   help="worker processes (default: 2; at most the cores, one for positions known to be small): "
+                        "positions largest first, one each; a position larger than the others' share, or the only "
+                        "one, explored by all N together")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="explore each position sharded over the workers of a Dask cluster (tcp://HOST:8786; "
                         "needs the cluster extra, docs/cluster.md)")
@@ -206,23 +226,33 @@ def write_counterexample(out: Path, pos: Position, v: Violation, n: int) -> Path
 
 def _level_printer(pos: Position):
     def show(lv) -> None:
-        print(f"{pos.name}: {lv.line()}", file=sys.stderr, flush=True)
+        print(shown(f"{pos.name}: {lv.line()}"), file=sys.stderr, flush=True)
     return show
 
 
 def _duration(text: str) -> float:
+    """A finite, non-negative duration (``--stop-after``): ``nan``, ``inf`` and negatives are refused."""
+    import math
     from simulator.verify.checkpoint import seconds
     try:
-        return seconds(text)
+        value = seconds(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite duration: {text!r} (seconds, or 90m, 2h)")
+    return value
+
+
+def _bound_duration(text: str) -> float:
+    """``--max-time``: a duration as ``--stop-after`` takes it, or ``none`` (no time bound: infinity)."""
+    return float("inf") if text.strip().lower() == "none" else _duration(text)
 
 
 def _work(job) -> Result:
-    pos, max_states, depth, graph, measure, backend, export, levels, ckpt = job
+    pos, max_states, depth, graph, measure, backend, export, levels, ckpt, max_seconds = job
     r = explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend,
                 labels=export, on_level=_level_printer(pos) if levels else None, checkpoint=ckpt,
-                stable=ckpt is not None)      # a search resumed in another process: fingerprints of every process
+                stable=ckpt is not None, max_seconds=max_seconds)      # a search resumed in another process: fingerprints of every process
     return finish(pos, r, export, backend)
 
 
@@ -246,13 +276,14 @@ def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int |
                   depth: int | None = None, graph: bool = False, measure: bool = False,
                   backend: str = "compiled", progress: bool = False, export: bool = False,
                   cluster: str | None = None, shards: int | None = None, levels: bool = False,
-                  checkpoint=None) -> list[Result]:
+                  checkpoint=None, max_seconds: float | None = None) -> list[Result]:
     """Explore every position; results in the positions' order. ``progress``: a bar on stderr, a tick per position.
 
     ``jobs`` processes: the positions run largest first (their ``explore: states:``) one per process, except a
     position bigger than the others' share (or the only one), which all ``jobs`` processes explore together
-    (:mod:`simulator.verify.shard`). ``cluster``: every position sharded over a Dask cluster's workers."""
-    work = [(p, max_states, depth, graph, measure, backend, export, levels, checkpoint) for p in positions]
+    (:mod:`simulator.verify.shard`). ``cluster``: every position sharded over a Dask cluster's workers.
+    ``max_seconds``: each position's time bound (``Result.bound``)."""
+    work = [(p, max_states, depth, graph, measure, backend, export, levels, checkpoint, max_seconds) for p in positions]
     bar = _bar(len(work)) if progress else None
     results: list = [None] * len(work)
     total = sum(p.states for p in positions)
@@ -303,13 +334,13 @@ def _sharded(job, transport, n: int, stable: bool = False) -> Result:
     """One position explored by ``n`` shards (``transport(make)`` builds them), analysed here."""
     import functools
     from simulator.verify.explore import Shard, search
-    pos, max_states, depth, graph, measure, backend, export, levels, ckpt = job
+    pos, max_states, depth, graph, measure, backend, export, levels, ckpt, max_seconds = job
     make = functools.partial(Shard, pos, n, max_depth=depth, limit=max_states, graph=graph, labels=export,
                              backend=backend, stable=stable)
     pool = transport(make)
     try:
         r = search(pos, pool, limit=max_states, backend=backend, measure=measure,
-                   on_level=_level_printer(pos) if levels else None, checkpoint=ckpt)
+                   on_level=_level_printer(pos) if levels else None, checkpoint=ckpt, max_seconds=max_seconds)
     finally:
         pool.close()
     return finish(pos, r, export, backend)
@@ -392,15 +423,20 @@ def run(args: argparse.Namespace) -> int:
             p.turns = args.turns
         p.symmetry = p.symmetry or args.symmetry
     graph = bool(args.export or not args.no_graph)
+    jobs = args.jobs if args.resume else _jobs(args.jobs, positions)     # a resumed search keeps its shards
+    max_time = args.max_time if args.max_time is not None else None if (args.checkpoint or args.resume) else MAX_TIME
+    if max_time == float("inf"):                     # --max-time none
+        max_time = None
     import time
     from simulator.core import model
     t0 = time.perf_counter()
     forget, model.FORGET_REMOVED = model.FORGET_REMOVED, not args.full_identity   # (forked workers inherit it)
     try:
-        results = run_positions(positions, jobs=max(1, args.jobs), max_states=args.max_states, depth=args.depth,
+        results = run_positions(positions, jobs=jobs, max_states=args.max_states, depth=args.depth,
                                 graph=graph, measure=args.stats, backend=args.backend,
                                 progress=_show_progress(args), export=bool(args.export),
-                                cluster=args.cluster, shards=args.shards, levels=args.levels, checkpoint=ckpt)
+                                cluster=args.cluster, shards=args.shards, levels=args.levels, checkpoint=ckpt,
+                                max_seconds=max_time)
     finally:
         model.FORGET_REMOVED = forget
     wall = time.perf_counter() - t0
@@ -413,14 +449,18 @@ def run(args: argparse.Namespace) -> int:
         return STOPPED
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):
-        print(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
-              f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}{_symmetry(p)}), "
-              f"{r.terminal} terminal{'' if r.complete else ', STOPPED at the state limit'}")
+        print(shown(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
+                    f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}"
+                    f"{_symmetry(p)}), {r.terminal} terminal{_stopped(r, p, args.max_states, args.depth, max_time)}"))
         if p.states and r.complete and r.states != p.states and not args.full_identity and not args.symmetry:
             print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
                   f"first; update it)")
     total = sum(r.states for r in results)
     print(f"  total: {total} distinct states, {sum(r.edges for r in results)} transitions")
+    cut = [r for r in results if r.bound]
+    if cut:
+        print(f"  {len(cut)} of {len(results)} searches ended by a bound, not exhaustive: what was not explored "
+              f"was not checked (exit status {BOUNDED} if nothing else is found)")
 
     covered = set().union(*(r.coverage for r in results))
     declared = graphcheck.declared_transitions(statecharts.MACHINES)
@@ -431,6 +471,8 @@ def run(args: argparse.Namespace) -> int:
                 f"({', '.join(graphcheck.rules_of(d))})"
         if d in allowed:
             print(f"  not exercised (known: {allowed[d]}): {label}")
+        elif cut:                                    # a search cut short proves nothing unreachable
+            print(f"  not exercised (a search ended by a bound): {label}")
         else:
             print(f"  FINDING never exercised: {label}")
             bad += 1
@@ -442,12 +484,13 @@ def run(args: argparse.Namespace) -> int:
         for v in r.violations:
             n += 1
             bad += 1
-            print(f"VIOLATION {v.invariant} [{v.rule}] in {v.position}: {v.message}")
+            print(shown(f"{'LOOP' if v.invariant == LOOP else 'VIOLATION'} {v.invariant} [{v.rule}] in "
+                        f"{v.position}: {v.message}"))
             print(f"  shortest trace ({len(v.actions)} actions):")
             for k, a in enumerate(v.actions, 1):
-                print(f"    {k}. {a.describe()}")
+                print(shown(f"    {k}. {a.describe()}"))
             path = write_counterexample(out, by_name[v.position], v, n)
-            print(f"  written to {path} (replay: riftsim simulate {path})")
+            print(shown(f"  written to {path} (replay: riftsim simulate {path})"))
     if not n:
         print("invariants: all hold (" + "; ".join(name for name, _, _ in _invariant_names()) + ")")
 
@@ -484,7 +527,38 @@ def run(args: argparse.Namespace) -> int:
               f"{mem / max(total, 1):.0f} bytes per visited state (visited set + trace tree), "
               f"{wall:.1f} s wall, {cpu:.1f} s CPU in the searches, peak RSS "
               f"{max((r.peak_rss for r in results), default=0) / 2 ** 20:,.0f} MB in the largest process")
-    return 1 if bad else 0
+    return 1 if bad else BOUNDED if cut else 0
+
+
+def _stopped(r: Result, p: Position, max_states: int | None, depth: int | None, max_time: float | None) -> str:
+    """What ended a search that a bound cut, for its line of the output (nothing for an exhaustive one)."""
+    if r.bound == "states":
+        return f", STOPPED by the state bound ({max_states or p.max_states:,} states; --max-states)"
+    if r.bound == "depth":
+        return f", STOPPED by the depth bound (depth {depth}; --depth)"
+    if r.bound == "time":
+        return f", STOPPED by the time bound ({max_time:g} s of wall time; --max-time)"
+    return ""
+
+
+#: a search of fewer states than this (the positions' ``explore: states:`` say so) is not worth a second process
+SHARD_FROM = 2_000
+
+
+def _jobs(asked: int, positions: list[Position]) -> int:
+    """``--jobs``, capped to the cores this process may run on (more processes only share them) and to one
+    process when the positions are known to be small (every ``explore: states:`` given, fewer than SHARD_FROM)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:                           # not on Linux
+        cores = os.cpu_count() or 1
+    sizes = [p.states for p in positions]
+    small = bool(sizes) and all(sizes) and sum(sizes) < SHARD_FROM
+    jobs = 1 if small else min(asked, cores)
+    if jobs < asked:
+        why = f"{sum(sizes)} states, known from explore: states:" if small else "the cores this machine gives riftsim"
+        print(f"riftsim verify: --jobs {asked} capped to {jobs} ({why})", file=sys.stderr)
+    return max(1, jobs)
 
 
 def _symmetry(p: Position) -> str:

@@ -40,14 +40,15 @@ from operator import and_, itemgetter, not_, rshift, xor
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from statecharts.citations import cite
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from statecharts.states import ChainState, CombatStep, FocusState, Mode, Phase, Status, Window
 
-from simulator.game import engine
+from simulator.game import engine, loops
 from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
 from simulator.rules.triggers import deciding, orderer
-from simulator.core.errors import IllegalAction
+from simulator.core.errors import IllegalAction, Loop
 from simulator.core.model import State
 from simulator.game.setup import build, to_card
 from simulator.core.cards import CATALOGUE
@@ -355,7 +356,8 @@ class Result:
     examples: dict = field(default_factory=dict)    # node id -> stable fingerprint (the analysis' examples)
     visited_bytes: int = 0         # bytes of the visited set + trace tree, when asked
     peak_rss: int = 0              # peak resident bytes of the largest process the search ran in (ru_maxrss)
-    complete: bool = True          # False if max_states stopped the search
+    complete: bool = True          # False if a bound (states, depth, time) or a violation stopped the search
+    bound: str | None = None       # the bound that ended it: "states", "depth" or "time" (BOUNDS), or None
     stopped: str | None = None     # the checkpoint written when the search stopped to be resumed (checkpoint.py)
 
 
@@ -404,12 +406,50 @@ def try_successor(g: State, a: Action, mon: Monitor) -> tuple[State | None, tupl
     except IllegalAction as e:   # legal() said yes, check() says no: a rules bug
         mon.found.append(("legal actions are accepted", "410", f"{a.describe()} listed as legal but rejected: {e}"))
         n = None
+    except Loop as e:            # the schedule came back to a position by itself (R22)
+        mon.found.append((LOOP, e.rule, f"{a.describe()}: {e.what}" + (f"; one round: {' / '.join(e.path)}"
+                                                                         if e.path else "")))
+        n = None
     except Exception as e:  # noqa: BLE001 - an engine crash is a finding, with its trace
         mon.found.append(("the engine never fails", "334", f"{a.describe()}: {type(e).__name__}: {e}"))
         n = None
     found = mon.found[0] if mon.found else None
     mon.found.clear()
     return n, found
+
+
+#: the finding of a loop no player decision can end (ruling R22): not a broken rule, a game that is a draw
+LOOP = "a loop no player decision can end"
+LOOP_RULE = cite("engine.loop")
+#: the forced actions a loop may take in one round, at most (each a successor computed again)
+LOOP_WALK = 64
+
+
+def forced_loop(s: State, mon: Monitor) -> list[Action] | None:
+    """The forced actions (each the only one a player has, but conceding) that bring ``s`` back to its own
+    position up to the numbering of new objects (``simulator.game.loops``): one round of a loop no player decision
+    can end (R22); None if a choice, the end of the game, an end of turn or :data:`LOOP_WALK` actions come first.
+    A round that ends a turn is no loop: decks are not modelled, and a real turn draws a card (the end-turn loops of
+    an exhausted board are reported apart, as idle loops)."""
+    start, g, path = loops.identity(s), s, []
+    for _ in range(LOOP_WALK):
+        acts = actions_of(g, False)
+        if len(acts) != 1 or g.winner is not None or acts[0].kind == "end-turn":
+            return None                  # (a turn that ends draws a card in a real game: decks are not modelled)
+        n, found = try_successor(g, acts[0], mon)
+        if n is None or found:
+            return None
+        path.append(acts[0])
+        if loops.identity(n) == start:
+            return path
+        g = n
+    return None
+
+
+def loop_message(a: Action, path: list[Action]) -> str:
+    return (f"after {a.describe()}, the forced actions {'; '.join(x.describe() for x in path)} come back to the "
+            f"same position (up to the numbering of new objects): nobody can end it but by conceding, the game is "
+            f"a draw")
 
 
 def node_attrs(g: State, depth: int) -> tuple:
@@ -420,7 +460,7 @@ def node_attrs(g: State, depth: int) -> tuple:
 def explore(pos: Position, *, max_states: int | None = None, max_depth: int | None = None,
             graph: bool = False, measure: bool = False, backend: str = "compiled",
             keep_going: bool = False, labels: bool = False, on_level=None, checkpoint=None,
-            stable: bool = False) -> Result:
+            stable: bool = False, max_seconds: float | None = None) -> Result:
     """Breadth-first exploration of ``pos`` within its bounds, on one core.
 
     Stops at the first violation (as TLC does: a broken rule can make the space unbounded), unless
@@ -437,7 +477,7 @@ def explore(pos: Position, *, max_states: int | None = None, max_depth: int | No
                                       labels=labels, backend=backend, keep_going=keep_going,
                                       monitor=Monitor, stable=stable)) as pool:
         return search(pos, pool, limit=max_states, keep_going=keep_going, backend=backend, measure=measure,
-                      on_level=on_level, checkpoint=checkpoint)
+                      on_level=on_level, checkpoint=checkpoint, max_seconds=max_seconds)
 
 
 def replay(pos: Position, parent, via, idx: int, backend: str = "compiled") -> tuple[list[Action], State]:
@@ -590,6 +630,8 @@ class Shard:
         self.compact = Collapser()
         self.edges = self.terminal = self.bounded = 0
         self.limited = False                     # a state was left unexpanded by the state bound
+        self.deep = False                        # a state was left unexpanded by the depth bound alone
+        self.no_loop: set[int] = set()           # positions (fingerprints) no loop of forced actions comes back to
         self.cpu = 0.0
         self.depth = 0                           # the frontier's depth (a level's states all have it)
         self.base = 0                            # (n == 1) the first id of the level being discovered
@@ -675,7 +717,9 @@ class Shard:
             if stop:
                 self.bounded += 1
                 self.limited = self.limited or bound
+                self.deep = self.deep or (turns < pturns and not bound)
                 continue
+            forced = sum(1 for a in acts if a.kind != "concede") == 1
             for k, a in enumerate(acts):
                 s, f = try_successor(g, a, mon)
                 edges += 1
@@ -683,6 +727,10 @@ class Shard:
                     found.append((v, k, 0, *f, a))
                 if s is None:
                     continue
+                if forced and a.kind not in ("concede", "end-turn") and loops.renamed(s):
+                    path = self.loop_from(s)
+                    if path:
+                        found.append((v, k, 1, LOOP, LOOP_RULE, loop_message(a, path), [a, *path]))
                 h = fp(s)
                 end = a.kind == "end-turn"
                 if alone:
@@ -719,6 +767,16 @@ class Shard:
                     sg.edge(-1 - ph, end, a.describe() if labels else "")
         self.edges = edges
         return found
+
+    def loop_from(self, s: State) -> list[Action] | None:
+        """:func:`forced_loop` from ``s``, remembering the positions from which there is none."""
+        h = self.fp(s)
+        if h in self.no_loop:
+            return None
+        path = forced_loop(s, self.mon)
+        if path is None:
+            self.no_loop.add(h)
+        return path
 
     def advance(self) -> array:
         """(n == 1) The level's new states become the frontier; their orders, in id order (= discovery order)."""
@@ -837,7 +895,7 @@ class Shard:
         return self.cpu
 
     # -- checkpoints (checkpoint.py): between two levels ----------------------------------------------
-    SAVED = ("seen", "frontier", "sg", "edges", "terminal", "bounded", "limited", "cpu", "depth", "base")
+    SAVED = ("seen", "frontier", "sg", "edges", "terminal", "bounded", "limited", "deep", "cpu", "depth", "base")
 
     def save(self, where: str) -> None:
         """Write this shard's part of a checkpoint into the directory ``where`` (its frontier packed)."""
@@ -924,7 +982,7 @@ class Shard:
                              node_attrs(g, depth) if self.labels else (), fingerprint(g) if self.labels else 0)
         out = {"rest": len(rest), "edges": self.edges, "terminal": self.terminal, "bounded": self.bounded + len(rest),
                "coverage": set(self.mon.seen), "graph": self.sg, "cpu": self.cpu, "owned": len(self.seen),
-               "limited": self.limited, "rss": _peak_rss(),
+               "limited": self.limited, "deep": self.deep, "rss": _peak_rss(),
                "bytes": (nbytes(self.seen) + (self.sg.nbytes() if self.sg is not None else 0)) if measure else 0}
         self.seen, self.frontier, self.leftover, self.cands = {}, [], [], []     # freed before the graph is sent
         return out
@@ -937,17 +995,19 @@ def _peak_rss() -> int:
 
 
 def search(pos: Position, pool, *, limit: int | None = None, keep_going: bool = False, backend: str = "compiled",
-           rebalance: bool = True, measure: bool = False, on_level=None, checkpoint=None) -> Result:
+           rebalance: bool = True, measure: bool = False, on_level=None, checkpoint=None,
+           max_seconds: float | None = None) -> Result:
     """Breadth-first exploration of ``pos`` by the shards of ``pool`` (a transport of
     :mod:`simulator.verify.cluster` whose shards are built): the one-core search's result whatever their
     number (with one shard it is the one-core search, :func:`~simulator.verify.explore.explore`).
     ``on_level(Level)``: called after each level (``riftsim verify --levels``: a progress line for a long search).
     ``checkpoint``: a :class:`~simulator.verify.checkpoint.Checkpoint` to resume from and write when due (the
-    search then stops between two levels, ``Result.stopped`` says where)."""
+    search then stops between two levels, ``Result.stopped`` says where). ``max_seconds``: the search ends at
+    the end of the first level finished after that many seconds of wall time (``Result.bound`` is "time")."""
     gc_was = gc.isenabled()
     gc.disable()                   # millions of long-lived objects, no cycles
     try:
-        return _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level, checkpoint)
+        return _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level, checkpoint, max_seconds)
     finally:
         if gc_was:
             gc.enable()
@@ -970,7 +1030,8 @@ class Level:
                 f"{self.cpu:,.0f} s CPU, peak RSS {self.peak_rss / 2 ** 20:,.0f} MB")
 
 
-def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=None, checkpoint=None) -> Result:
+def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=None, checkpoint=None,
+            max_seconds=None) -> Result:
     res = Result(pos.name)
     n = pool.n
     limit = limit or pos.max_states
@@ -1007,8 +1068,9 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
             if name in kinds:
                 continue
             kinds.add(name)
-            trace = replay(pos, parent, via, v, backend)[0] + ([a] if a is not None else [])
-            res.violations.append(Violation(name, rule, msg, pos.name, trace, level + (a is not None)))
+            more = [] if a is None else a if isinstance(a, list) else [a]       # a loop: its round too
+            trace = replay(pos, parent, via, v, backend)[0] + more
+            res.violations.append(Violation(name, rule, msg, pos.name, trace, level + len(more)))
             if not keep_going:
                 last = v
         if n == 1:                               # ids given at discovery: no exchange
@@ -1028,8 +1090,10 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
             on_level(Level(level, base, len(merged), time.perf_counter() - t0, cpu,
                            max([_peak_rss(), *pool.call_all("peak_rss")])))
         due = checkpoint is not None and last is None and sum(sizes) and checkpoint.due()
+        late = (max_seconds is not None and last is None and not due and sum(sizes) > 0
+                and time.perf_counter() - t0 >= max_seconds)          # the time bound: this level is the last
         if n > 1:                                # step 4: the shards settle (sizes and work known from step 3)
-            if last is None and not due and sum(sizes) and not (rebalance and _targets(work)):
+            if last is None and not due and not late and sum(sizes) and not (rebalance and _targets(work)):
                 steps = pool.call_each("settle_level", [(r, base) for r in replies])    # and the next level
                 sizes, ahead = [x[0] for x in steps], [x[2:] for x in steps]
                 gifts = [[] for _ in range(n)]
@@ -1039,6 +1103,9 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
                 if last is None:
                     gifts, sizes = _rebalance(pool, sizes, work) if rebalance else ([[] for _ in range(n)], sizes)
         if last is not None:
+            break
+        if late:
+            res.bound = "time"
             break
         if due:
             local = getattr(pool, "local", False)
@@ -1053,8 +1120,10 @@ def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=
             res.seconds, res.cpu = time.perf_counter() - t0, cpu
             return res
     parts = pool.call_all("finish", measure)
-    if any(p["limited"] for p in parts) or (res.violations and not keep_going and sum(p["rest"] for p in parts)):
-        res.complete = False                      # stopped by the bound, or with states still queued
+    if res.bound is None:
+        res.bound = "states" if any(p["limited"] for p in parts) else "depth" if any(p["deep"] for p in parts) else None
+    if res.bound or (res.violations and not keep_going and sum(p["rest"] for p in parts)):
+        res.complete = False                      # stopped by a bound, or with states still queued
     res.states = base
     res.edges = sum(p["edges"] for p in parts)
     res.terminal = sum(p["terminal"] for p in parts)
