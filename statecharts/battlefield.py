@@ -18,7 +18,8 @@ CONTROL = Machine(
 
 STATUS = Machine(
     "battlefield.status", "Contested, staged, active (190.3, 323)",
-    ("Calm", "Contested", "Staged", "StagedCombat", "Showdown", "ShowdownCombatStaged", "Combat", "Settled"),
+    ("Calm", "Contested", "Staged", "StagedCombat", "Showdown", "ShowdownCombatStaged", "Combat", "Settled",
+     "CombatRestaged"),
     "Calm",
     (
         T("contest", "Calm", "Contested", ("190.3.a.1", "450"), say="{bf} becomes Contested ({player} applied it)"),
@@ -46,7 +47,11 @@ STATUS = Machine(
           say="{bf} is no longer Contested: control is settled"),
         T("contest", "Settled", "Combat", ("190.3.a.1", "450", "R19"),
           say="{bf} becomes Contested again ({player} applied it) while its combat is still ongoing"),
+        T("restage", "Combat", "CombatRestaged", ("466.3.d", "466.3.d.1", "R8"),
+          say="both players have units at {bf}: a showdown and a combat are staged there again"),
         T("end_combat", "Settled", "Calm", ("466.7",)),
+        T("end_combat", "CombatRestaged", "StagedCombat", ("466.7", "466.3.d.1", "R8"),
+          say="the combat at {bf} is over; the showdown and the combat staged there again wait to open"),
         T("end_combat", "Combat", "StagedCombat", ("466.3.d.1", "R8"), guards=("both_sides_remain",),
           say="no result at {bf}: a showdown and a combat are staged there again"),
         T("end_combat", "Combat", "Contested", ("466.7", "190.3.a.1", "R19"),
@@ -64,6 +69,8 @@ STATUS = Machine(
         "ShowdownCombatStaged": "an active non-combat showdown that the next cleanup converts (323.14)",
         "Combat": "an active combat (460)",
         "Settled": "an active combat whose control is settled: no longer Contested (466.5.a) until it ends (466.7)",
+        "CombatRestaged": "an active combat with No Result while both players have units there: a showdown and a "
+                          "combat are staged there again (466.3.d.1), and open once it has ended (466.7)",
     },
 )
 

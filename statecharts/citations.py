@@ -129,12 +129,12 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('cleanup.must-choose-where-open-2', 'event', ('323.13',), '{player} must choose where to open a {kind}: {choices}'),
     # -- simulator/rules/combat.py
     Cited('combat.combat-damage-deals-deals-stunned', 'event', ('465.2', '423.1.b'), 'combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2} (stunned, adding nothing: {stunned})'),
-    Cited('combat.now-applies-contested-none-applier', 'event', ('464.2.b', '323.11.a', 'R7'), "{player} now applies Contested at {bf}: none of the applier's units are left there"),
+    Cited('combat.now-applies-contested-none-applier', 'event', ('464.2.c.1', '323.11.a', 'R7'), "{player} now applies Contested at {bf}: none of the applier's units are left there"),
     Cited('combat.takes-combat-damage', 'event', ('465.2', '465.3'), '{unit} takes {amount} combat damage'),
     Cited('combat.combat-no-result', 'event', ('466.3.d',), 'combat at {bf}: no result'),
     Cited('combat.combat-wins-loses', 'event', ('466.3',), 'combat at {bf}: {winner} wins, {loser} loses'),
-    Cited('combat.resolve-trash-uncontrolled', 'event', ('466.5.c', '811'), 'trash_uncontrolled in resolve'),
-    Cited('combat.place-combat-triggers-pend', 'event', ('464.2.e',), 'pend in place_combat_triggers'),
+    Cited('combat.resolve-trash-uncontrolled', 'event', ('466.5.c', '811'), 'trash_uncontrolled in combat_control'),
+    Cited('combat.place-combat-triggers-pend', 'event', ('464.2.e',), 'pend in combat_chain'),
     # -- simulator/rules/concede.py
     Cited('concede.only-one-side-left-game', 'event', ('651.1', '195'), 'only one side is left in the game'),
     Cited('concede.concede-declare-winner', 'event', ('651.1',), 'declare_winner in concede'),
@@ -243,6 +243,7 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('triggers.has-no-legal-target-removed', 'event', ('402.4',), "{source}'s {item} has no legal target: it is removed"),
     Cited('triggers.does-not-trigger-once-per', 'event', ('383',), "{source}'s {name} does not trigger: once per turn, already used"),
     Cited('triggers.does-not-trigger-false', 'event', ('383.2.a.1', '383.2.c'), "{source}'s {name} does not trigger: {condition} is false"),
+    Cited('triggers.showdown-start-before-designations', 'event', ('464.2.b', '383.3.d.1'), "a combat's showdown begins at {bf}: its start-of-showdown abilities trigger before attacker and defender are designated"),
     Cited('triggers.triggers-before-reaches-trash', 'event', ('808.1.d',), "{uid}'s {mine} triggers (at {at}) before {uid} reaches the trash"),
 )}
 _TEXT = {name: ", ".join(c.rules) for name, c in CITED.items()}

@@ -6,7 +6,9 @@ transition or runs the cleanup machine) sends the engine back to the top; a step
 hands the decision to a player (``decides``), after its ``do`` (who gets priority), and the engine returns.
 So: an item waiting mid-resolution for a may comes first, because no cleanup runs while an item
 resolves (383.3.a.3, 321); then handle Outstanding tasks (the cleanup loop, 319-322), then Finalize, Execute, Pass and Resolve
-(337-340), then the combat steps and the turn's phases. Nothing in the engine restates this order.
+(337-340), then the combat steps and the turn's phases. The Resolution step's tasks after the Combat Cleanup
+(the result, control, the end of the combat) each name ``chain=Empty``: what the previous task made pending is
+finalized and resolved first (466.2, 466.4, 466.6). Nothing in the engine restates this order.
 
 A condition is a guard name (``simulator/rules``) or ``machine=State`` (that machine is in that state).
 
@@ -67,7 +69,9 @@ SCHEDULE: tuple[Step, ...] = (
     Step("assign damage", ("combat=Assignment",), ("465.2.c",), do="priority_to_nobody", stop=True,
          decides="the attacker, then the defender, assigns combat damage (assign: manual); nobody has priority"),
     Step("combat damage", ("combat=DamageStep",), ("465",), do="combat_damage"),
-    Step("combat resolution", ("combat=ResolutionStep",), ("466",), do="finish_combat"),
+    Step("combat result", ("combat=ResolutionStep", "chain=Empty"), ("466.2", "466.3"), do="combat_result_step"),
+    Step("combat control", ("combat=Result", "chain=Empty"), ("466.4", "466.5"), do="combat_control_step"),
+    Step("combat ends", ("combat=Control", "chain=Empty"), ("466.6", "466.7"), do="finish_combat"),
     Step("showdown", ("turn.mode=Showdown",), ("347",), stop=True, decides="the focus holder acts or passes focus"),
     Step("game ended", ("phases=GameOver",), ("323.1",), stop=True, decides="nobody: the game is over"),
     Step("next turn", ("phases=Main", "handoff_due"), ("652.5", "R10"), do="turn_handoff"),

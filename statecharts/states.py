@@ -89,6 +89,7 @@ class Status(States):
     ShowdownCombatStaged = "ShowdownCombatStaged"
     Combat = "Combat"
     Settled = "Settled"
+    CombatRestaged = "CombatRestaged"
 
 
 class CombatStep(States):
@@ -98,6 +99,8 @@ class CombatStep(States):
     Assignment = "Assignment"
     DamageStep = "DamageStep"
     ResolutionStep = "ResolutionStep"
+    Result = "Result"
+    Control = "Control"
 
 
 class Phase(States):

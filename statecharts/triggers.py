@@ -39,13 +39,13 @@ KINDS: dict[str, Kind] = {
     "on-defend": _k("this unit defends (or, on a battlefield, a player defends here)", ("383.4.f", "464.2.e"),
                     "combat_chain", "designations"),
     "on-any-attack": _k("attackers and defenders are established in any combat", ("464.2.e",), "combat_chain"),
-    "on-conquer": _k("its controller conquers this battlefield", ("383.4.c", "469.1"), "resolve_combat",
+    "on-conquer": _k("its controller conquers this battlefield", ("383.4.c", "469.1"), "combat_control",
                      "settle_showdown"),
     "on-hold": _k("its controller holds this battlefield at the Scoring Step", ("383.4.d", "469.2"),
                   "hold_scoring"),
-    "on-showdown-start": _k("a showdown (combat or not) begins at this battlefield; a combat's joins the combat "
-                            "chain in its order", ("383", "344", "464.2.a", "464.2.e"),
-                            "trigger_on_showdown_start", "combat_chain"),
+    "on-showdown-start": _k("a showdown (combat or not) begins at this battlefield; a combat's before its "
+                            "designations, so before its attack and defend triggers", ("383", "344", "464.2.b"),
+                            "trigger_on_showdown_start"),
     "on-combat-end": _k("a combat this unit was in, or at this battlefield, ends", ("383", "466.7"),
                         "trigger_on_combat_end"),
     "on-turn-start": _k("the Beginning Step of its controller's turn, before the Scoring Step", ("383", "315.2.a"),

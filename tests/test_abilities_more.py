@@ -5,7 +5,7 @@ Each test asserts what a judge checks: state, priority, chain, legal actions, un
 from __future__ import annotations
 
 from simulator.game.actions import legal
-from tests.conftest import do, expect, game, illegal
+from tests.conftest import do, expect, game, illegal, rules_of
 
 
 # -- 377, 354: an activated ability's cost ---------------------------------------------------------------------
@@ -70,24 +70,26 @@ def test_gear_played_by_a_spell_enters_after_the_spell_ready_in_base_then_its_pl
     expect(g, state="neutral-open", chain=[], priority="A")
 
 
-# -- 464.2.a, 464.2.e: on-showdown-start in the combat chain ------------------------------------------------------
+# -- 464.2.b, then 464.2.c-e: on-showdown-start at a combat's start, before the combat chain ----------------------
 
 BEACON = [{"name": "North", "abilities": [{"name": "beacon", "trigger": "on-showdown-start",
                                            "effect": [{"draw": {"count": 1}}]}]}, "South"]
 
 
-def test_a_combats_showdown_start_triggers_are_placed_in_the_combat_chain_order():
-    """464.2.e: the attacker's items first, then the defender's; the battlefield's is its controller's (190.6),
-    here the defender's, so it is placed after the attacker's on-attack and resolves before it."""
+def test_a_combats_showdown_start_triggers_go_on_the_chain_before_the_combat_chain():
+    """464.2.b before 464.2.c-e: the battlefield's start-of-showdown trigger (its controller's, B's, 190.6) is
+    pending before the designations, so it is placed before A's on-attack and resolves after it (340.1); the
+    controller of the newest item, A, gets priority first (337.4, R17)."""
     g = game(battlefields=BEACON, control={"North": "B"},
              units=[{"id": "a1", "owner": "A", "at": "base", "might": 2,
                      "abilities": [{"name": "charge", "trigger": "on-attack", "effect": []}]},
                     {"id": "b1", "owner": "B", "at": "North", "might": 3}])
     do(g, "A move a1 North")
-    expect(g, state="showdown-closed", chain=["charge", "beacon"], priority="B", focus="A",
+    expect(g, state="showdown-closed", chain=["beacon", "charge"], priority="A", focus="A",
            active={"kind": "combat", "at": "North", "attacker": "A", "defender": "B"})
     events = [e.event for e in g.trace]
-    assert events.index("combat at North: A attacks, B defends") < events.index("beacon goes on the chain")
+    assert events.index("beacon goes on the chain") < events.index("combat at North: A attacks, B defends")
+    assert rules_of(g, "its start-of-showdown abilities trigger before") == "464.2.b, 383.3.d.1"
 
 
 def test_a_non_combat_showdown_places_its_own_and_a_conversion_does_not_trigger_them_again():

@@ -20,7 +20,7 @@ def fight(a_might, b_might, control=None, a_at="base"):
 
 
 def test_combat_opens_attacker_is_the_contester_defender_the_other(backend):
-    """323.9, 323.13, 464.2.b-c: units of two opposing players at a contested battlefield stage a combat that opens
+    """323.9, 323.13, 464.2.c: units of two opposing players at a contested battlefield stage a combat that opens
     at once; the player who applied Contested attacks and gains focus (464.2.c.1.a); units are designated."""
     g = game(units=[u("a1", "A"), u("b1", "B", "North", 1)], control={"North": "B"}, backend=backend)
     do(g, "A move a1 North")

@@ -365,7 +365,7 @@ def test_the_settled_combat_is_still_ongoing_and_barred_to_outsiders(backend):
 def test_a_unit_arriving_after_control_is_settled_contests_again_and_the_combat_is_restaged(backend):
     """R19 (190.3.a.1): B's Reaction brings b2 to North in the 466.6 window: North is Contested again
     (applied by B); when the combat ends both sides remain, so a showdown and a combat are staged there again
-    (466.3.d.1) and the new combat opens with B, who applied Contested, attacking (464.2.b)."""
+    (466.3.d.1) and the new combat opens with B, who applied Contested, attacking (464.2.c.1)."""
     g = _won_combat(backend, hands={"B": ["rush"]}, cards=RUSH)
     do(g, "A pass", "B play rush unit=b2 to=North", "B pass", "A pass")
     expect(g, chain=["spoils"], contested=["North"], units={"b2": {"at": "North"}})

@@ -284,7 +284,7 @@ def test_outsider_may_not_choose_to_play_a_unit_into_a_staged_combat_even_at_a_b
 
 
 def test_conversion_after_the_contesters_units_left_makes_the_two_present_players_fight(backend):
-    """464.2.b with 3 players: A contested North, then moved its unit home during the showdown; B and C moved in with
+    """464.2.c.1 with 3 players: A contested North, then moved its unit home during the showdown; B and C moved in with
     move-spells and the showdown converts (323.14). The combat is between the two players present - B attacks (first
     in turn order from the turn player, as R7), C defends, both designated - never 'A attacks' with no units there
     while C's unit stays undesignated. Both units die: no result, North stays uncontrolled."""

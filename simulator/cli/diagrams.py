@@ -623,7 +623,7 @@ def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
         fired.append((step, machine, inst, trigger, source, dest, rule, text))
     entries = numbered(fired)
     g = _new("trace", title)
-    g.attr(nodesep="1.0", ranksep="0.6", forcelabels="true")
+    g.attr(nodesep="1.1", ranksep="0.6", forcelabels="true")
     order: list[tuple[str, str | None]] = []
     for f in fired:
         if (f[1], f[2]) not in order:

@@ -343,7 +343,7 @@ class State:
         self.coverage: Recorder | None = None     # records every fired transition (a set, the verifier's monitor)
         self.events_on = True
         self.changed = False                      # the running cleanup changed something (322)
-        self.recalled = False                     # 466.1 3d recalled attackers (No Result)
+        self.recalled = False                     # 466.1 3d recalled attackers: No Result (466.3.d), once the chain is empty
         self.arrivals: list | None = None         # R7: arrivals of one effect, contested together
         self.left: tuple[str, ...] | None = None  # cache of in_game(), reset when a player machine moves
         self.batch: list | None = None            # uids of triggers becoming pending together (383.3.d)
@@ -389,6 +389,7 @@ class State:
             tuple(self.extra), self.invited, self.winner, self.handoff, self.normal, self.once,
             self.hidden, self.assigned, self.resolving.key() if self.resolving is not None else None,
             (tuple(self.energy.values()), tuple(self.runes.values())) if self.cfg.resources is not None else (),
+            self.recalled,
         )
 
     def units_key(self) -> tuple:
@@ -563,7 +564,7 @@ _TURN_STATES = ((NEUTRAL_OPEN, NEUTRAL_CLOSED), (SHOWDOWN_OPEN, SHOWDOWN_CLOSED)
 #: ``simulator.verify.symmetry``). ``tests/test_symmetry.py`` checks that a key has exactly these parts.
 KEY_PARTS = ("ms", "turn", "priority", "focus", "passed", "focus_passed", "chain", "chain_by", "active", "attacker",
              "defender", "choosing", "units", "bfs", "hands", "score", "scored", "blocked", "extra", "invited",
-             "winner", "handoff", "normal", "once", "hidden", "assigned", "resolving", "resources")
+             "winner", "handoff", "normal", "once", "hidden", "assigned", "resolving", "resources", "recalled")
 
 #: State attributes a clone shares with its original (immutable values, the config, the coverage recorder)
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",

@@ -12,7 +12,7 @@ from simulator.rules.moves import contest
 from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
 
-ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
+ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled, Status.CombatRestaged)
 
 
 def run_cleanup(g: State) -> None:
@@ -283,8 +283,8 @@ def open_at(g: State, bf: str) -> None:
     g.focus_due = g.bfs[bf].contested_by
     if _status(g, bf) == Status.Staged:
         fire(g, "battlefield.status", "open_showdown", bf)
-    else:                                           # the combat's showdown begins with it (464.2.a)
-        fire(g, "battlefield.status", "open_combat", bf, showdown_starts=True)
+    else:                                           # the combat's showdown begins with it (464.2)
+        fire(g, "battlefield.status", "open_combat", bf)
     g.dirty = True
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from statecharts.citations import cite
+from statecharts.states import Status
 from simulator.rules.cleanup import run_cleanup
 from simulator.core.log import fire, log
 from simulator.core.model import State
@@ -18,7 +19,7 @@ def _active(g: State) -> str:
 
 
 def _sides(g: State) -> tuple[str, str]:
-    """(attacker, defender) of the active combat (designated by ``designate``, 464.2.b-c)."""
+    """(attacker, defender) of the active combat (designated by ``designate``, 464.2.c)."""
     a, d = g.attacker, g.defender
     assert a is not None and d is not None, "no designated attacker and defender"
     return a, d
@@ -43,7 +44,7 @@ def _control_settled(g: State, inst, ctx) -> bool:
 
 @effect("designate")
 def _designate(g: State, inst, ctx) -> None:
-    """464.2.b-c: attacker = who applied Contested, defender = the other player; their units designated."""
+    """464.2.c: attacker = who applied Contested, defender = the other player; their units designated."""
     bf = _active(g)
     g.touch("sides")
     g.touch("battlefields")
@@ -65,44 +66,29 @@ def _designate(g: State, inst, ctx) -> None:
 
 @effect("combat_chain")
 def _combat_chain(g: State, inst, ctx) -> None:
-    """464.2.e: attack/defend triggers placed attacker first, then non-defenders in turn order, then defender,
-    with the on-showdown-start triggers of a combat whose showdown begins now (464.2.a) in the same order.
-    Each player with two or more then orders their own among the positions they occupy (383.3.d)."""
-    with simultaneous(g):
-        _place_combat_triggers(g, starts=bool(ctx.get("showdown_starts")))
-
-
-def _place_combat_triggers(g: State, starts: bool) -> None:
-    """``starts``: the combat's showdown begins now (323.13), not a running one converted (323.14): the
-    on-showdown-start abilities at its battlefield join the combat chain in its order (464.2.a, 464.2.e)."""
+    """464.2.e: the triggers of the designations are placed attacker first, then non-defenders in turn order,
+    then defender, after any start-of-showdown trigger (464.2.b, placed as the showdown began); each player with
+    two or more of them orders their own among the positions they occupy (383.3.d)."""
     bf = _active(g)
     b = g.bfs[bf]
     attacker, defender = _sides(g)
     others = [p for p in g.from_turn_player(g.in_game()) if p not in (attacker, defender)]
-    for p in [attacker, *others, defender]:
-        if starts:
-            for u in g.units_at(bf, p):
+    with simultaneous(g):
+        for p in [attacker, *others, defender]:
+            for u in list(g.units.values()):
+                if u.zone != "board" or u.controller != p:
+                    continue
                 for ab in u.abilities:
-                    if ab.trigger == "on-showdown-start":
+                    fires = (ab.trigger == "on-any-attack"
+                             or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
+                             or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
+                    if fires:
                         pend(g, u.id, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
-            if (b.controller or g.turn) == p:       # 190.6: its controller, else the turn player
-                for ab in b.abilities:
-                    if ab.trigger == "on-showdown-start":
-                        pend(g, bf, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
-        for u in list(g.units.values()):
-            if u.zone != "board" or u.controller != p:
-                continue
-            for ab in u.abilities:
-                fires = (ab.trigger == "on-any-attack"
-                         or (ab.trigger == "on-attack" and u.at == bf and u.designation == "attacker")
-                         or (ab.trigger == "on-defend" and u.at == bf and u.designation == "defender"))
-                if fires:
-                    pend(g, u.id, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
-        # a battlefield's "when a player attacks / defends here": controlled by that player
-        role = "on-attack" if p == g.attacker else "on-defend" if p == g.defender else None
-        for ab in b.abilities:
-            if role and ab.trigger == role:
-                pend(g, bf, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
+            # a battlefield's "when a player attacks / defends here": controlled by that player
+            role = "on-attack" if p == attacker else "on-defend" if p == defender else None
+            for ab in b.abilities:
+                if role and ab.trigger == role:
+                    pend(g, bf, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
 
 
 @guard("manual_assignment")
@@ -152,13 +138,20 @@ def _deal(g: State, inst, ctx) -> None:
     g.dirty = False                                 # 465.3: skip FEPR, cancel outstanding tasks
 
 
-@effect("resolve_combat")
-def _resolve(g: State, inst, ctx) -> None:
-    """466: Combat Cleanup (deaths, heal, recall), then the result, control and Conquer."""
-    bf = _active(g)
+@effect("perform_combat_cleanup")
+def _perform_combat_cleanup(g: State, inst, ctx) -> None:
+    """466.1: the Combat Cleanup (deaths, heal, recall); what it makes pending resolves before the result (466.2).
+    Whether it recalled attackers is kept for the result (466.3.d)."""
     g.special = "combat"
     g.recalled = False
     run_cleanup(g)
+
+
+@effect("combat_result")
+def _combat_result(g: State, inst, ctx) -> None:
+    """466.3: with the chain empty, the only designated player with units left there wins and the only one with
+    none loses; No Result if attackers were recalled in 3d, or both or neither have units there."""
+    bf = _active(g)
     attacker, defender = _sides(g)
     a = bool(g.units_at(bf, attacker))
     d = bool(g.units_at(bf, defender))
@@ -167,20 +160,39 @@ def _resolve(g: State, inst, ctx) -> None:
     else:
         win, lose = (attacker, defender) if a else (defender, attacker)
         log(g, "combat at {bf}: {winner} wins, {loser} loses", cite("combat.combat-wins-loses"), bf=bf, winner=win, loser=lose)
-    if not (a and d):
-        if a or d:
-            establish_control(g, bf, attacker if a else defender)
-            if g.hidden:
-                from simulator.rules.hidden import trash_uncontrolled
-                trash_uncontrolled(g, cite("combat.resolve-trash-uncontrolled"), only=bf)
-        elif g.bfs[bf].controller is not None:
-            g.touch("battlefields")
-            g.bfs[bf].controller = None
-            fire(g, "battlefield.control", "lose", bf)
-        g.touch("battlefields")
-        g.bfs[bf].contested_by = None               # 466.5.a: before the chain window of 466.6
-        fire(g, "battlefield.status", "settle", bf)
     g.recalled = False
+
+
+@guard("restaged")
+def _restaged(g: State, inst, ctx) -> bool:
+    """466.5: a showdown and a combat are staged at the combat's battlefield (466.3.d.1)."""
+    return g.ms[("battlefield.status", _active(g))] == Status.CombatRestaged
+
+
+@effect("combat_control")
+def _combat_control(g: State, inst, ctx) -> None:
+    """466.5: the player with units remaining there establishes control (a Conquer if not yet scored, 466.5.d);
+    with none, the battlefield becomes uncontrolled (466.5.b); Contested is cleared before the chain window of
+    466.6 (466.5.a). Units of both players there (arrived since the result) settle nothing: the combat's end
+    stages a new one (466.7, R8)."""
+    bf = _active(g)
+    attacker, defender = _sides(g)
+    a = bool(g.units_at(bf, attacker))
+    d = bool(g.units_at(bf, defender))
+    if a and d:
+        return
+    if a or d:
+        establish_control(g, bf, attacker if a else defender)
+        if g.hidden:
+            from simulator.rules.hidden import trash_uncontrolled
+            trash_uncontrolled(g, cite("combat.resolve-trash-uncontrolled"), only=bf)
+    elif g.bfs[bf].controller is not None:
+        g.touch("battlefields")
+        g.bfs[bf].controller = None
+        fire(g, "battlefield.control", "lose", bf)
+    g.touch("battlefields")
+    g.bfs[bf].contested_by = None
+    fire(g, "battlefield.status", "settle", bf)
 
 
 @effect("end_combat")
@@ -230,6 +242,19 @@ def _combat_damage(g: State, inst, ctx) -> None:
     fire(g, "combat", "damage_dealt", bf=g.active)
 
 
+@effect("combat_result_step")
+def _combat_result_step(g: State, inst, ctx) -> None:
+    """466.2: the chain is empty: the result is determined."""
+    fire(g, "combat", "result", bf=g.active)
+
+
+@effect("combat_control_step")
+def _combat_control_step(g: State, inst, ctx) -> None:
+    """466.4: the chain is empty: control."""
+    fire(g, "combat", "control", bf=g.active)
+
+
 @effect("finish_combat")
 def _finish_combat(g: State, inst, ctx) -> None:
+    """466.6: the chain is empty: the combat ends (466.7)."""
     fire(g, "combat", "finish", bf=g.active)

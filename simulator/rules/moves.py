@@ -27,7 +27,7 @@ def combat_outsider(g: State, player: str, bf: str) -> bool:
     """462, 447.2.a: a staged or ongoing combat between two others, and ``player`` has no units there (an
     attacker or defender of the ongoing combat is no outsider, even with no units left there)."""
     st = g.ms[("battlefield.status", bf)]
-    if st not in (Status.StagedCombat, Status.ShowdownCombatStaged, Status.Combat, Status.Settled):
+    if st not in (Status.StagedCombat, Status.ShowdownCombatStaged, Status.Combat, Status.Settled, Status.CombatRestaged):
         return False
     if g.units_at(bf, player):
         return False

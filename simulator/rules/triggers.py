@@ -213,14 +213,18 @@ def _on_death(g: State, inst, ctx) -> None:
 
 @effect("trigger_on_showdown_start")
 def _on_showdown_start(g: State, inst, ctx) -> None:
-    """344, 383: a non-combat showdown begins at the active battlefield: its units' and its own abilities. A
-    combat's showdown (323.13) places them in the combat chain instead, in its order (464.2.e, ``combat_chain``)."""
+    """344, 383: a showdown begins at the active battlefield: its units' and its own abilities, placed in turn
+    order (383.3.d.1). A combat's showdown (323.13) begins before the designations (464.2.b, then 464.2.c), so
+    these are pending before any attack or defend trigger (``combat_chain``, 464.2.e) and resolve after them."""
     bf = g.active
-    if bf is None or g.ms[("battlefield.status", bf)] == Status.Combat:
+    if bf is None:
         return
     b = g.bfs[bf]
     pending = [(u.controller, u.id, ab, bf, None) for u in g.units_at(bf) for ab in _of(u, "on-showdown-start")]
     pending += [(b.controller or g.turn, bf, ab, bf, None) for ab in _of(b, "on-showdown-start")]
+    if pending and g.ms[("battlefield.status", bf)] == Status.Combat:
+        log(g, "a combat's showdown begins at {bf}: its start-of-showdown abilities trigger before attacker and "
+               "defender are designated", cite("triggers.showdown-start-before-designations"), bf=bf)
     place_in_turn_order(g, pending)
 
 

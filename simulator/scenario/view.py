@@ -27,7 +27,7 @@ def staged(g: State) -> dict:
     for name in g.bfs:
         st = g.ms[("battlefield.status", name)]
         kinds = {Status.Staged: ["showdown"], Status.StagedCombat: ["showdown", "combat"],
-                 Status.ShowdownCombatStaged: ["combat"]}.get(st)
+                 Status.ShowdownCombatStaged: ["combat"], Status.CombatRestaged: ["showdown", "combat"]}.get(st)
         if kinds:
             out[name] = kinds
     return out

@@ -613,6 +613,7 @@ def _show_progress(args) -> bool:
 def _invariant_names():
     from simulator.verify.explore import INVARIANTS
     return INVARIANTS + (("combat damage never with a chain", "465", None),
+                         ("the combat's result, control and end wait for an empty chain", "466.2", None),
                          ("a showdown ends after a full round of focus passes", "347.2.a", None),
                          ("rune pools are empty when a Main Phase starts", "316.1", None),
                          ("a cleared Contested is re-applied where a player lacks control", "323.11.a", None))

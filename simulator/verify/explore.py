@@ -59,7 +59,7 @@ from simulator.verify.stategraph import BOUNDED, TERMINAL, Analysis, StateGraph,
 from simulator.verify.visited import compacted, nbytes
 from simulator.verify.packed import Packed, Packer, unpacked, clear_cache
 
-ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled)
+ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled, Status.CombatRestaged)
 
 
 MASK = (1 << 60) - 1       # the widest fingerprint that is still a 32-byte int (two 30-bit digits)
@@ -96,7 +96,7 @@ def _one_active(g: State, actors) -> str | None:
         return f"{active[0]} is active but the turn is {g.turn_state()} with active={g.active}"
     if not active and showdown:
         return "the turn is in a Showdown state but no battlefield has an active showdown or combat"
-    if g.ms[("combat", None)] != CombatStep.Idle and not (active and g.ms[("battlefield.status", active[0])] in (Status.Combat, Status.Settled)):
+    if g.ms[("combat", None)] != CombatStep.Idle and not (active and g.ms[("battlefield.status", active[0])] in (Status.Combat, Status.Settled, Status.CombatRestaged)):
         return f"combat step {g.ms[('combat', None)]} with no active combat"
     return None
 
@@ -178,6 +178,8 @@ def _contested_not_resting(g: State, actors) -> str | None:
 
 
 WAITING = (Status.Contested, Status.Staged, Status.StagedCombat)
+#: the combat steps whose way out is a task of the Resolution step after a chain window (466.2, 466.4, 466.6)
+RESOLUTION_TASKS = (CombatStep.ResolutionStep, CombatStep.Result, CombatStep.Control)
 
 
 def _settled_not_contested(g: State, actors) -> str | None:
@@ -263,6 +265,9 @@ class Monitor:
         if leaf == "combat" and dest == CombatStep.DamageStep and g.chain:
             self.found.append(("combat damage never with a chain", "465.1, 465.3",
                                f"combat damage is dealt at {g.active} with {len(g.chain)} item(s) on the chain"))
+        elif leaf == "combat" and source in RESOLUTION_TASKS and g.chain:
+            self.found.append(("the combat's result, control and end wait for an empty chain", "466.2, 466.4, 466.6",
+                               f"combat {trigger} at {g.active} with {len(g.chain)} item(s) on the chain"))
         elif leaf == "focus" and source == FocusState.Holding and dest == FocusState.Off:
             missing = [p for p in g.in_game() if p not in g.focus_passed]
             if missing:
