@@ -180,6 +180,8 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('effects.killed', 'event', ('340',), '{unit} is killed'),
     Cited('effects.readied-or-exhausted', 'event', ('340',), '{unit} is {readied}'),
     Cited('effects.gains-turn', 'event', ('340',), '{unit} gains {keyword} this turn'),
+    Cited('effects.gains-assault-adds-up', 'event', ('340', '807.2'), '{unit} gains {keyword} {value} this turn ({keyword} {total} in all)'),
+    Cited('effects.gains-shield-adds-up', 'event', ('340', '814.2'), '{unit} gains {keyword} {value} this turn ({keyword} {total} in all)'),
     Cited('effects.plays-might-enters-once-has', 'event', ('354.3', '462'), '{player} plays {unit} (might {might}) at {at}: it enters once {item} has finished resolving'),
     Cited('effects.may-not-play-unit-into', 'event', ('462', '447.2'), "{player} may not play a unit into the combat at {bf}: it is played to base instead, and 'here' now means that base"),
     Cited('effects.adds-energy', 'event', ('429',), '{player} adds {energy} energy'),

@@ -104,6 +104,10 @@ class Ability:
         return bool(self.effect) and all(verb == "add" for verb, _ in self.effect)
 
 
+#: numbered keywords whose instances add up: a unit given Assault 3 that has Assault 2 has Assault 5 (807.2, 814.2)
+ADD_UP = ("assault", "shield")
+
+
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
                  "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "keywords", "given",
@@ -127,7 +131,7 @@ class Unit:
         self.kind = kind              # unit or gear
         self.fought = False           # gained a designation in the current combat (383.4.e-f: triggers once)
         self.keywords = keywords      # ((name, value), ...): tank, backline, ganking, assault, shield, ... (8xx)
-        self.given: tuple = ()        # keywords given this turn (give-keyword)
+        self.given: tuple = ()        # keywords given this turn (give-keyword): ((name, value), ...)
         self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
         self.ward = False             # the next time it would die, instead it is healed, exhausted, recalled (R21)
         self.k: tuple | None = None   # its key, cached: every write goes through State.edit, which clears it
@@ -137,13 +141,15 @@ class Unit:
 
     def kw(self, name: str):
         """Its keyword ``name``: the value (True for one without a number), printed or given this turn
-        (give-keyword, a numbered one given as 1); None if it has none."""
-        for k, v in self.keywords:
+        (give-keyword, ``given``: ``((name, value), ...)``); the values of several instances of Assault, or of
+        Shield, add up (807.2, 814.2); None if it has none."""
+        found = None
+        for k, v in (self.keywords + self.given) if self.given else self.keywords:
             if k == name:
-                return True if v is None else v
-        if name in self.given:
-            return 1 if name in ("assault", "shield", "accelerate") else True
-        return None
+                if name not in ADD_UP:
+                    return True if v is None else v
+                found = (found or 0) + v
+        return found
 
     def key(self) -> tuple:
         """What of the unit decides the future. A card removed from the game (652.3: a conceder's cards) is

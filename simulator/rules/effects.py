@@ -4,8 +4,9 @@ from __future__ import annotations
 from statecharts.citations import cite
 from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
-from simulator.core.model import Item, Resolving, State, Unit
+from simulator.core.model import ADD_UP, Item, Resolving, State, Unit
 from simulator.core.registry import effect, guard
+from simulator.rules.damage import deal
 from simulator.rules.triggers import describe, holds
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 from simulator.rules.triggers import trigger_abilities
@@ -284,8 +285,7 @@ def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: l
             if alone else "{unit} gets +{might} might this turn (now {now})", cite("effects.gets-might-turn-now-only"), item.controller,
             unit=u.id, might=2 if alone else 1, now=g.might(u))
     elif verb == "damage":
-        u.damage += int(args["amount"])
-        u.hurt = True
+        deal(g, u, int(args["amount"]))
         g.dirty = True
         log(g, "{unit} takes {amount} damage", cite("effects.takes-damage"), item.controller, unit=u.id, amount=args["amount"])
     elif verb == "kill" and u.ward:
@@ -313,9 +313,23 @@ def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: l
         log(g, "{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled",
             cite("effects.gets-ward"), item.controller, unit=u.id)
     elif verb == "give-keyword":
-        if args["keyword"] not in u.given:
-            u.given = u.given + (args["keyword"],)
-        log(g, '{unit} gains {keyword} this turn', cite("effects.gains-turn"), item.controller, unit=u.id, keyword=args['keyword'])
+        _give_keyword(g, item, u, args["keyword"])
+
+
+def _give_keyword(g: State, item: Item, u: Unit, keyword: tuple) -> None:
+    """``u`` (already written through ``g.edit``) has ``keyword``, ``(name, value)``, this turn; a second
+    instance of Assault or Shield adds its value to the unit's (807.2, 814.2), of any other keyword changes
+    nothing."""
+    name, value = keyword
+    if name in ADD_UP:
+        u.given = u.given + (keyword,)
+        log(g, "{unit} gains {keyword} {value} this turn ({keyword} {total} in all)",
+            cite("effects.gains-assault-adds-up") if name == "assault" else cite("effects.gains-shield-adds-up"),
+            item.controller, unit=u.id, keyword=name, value=value, total=u.kw(name))
+        return
+    if keyword not in u.given:
+        u.given = u.given + (keyword,)
+    log(g, '{unit} gains {keyword} this turn', cite("effects.gains-turn"), item.controller, unit=u.id, keyword=name)
 
 
 def _forced_play(g: State, item: Item, card: str, where: str, entering: list, owner: str | None = None) -> str:

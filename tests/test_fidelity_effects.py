@@ -1,0 +1,138 @@
+"""Rules fidelity in effects (issue 28, items 3-6), each pinned on both backends.
+
+Each test names the rule it pins and checks what a judge checks: the chain and who has priority, where units
+are and what they look like, control, score, legal actions, refusals with their rule, and the trace line
+citing the rule."""
+import pytest
+
+from conftest import do, expect, game, illegal, lines, rules_of
+
+from mp_helpers import trig, unit
+
+from simulator.core.errors import ScenarioError
+from simulator.scenario.loader import loads
+
+
+# -- 465.2: combat damage is damage dealt --------------------------------------------------------------------
+
+UNSCATHED = {"name": "unscathed", "trigger": "on-combat-end", "if": "not-damaged-this-turn",
+             "effect": [{"draw": {"count": 1}}]}
+
+
+def _hit_in_combat(backend):
+    """A's a1 (1) attacks b1 (3) and b2 (2) at B's North; each defender has 'unscathed'. a1's 1 damage goes to
+    b1 (listed first), B's 5 kill a1; the Combat Cleanup heals b1 (466.1)."""
+    g = game(units=[unit("a1", "A", "base", 1), unit("b1", "B", "North", 3, abilities=[UNSCATHED]),
+                    unit("b2", "B", "North", 2, abilities=[UNSCATHED])], control={"North": "B"}, backend=backend)
+    do(g, "A move a1 North", "A pass", "B pass")
+    return g
+
+
+def test_a_unit_dealt_combat_damage_has_been_dealt_damage_this_turn_even_once_healed(backend):
+    """465.2, 383.2.c: b1 took combat damage and was healed by the Combat Cleanup (466.1): 'not damaged this
+    turn' is false for it, so only b2's ability triggers when the combat ends (466.7)."""
+    g = _hit_in_combat(backend)
+    assert "b1 takes 1 combat damage" in lines(g)
+    expect(g, active=None, chain=["unscathed"], priority="B", controller={"North": "B"},
+           units={"a1": {"zone": "trash"}, "b1": {"zone": "board", "damage": 0}, "b2": {"zone": "board", "damage": 0}},
+           legal={"A": ["concede"], "B": ["concede", "pass"]})
+    assert "b1's unscathed does not trigger: not-damaged-this-turn is false" in lines(g)
+    assert "383.2.c" in rules_of(g, "b1's unscathed does not trigger")
+    assert g.state.units["b1"].hurt and not g.state.units["b2"].hurt
+    assert [it.source for it in g.state.chain] == ["b2"]
+
+
+def test_combat_damage_and_a_damage_effect_are_one_mechanism(backend):
+    """465.2, 340: a spell's damage and combat damage both make a unit 'dealt damage this turn'; the Ending
+    Phase's expiration ends it (317.2)."""
+    zap = {"zap": {"type": "spell", "effect": [{"damage": {"unit": "target", "amount": 1}}]}}
+    g = game(units=[unit("a1", "A", "base", 3), unit("b1", "B", "South", 5)], hands={"A": ["zap"]}, cards=zap,
+             backend=backend)
+    do(g, "A play zap unit=b1", "A pass", "B pass")
+    expect(g, units={"b1": {"damage": 1}})
+    assert g.state.units["b1"].hurt
+    do(g, "A end-turn")
+    assert not g.state.units["b1"].hurt
+
+
+# -- 807.2, 814.2: Assault and Shield add up; give-keyword takes a value ------------------------------------
+
+GIVE = {"war-cry": {"type": "spell", "effect": [{"give-keyword": {"unit": "target", "keyword": {"assault": 3}}}]},
+        "rally": {"type": "spell", "effect": [{"give-keyword": {"unit": "target", "keyword": "assault"}}]},
+        "bulwark": {"type": "spell", "timing": "action",
+                    "effect": [{"give-keyword": {"unit": "target", "keyword": {"shield": 2}}}]},
+        "brace": {"type": "spell", "effect": [{"give-keyword": {"unit": "target", "keyword": "tank"}}]}}
+
+
+def _assault_game(backend):
+    return game(units=[unit("a1", "A", "base", 1, keywords=[{"assault": 2}]),
+                       unit("b1", "B", "North", 3, keywords=[{"shield": 1}])],
+                control={"North": "B"}, hands={"A": ["war-cry", "rally", "brace"], "B": ["bulwark"]}, cards=GIVE,
+                backend=backend)
+
+
+def test_given_assault_adds_up_with_the_printed_one_and_the_default_value_is_1(backend):
+    """807.2: Assault 2, given Assault 3 and Assault (default 1): Assault 6, so the attacker has might 7."""
+    g = _assault_game(backend)
+    do(g, "A play war-cry unit=a1", "A pass", "B pass")
+    assert "a1 gains assault 3 this turn (assault 5 in all)" in lines(g)
+    assert "807.2" in rules_of(g, "a1 gains assault 3")
+    do(g, "A play rally unit=a1", "A pass", "B pass")
+    assert "a1 gains assault 1 this turn (assault 6 in all)" in lines(g)
+    expect(g, units={"a1": {"might": 1}})             # no attacker yet: Assault adds nothing (807)
+    do(g, "A move a1 North")
+    expect(g, active={"kind": "combat", "at": "North", "attacker": "A", "defender": "B"},
+           units={"a1": {"might": 7, "designation": "attacker"}, "b1": {"might": 4, "designation": "defender"}})
+
+
+def test_given_shield_adds_up_with_the_printed_one_and_decides_the_combat(backend):
+    """814.2: Shield 1 given Shield 2 is Shield 3: b1 defends with 6 against a1's 7; a1 survives b1's 6 and A
+    conquers North (with one instance each, a1 3 against b1 4, B would win)."""
+    g = _assault_game(backend)
+    do(g, "A play war-cry unit=a1", "A pass", "B pass", "A play rally unit=a1", "A pass", "B pass",
+       "A move a1 North", "A pass", "B play bulwark unit=b1", "B pass", "A pass")
+    assert "b1 gains shield 2 this turn (shield 3 in all)" in lines(g)
+    assert "814.2" in rules_of(g, "b1 gains shield 2")
+    expect(g, state="showdown-open", units={"b1": {"might": 6}})
+    do(g, "A pass", "B pass")
+    expect(g, active=None, units={"a1": {"zone": "board", "at": "North"}, "b1": {"zone": "trash"}},
+           controller={"North": "A"}, score={"A": 1})
+
+
+def test_a_plain_keyword_given_twice_is_had_once_and_given_keywords_end_with_the_turn(backend):
+    """807.2 adds up Assault and Shield only; a given keyword lasts this turn (317.2)."""
+    g = _assault_game(backend)
+    do(g, "A play brace unit=a1", "A pass", "B pass")
+    assert g.state.units["a1"].kw("tank") is True
+    do(g, "A play war-cry unit=a1", "A pass", "B pass", "A end-turn")
+    assert g.state.units["a1"].given == () and g.state.units["a1"].kw("assault") == 2
+
+
+GIVE_FILE = """
+name: give
+players: [A, B]
+units:
+  - {id: a1, owner: A, at: base, might: 1}
+cards:
+  war-cry: {type: spell, effect: [{give-keyword: {unit: target, keyword: KW}}]}
+steps: []
+"""
+
+
+@pytest.mark.parametrize("kw, why", [
+    ("flying", "unknown keyword flying"),
+    ("{tank: 2}", "keyword tank takes no number"),
+    ("{assault: -1}", "assault must be at least 0"),
+    ("{assault: 1, shield: 1}", "a one-key mapping"),
+    ("{deathknell: []}", "unknown keyword deathknell"),
+])
+def test_give_keyword_refuses_a_bad_keyword_in_one_line_naming_the_line(kw, why):
+    with pytest.raises(ScenarioError) as info:
+        loads(GIVE_FILE.replace("KW", kw), "g.yaml")
+    assert str(info.value).startswith("g.yaml:7: ") and why in str(info.value), str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_give_keyword_accepts_a_name_or_a_numbered_keyword():
+    for kw in ("tank", "assault", "{assault: 3}", "{shield: 0}"):
+        loads(GIVE_FILE.replace("KW", kw), "g.yaml")
