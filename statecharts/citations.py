@@ -111,8 +111,6 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('actions.teammate-unit-no-standard-move', 'refusal', ('489', '144'), "... is a teammate's unit: no standard move of it"),
     Cited('actions.not-battlefield-2', 'refusal', ('359.2',), '... is not a battlefield'),
     Cited('actions.has-staged-or-ongoing-combat', 'refusal', ('462', '447.2.a'), '... has a staged or ongoing combat between two other players: ... may not play a unit there'),
-    Cited('actions.was-played-from-facedown-not', 'refusal', ('811.1.d.2',), '... was played from facedown at ...: ... is not there'),
-    Cited('actions.was-played-from-facedown-choices', 'refusal', ('811.1.d.2',), '... was played from facedown at ...: its choices are limited to ...'),
     Cited('actions.targets-must-field-value-pairs', 'refusal', ('356',), 'targets must be (field, value) pairs of texts'),
     Cited('actions.unit-played-base-or-battlefield', 'refusal', ('359.2', '806'), 'a unit is played to its base or a battlefield its controller controls; ... does not control ...'),
     Cited('actions.unit-played-base-or-battlefield-ambush', 'refusal', ('359.2', '806', '822.1.b'), 'the same, for a unit with Ambush where its controller has no units (822.1.b)'),
@@ -231,6 +229,8 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('scoring.conquers-one-point-short-victory', 'event', ('471.1.b', '470', '383.4.c.2.c', 'R16', 'R18'), '{player} conquers {bf} one point short of victory without having scored every battlefield this turn: draws a card instead of the point; {bf} counts as scored this turn'),
     Cited('scoring.holds-scores-1-now', 'event', ('469.2', '315.2.b'), '{player} holds {bf} and scores 1 (now {points})'),
     # -- simulator/rules/targets.py
+    Cited('targets.was-played-from-facedown-not', 'refusal', ('811.1.d.2',), '... chooses only at ... (played from facedown there): ... is not there'),
+    Cited('targets.was-played-from-facedown-choices', 'refusal', ('811.1.d.2',), '... chooses only at ... (played from facedown there), not ...'),
     Cited('targets.takes-no-target', 'refusal', ('356',), '... takes no target ...'),
     Cited('targets.needs-target', 'refusal', ('356',), '... needs a target for ...'),
     Cited('targets.not-unit-board', 'refusal', ('356',), '... is not a unit on the board'),

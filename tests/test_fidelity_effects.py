@@ -5,11 +5,12 @@ are and what they look like, control, score, legal actions, refusals with their 
 citing the rule."""
 import pytest
 
-from conftest import do, expect, game, illegal, lines, rules_of
+from conftest import do, expect, game, lines, rules_of
 
 from mp_helpers import trig, unit
 
-from simulator.core.errors import ScenarioError
+from simulator.core.errors import IllegalAction, ScenarioError
+from simulator.game.actions import Action, legal
 from simulator.scenario.loader import loads
 
 
@@ -136,3 +137,78 @@ def test_give_keyword_refuses_a_bad_keyword_in_one_line_naming_the_line(kw, why)
 def test_give_keyword_accepts_a_name_or_a_numbered_keyword():
     for kw in ("tank", "assault", "{assault: 3}", "{shield: 0}"):
         loads(GIVE_FILE.replace("KW", kw), "g.yaml")
+
+
+# -- 811.1.d.2: a hidden unit's or gear's play effect chooses at its battlefield ------------------------------
+
+def _lurker(kind: str, *effects: dict) -> dict:
+    return {"lurker": {"type": kind, **({"might": 2} if kind == "unit" else {}), "keywords": ["hidden"],
+                       "abilities": [trig("snare", "on-play", *effects)]}}
+
+
+STUN = {"stun": {"unit": "target"}}
+
+
+def _hidden_game(backend, kind: str = "unit", *effects: dict):
+    """A hides lurker at North (A controls it, a1 there); B attacks North with b1 next turn, b2 stays in base;
+    A plays lurker from facedown in the combat's showdown: its snare waits for its target."""
+    g = game(units=[unit("a1", "A", "North", 2), unit("b1", "B", "base", 3), unit("b2", "B", "base", 1)],
+             control={"North": "A"}, hands={"A": ["lurker"]}, cards=_lurker(kind, *(effects or (STUN,))),
+             backend=backend)
+    g.apply(Action("hide", "A", card="lurker", at="North"), g.state.step + 1)
+    do(g, "A end-turn", "B move b1 North", "B pass")
+    g.apply(Action("play", "A", card="lurker", at="North", hidden=True), g.state.step + 1)
+    return g
+
+
+def _targets(g, p: str) -> list[str]:
+    return sorted(v for a in legal(g.state, p) if a.kind == "target" for _, v in a.targets)
+
+
+def _refused_target(g, p: str, targets: tuple, reason: str, rule: str) -> None:
+    """The target step is refused with ``rule`` and the position is left exactly as it was."""
+    before = (g.state.key(), list(g.state.trace))
+    with pytest.raises(IllegalAction) as info:
+        g.apply(Action("target", p, targets=targets), g.state.step + 1)
+    assert reason in str(info.value) and rule in info.value.rule, (str(info.value), info.value.rule)
+    assert (g.state.key(), list(g.state.trace)) == before
+
+
+def test_a_hidden_units_play_effect_may_only_target_units_at_its_battlefield(backend):
+    """811.1.d.2 (383.3.a, 356): played from facedown at North, lurker's snare lists only the units at North
+    (a1, b1 and lurker itself), refuses b2 (in B's base) naming the rule, and accepts b1."""
+    g = _hidden_game(backend)
+    expect(g, chain=["snare"], priority=None, units={"lurker#1": {"zone": "board", "at": "North"}},
+           legal={"A": ["concede", "target"], "B": ["concede"]})
+    assert _targets(g, "A") == ["a1", "b1", "lurker#1"]
+    _refused_target(g, "A", (("unit", "b2"),), "b2 is not there", "811.1.d.2")
+    g.apply(Action("target", "A", targets=(("unit", "b1"),)), g.state.step + 1)
+    do(g, "A pass", "B pass")
+    expect(g, chain=[], state="showdown-open", units={"b1": {"stunned": True}, "b2": {"stunned": False}})
+
+
+def test_the_same_unit_played_from_the_hand_chooses_anywhere(backend):
+    """811.1.d.2 limits only a card played from facedown: from the hand, snare may stun b2 in B's base."""
+    g = game(units=[unit("a1", "A", "North", 2), unit("b2", "B", "base", 1)], control={"North": "A"},
+             hands={"A": ["lurker"]}, cards=_lurker("unit", STUN), backend=backend)
+    do(g, "A play lurker at=North")
+    assert _targets(g, "A") == ["a1", "b2", "lurker#1"]
+
+
+def test_a_hidden_gears_play_effect_chooses_at_its_battlefield_too(backend):
+    """811.1.d.2: a gear played from facedown at North (it enters its controller's base, 359.2): its play
+    effect may target only units at North."""
+    g = _hidden_game(backend, "gear", {"buff": {"unit": "target", "might": 1}})
+    expect(g, chain=["snare"], priority=None, legal={"A": ["concede", "target"], "B": ["concede"]})
+    assert g.state.units["lurker#1"].kind == "gear" and g.state.units["lurker#1"].at == "base"
+    assert _targets(g, "A") == ["a1", "b1"]
+    _refused_target(g, "A", (("unit", "b2"),), "b2 is not there", "811.1.d.2")
+
+
+def test_a_hidden_play_effect_with_no_legal_choice_there_is_removed(backend):
+    """811.1.d.2, 402.4: 'move a unit to a place' from facedown at North may only name a unit at North and the
+    place North, where it already is: no choice is legal, so the trigger is removed without being countered."""
+    g = _hidden_game(backend, "unit", {"move": {"unit": "target", "to": "target"}})
+    expect(g, chain=[], state="showdown-open", units={"lurker#1": {"at": "North"}})
+    assert "lurker#1's snare has no legal target: it is removed" in lines(g)
+    assert "402.4" in rules_of(g, "snare has no legal target")

@@ -212,6 +212,8 @@ class Item:
     here: str | None = None   # the source's location recorded when it triggered from leaving the board (808.1.d.3)
     ability: tuple = ()       # (source, ability name) of a triggered or activated ability (once-per-turn)
     ready: bool = False       # a unit being played enters ready (Accelerate paid, 805)
+    hidden_at: str | None = None  # played from facedown there, or the play trigger of such a card: its choices
+                                  # are limited to that battlefield (811.1.d.2)
 
     def but(self, **changes) -> "Item":
         """A copy with ``changes`` (``dataclasses.replace`` without its per-call field inspection)."""
@@ -227,7 +229,7 @@ class Item:
 
     def key(self) -> tuple:
         return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source, self.unordered,
-                self.ask, self.there, self.ready)
+                self.ask, self.there, self.ready, self.hidden_at)
 
 
 @dataclass(frozen=True)

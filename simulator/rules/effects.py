@@ -34,7 +34,7 @@ def resolve(g: State, item: Item) -> None:
                     card=item.card, kind="gear")
         g.add_unit(gear)
         log(g, "{player}'s gear {unit} enters play in base", cite("effects.gear-enters-play-base"), item.controller, unit=n)
-        trigger_abilities(g, gear, "on-play")          # 383.4.a.2: pending after it has entered
+        trigger_abilities(g, gear, "on-play", hidden_at=item.hidden_at)   # 383.4.a.2: pending after it has entered
         return
     log(g, "{item} resolves", cite("effects.resolves") if not item.immediate else cite("effects.resolves-2"), item.controller, item=item.name)
     _carry_out(g, Resolving(item, 0))
@@ -126,7 +126,7 @@ def enter_play(g: State, item: Item) -> None:
         log(g, "{unit} enters play at {at}", cite("effects.enters-play"), item.controller, unit=n, at=u.at)
     if u.at in g.bfs:
         arrive(g, u, u.at, moved=False)             # being played there is no move: no on-arrive
-    trigger_abilities(g, u, "on-play")
+    trigger_abilities(g, u, "on-play", hidden_at=item.hidden_at)   # from facedown: chosen there (811.1.d.2)
 
 
 def enter_token(g: State, u: Unit, by: Item) -> None:
