@@ -187,6 +187,9 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('effects.will-take-extra-turn-after', 'event', ('735', 'R11'), '{who} will take an extra turn after this one'),
     Cited('effects.rest-not-carried-out-controller', 'event', ('652.4',), 'the rest of {item} is not carried out: its controller left'),
     Cited('effects.declines-part-does-nothing', 'event', ('383.3.a.3',), '{player} declines {verb}: this part of {item} does nothing'),
+    # -- simulator/rules/zones.py
+    Cited('zones.token-ceases-to-exist', 'event', ('186', '186.1'), '{unit} ceases to exist: a token cannot exist outside the board or the chain'),
+    Cited('concede.removed-from-game', 'event', ('652.3',), '{unit} is removed from the game'),
     # -- simulator/game/engine.py
     Cited('engine.chooses-use', 'event', ('383.3.a',), "{player} chooses to use {source}'s {name}"),
     Cited('engine.chooses-optional-part', 'event', ('383.3.a.3',), "{player} chooses to {verb} ({item}'s optional part)"),

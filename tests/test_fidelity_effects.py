@@ -212,3 +212,70 @@ def test_a_hidden_play_effect_with_no_legal_choice_there_is_removed(backend):
     expect(g, chain=[], state="showdown-open", units={"lurker#1": {"at": "North"}})
     assert "lurker#1's snare has no legal target: it is removed" in lines(g)
     assert "402.4" in rules_of(g, "snare has no legal target")
+
+
+# -- 186, 186.1: a token off the board ceases to exist; the trace's words agree with zone ---------------------
+
+TOKENS = {"conscript": {"type": "spell", "effect": [{"play-unit": {"might": 1}}]},
+          "reprise": {"type": "spell", "effect": [{"replay": {"unit": "target"}}]},
+          "snuff": {"type": "spell", "effect": [{"kill": {"unit": "target"}}]},
+          "zap": {"type": "spell", "effect": [{"damage": {"unit": "target", "amount": 1}}]}}
+
+
+def _token_game(backend, *cards: str, **keys):
+    g = game(hands={"A": ["conscript", *cards]}, cards=TOKENS, backend=backend, **keys)
+    do(g, "A play conscript", *(f"{p} pass" for p in g.state.in_game()))
+    expect(g, units={"token#1": {"zone": "board", "at": "base"}})
+    return g
+
+
+@pytest.mark.parametrize("card, line", [("snuff", "token#1 is killed"), ("zap", "token#1 dies (lethal damage)"),
+                                        ("reprise", "token#1 is banished")])
+def test_a_token_put_off_the_board_ceases_to_exist(backend, card, line):
+    """186.1: killed (340), dealt lethal damage (323 task 3) or banished by a replay, the token is in no zone
+    (reported as removed) right after, and the trace says so citing 186.1; a replay plays nothing again (186:
+    it has no card) and no new object appears."""
+    g = _token_game(backend, card)
+    do(g, f"A play {card} unit=token#1", "A pass", "B pass")
+    expect(g, state="neutral-open", chain=[], units={"token#1": {"zone": "removed"}})
+    ev = lines(g)
+    assert ev.index(line) < ev.index("token#1 ceases to exist: a token cannot exist outside the board or the chain")
+    assert "186.1" in rules_of(g, "token#1 ceases to exist")
+    assert [u for u in g.state.units if u.startswith("token#")] == ["token#1"]
+    assert g.state.units["token#1"].key() == ("token#1", "removed")
+
+
+def test_nothing_refers_to_a_token_that_ceased_to_exist(backend):
+    """186.1: no target may name it (356) and legal offers none; the refusal leaves the position unchanged."""
+    from conftest import illegal
+    g = _token_game(backend, "snuff", "snuff")
+    do(g, "A play snuff unit=token#1", "A pass", "B pass")
+    illegal(g, "A play snuff unit=token#1", "token#1 is not a unit on the board", "356")
+    assert not any(a.kind == "play" and a.card == "snuff" for a in legal(g.state, "A"))
+
+
+def test_a_card_unit_killed_still_goes_to_the_trash(backend):
+    """186.1 is for tokens only: a unit that is a card goes to its owner's trash (340)."""
+    g = game(units=[unit("a1", "A", "base", 1)], hands={"A": ["snuff"]}, cards=TOKENS, backend=backend)
+    do(g, "A play snuff unit=a1", "A pass", "B pass")
+    expect(g, units={"a1": {"zone": "trash"}})
+    assert not any("ceases to exist" in x for x in lines(g))
+
+
+def test_a_conceding_players_units_are_banished_then_removed_and_the_trace_says_both(backend):
+    """652.1 then 652.3: the conceder's own unit is banished, then removed from the game with every card they
+    own, and the trace says both (before: only 'is banished' while zone said removed); a unit they controlled
+    but B owns stays banished (B's card); the conceder's token ceases to exist when banished (186.1)."""
+    g = _token_game(backend, units=[unit("a1", "A", "base", 1), unit("b9", "B", "base", 1, controller="A"),
+                                    unit("b1", "B", "base", 1)], players=["A", "B", "C"], mode="skirmish",
+                    battlefields=["North", "South", "East"])
+    do(g, "A concede")
+    expect(g, units={"a1": {"zone": "removed"}, "b9": {"zone": "banished"}, "token#1": {"zone": "removed"},
+                     "b1": {"zone": "board"}})
+    ev = lines(g)
+    assert ev.index("a1 is banished") < ev.index("a1 is removed from the game")
+    assert "652.3" in rules_of(g, "a1 is removed from the game")
+    assert "b9 is banished" in ev and "b9 is removed from the game" not in ev
+    assert ev.index("token#1 is banished") < ev.index("token#1 ceases to exist: a token cannot exist outside "
+                                                      "the board or the chain")
+    assert "token#1 is removed from the game" not in ev

@@ -61,7 +61,7 @@ FORGET_REMOVED = True
 #: What the identity forgets, and the rules that say no rule reads it again (``riftsim rules 652.3`` lists it):
 #: decided here only, by :meth:`Unit.key` and :meth:`State.score_key`
 FORGOTTEN = {
-    "a removed card's place, damage, might and marks (Unit.key keeps its id and zone)": ("652.3",),
+    "a removed card's place, damage, might and marks (Unit.key keeps its id and zone)": ("652.3", "186.1"),
     "a removed player's points (State.score_key leaves them out)": ("651.1", "323.1"),
 }
 _KEEP_UNITS = KEEP["units"]
@@ -111,7 +111,7 @@ ADD_UP = ("assault", "shield")
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
                  "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "keywords", "given",
-                 "hurt", "ward", "k")
+                 "hurt", "ward", "token", "k")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
                  abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = ()) -> None:
@@ -125,7 +125,7 @@ class Unit:
         self.damage = 0
         self.exhausted = False
         self.abilities = abilities
-        self.zone = "board"           # board, trash, banished, removed
+        self.zone = "board"           # board, trash, banished, removed (from the game, or a token that ceased to exist)
         self.designation: str | None = None   # attacker / defender during combat
         self.card = card
         self.kind = kind              # unit or gear
@@ -134,6 +134,7 @@ class Unit:
         self.given: tuple = ()        # keywords given this turn (give-keyword): ((name, value), ...)
         self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
         self.ward = False             # the next time it would die, instead it is healed, exhausted, recalled (R21)
+        self.token = False            # a token (play-unit's token#N): off the board it ceases to exist (186.1)
         self.k: tuple | None = None   # its key, cached: every write goes through State.edit, which clears it
 
     def clone(self) -> "Unit":

@@ -7,6 +7,7 @@ from simulator.core.log import fire, log
 from simulator.core.model import ADD_UP, Item, Resolving, State, Unit
 from simulator.core.registry import effect, guard
 from simulator.rules.damage import deal
+from simulator.rules.zones import leave_board
 from simulator.rules.triggers import describe, holds
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 from simulator.rules.triggers import trigger_abilities
@@ -232,6 +233,7 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
             n = f"token#{g.counters['token']}"
             t = Unit(n, item.controller, where, int(args.get("might", 1)))
             t.exhausted = True
+            t.token = True                          # 186: a token, no card
             entering.append(t)
             log(g, "{player} plays {unit} (might {might}) at {at}: it enters once {item} has finished resolving",
                 cite("effects.plays-might-enters-once-has"), item.controller, unit=n, might=t.might, at=where, item=item.name)
@@ -294,14 +296,12 @@ def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: l
         log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
         if any(ab.trigger == "on-death" for ab in u.abilities):
             fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
-        u.zone = "trash"
-        u.designation = None
+        leave_board(g, u, "trash")
         g.dirty = True
     elif verb == "banish":
-        u.zone = "banished"
-        u.designation = None
-        g.dirty = True
         log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
+        leave_board(g, u, "banished")
+        g.dirty = True
     elif verb == "replay":
         _replay(g, item, u, args.get("at") or "base", entering)
     elif verb in ("ready", "exhaust"):
@@ -357,10 +357,9 @@ def _forced_play(g: State, item: Item, card: str, where: str, entering: list, ow
 
 def _replay(g: State, item: Item, u: Unit, where: str, entering: list) -> None:
     """Banish ``u``, then its owner plays it ignoring its cost: a new object with a new id (124)."""
-    u.zone = "banished"
-    u.designation = None
-    g.dirty = True
     log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
+    leave_board(g, u, "banished")
+    g.dirty = True
     if u.card is None or u.card not in g.cfg.cards:
         log(g, '{unit} was not made from a card: nothing is played', cite("effects.was-not-made-from-card"), item.controller, unit=u.id)
         return
