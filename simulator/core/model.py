@@ -114,7 +114,8 @@ class Unit:
                  "hurt", "ward", "token", "k")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
-                 abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = ()) -> None:
+                 abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = (),
+                 token: bool = False) -> None:
         self.id = id
         self.owner = owner
         self.controller = controller or owner
@@ -134,7 +135,7 @@ class Unit:
         self.given: tuple = ()        # keywords given this turn (give-keyword): ((name, value), ...)
         self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
         self.ward = False             # the next time it would die, instead it is healed, exhausted, recalled (R21)
-        self.token = False            # a token (play-unit's token#N): off the board it ceases to exist (186.1)
+        self.token = token            # a token (play-unit's token#N), not a card: off the board it ceases to exist (186.1)
         self.k: tuple | None = None   # its key, cached: every write goes through State.edit, which clears it
 
     def clone(self) -> "Unit":

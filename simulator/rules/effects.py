@@ -231,9 +231,8 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
                 here_override = "base"
             g.counters["token"] = g.counters.get("token", 0) + 1
             n = f"token#{g.counters['token']}"
-            t = Unit(n, item.controller, where, int(args.get("might", 1)))
+            t = Unit(n, item.controller, where, int(args.get("might", 1)), token=True)   # 186: a token, no card
             t.exhausted = True
-            t.token = True                          # 186: a token, no card
             entering.append(t)
             log(g, "{player} plays {unit} (might {might}) at {at}: it enters once {item} has finished resolving",
                 cite("effects.plays-might-enters-once-has"), item.controller, unit=n, might=t.might, at=where, item=item.name)
