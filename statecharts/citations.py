@@ -111,8 +111,6 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('actions.teammate-unit-no-standard-move', 'refusal', ('489', '144'), "... is a teammate's unit: no standard move of it"),
     Cited('actions.not-battlefield-2', 'refusal', ('359.2',), '... is not a battlefield'),
     Cited('actions.has-staged-or-ongoing-combat', 'refusal', ('462', '447.2.a'), '... has a staged or ongoing combat between two other players: ... may not play a unit there'),
-    Cited('actions.was-played-from-facedown-not', 'refusal', ('811.1.d.2',), '... was played from facedown at ...: ... is not there'),
-    Cited('actions.was-played-from-facedown-choices', 'refusal', ('811.1.d.2',), '... was played from facedown at ...: its choices are limited to ...'),
     Cited('actions.targets-must-field-value-pairs', 'refusal', ('356',), 'targets must be (field, value) pairs of texts'),
     Cited('actions.unit-played-base-or-battlefield', 'refusal', ('359.2', '806'), 'a unit is played to its base or a battlefield its controller controls; ... does not control ...'),
     Cited('actions.unit-played-base-or-battlefield-ambush', 'refusal', ('359.2', '806', '822.1.b'), 'the same, for a unit with Ambush where its controller has no units (822.1.b)'),
@@ -180,6 +178,8 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('effects.killed', 'event', ('340',), '{unit} is killed'),
     Cited('effects.readied-or-exhausted', 'event', ('340',), '{unit} is {readied}'),
     Cited('effects.gains-turn', 'event', ('340',), '{unit} gains {keyword} this turn'),
+    Cited('effects.gains-assault-adds-up', 'event', ('340', '807.2'), '{unit} gains {keyword} {value} this turn ({keyword} {total} in all)'),
+    Cited('effects.gains-shield-adds-up', 'event', ('340', '814.2'), '{unit} gains {keyword} {value} this turn ({keyword} {total} in all)'),
     Cited('effects.plays-might-enters-once-has', 'event', ('354.3', '462'), '{player} plays {unit} (might {might}) at {at}: it enters once {item} has finished resolving'),
     Cited('effects.may-not-play-unit-into', 'event', ('462', '447.2'), "{player} may not play a unit into the combat at {bf}: it is played to base instead, and 'here' now means that base"),
     Cited('effects.adds-energy', 'event', ('429',), '{player} adds {energy} energy'),
@@ -187,6 +187,9 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('effects.will-take-extra-turn-after', 'event', ('735', 'R11'), '{who} will take an extra turn after this one'),
     Cited('effects.rest-not-carried-out-controller', 'event', ('652.4',), 'the rest of {item} is not carried out: its controller left'),
     Cited('effects.declines-part-does-nothing', 'event', ('383.3.a.3',), '{player} declines {verb}: this part of {item} does nothing'),
+    # -- simulator/rules/zones.py
+    Cited('zones.token-ceases-to-exist', 'event', ('186', '186.1'), '{unit} ceases to exist: a token cannot exist outside the board or the chain'),
+    Cited('concede.removed-from-game', 'event', ('652.3',), '{unit} is removed from the game'),
     # -- simulator/game/engine.py
     Cited('engine.chooses-use', 'event', ('383.3.a',), "{player} chooses to use {source}'s {name}"),
     Cited('engine.chooses-optional-part', 'event', ('383.3.a.3',), "{player} chooses to {verb} ({item}'s optional part)"),
@@ -230,6 +233,8 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('scoring.conquers-one-point-short-victory', 'event', ('471.1.b', '470', '383.4.c.2.c', 'R16', 'R18'), '{player} conquers {bf} one point short of victory without having scored every battlefield this turn: draws a card instead of the point; {bf} counts as scored this turn'),
     Cited('scoring.holds-scores-1-now', 'event', ('469.2', '315.2.b'), '{player} holds {bf} and scores 1 (now {points})'),
     # -- simulator/rules/targets.py
+    Cited('targets.was-played-from-facedown-not', 'refusal', ('811.1.d.2',), '... chooses only at ... (played from facedown there): ... is not there'),
+    Cited('targets.was-played-from-facedown-choices', 'refusal', ('811.1.d.2',), '... chooses only at ... (played from facedown there), not ...'),
     Cited('targets.takes-no-target', 'refusal', ('356',), '... takes no target ...'),
     Cited('targets.needs-target', 'refusal', ('356',), '... needs a target for ...'),
     Cited('targets.not-unit-board', 'refusal', ('356',), '... is not a unit on the board'),

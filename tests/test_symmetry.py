@@ -158,7 +158,7 @@ def _line(out: str) -> str:
 @pytest.mark.slow
 def test_the_command_and_the_positions_file(tmp_path):
     """`riftsim verify --symmetry` and `explore: {symmetry: true}`: the same smaller search (the 4-player war position
-    of two units: 464 states against 1,529), every invariant held; a checkpoint keeps it for its resume, which
+    of two units: 479 states against 1,574), every invariant held; a checkpoint keeps it for its resume, which
     refuses the flag again; a value that is not a boolean is a one-line error naming the file and the key."""
     plain, flag = tmp_path / "plain.yaml", tmp_path / "flag.yaml"
     plain.write_text(WAR % "")
@@ -166,8 +166,8 @@ def test_the_command_and_the_positions_file(tmp_path):
     full = _verify("--positions", str(plain), "--jobs", "1")
     by_flag = _verify("--positions", str(plain), "--jobs", "1", "--symmetry")
     by_file = _verify("--positions", str(flag), "--jobs", "2")
-    assert _line(full.stdout).startswith("  war-concede: 1529 states")
-    assert _line(by_flag.stdout).startswith("  war-concede: 464 states") and _line(by_file.stdout) == _line(by_flag.stdout)
+    assert _line(full.stdout).startswith("  war-concede: 1574 states")
+    assert _line(by_flag.stdout).startswith("  war-concede: 479 states") and _line(by_file.stdout) == _line(by_flag.stdout)
     assert "invariants: all hold" in by_flag.stdout and by_flag.stderr == ""
     assert "(turns 4, concede explored, battlefields North South East interchangeable)" in _line(by_flag.stdout)
     assert "interchangeable" not in full.stdout

@@ -61,7 +61,7 @@ FORGET_REMOVED = True
 #: What the identity forgets, and the rules that say no rule reads it again (``riftsim rules 652.3`` lists it):
 #: decided here only, by :meth:`Unit.key` and :meth:`State.score_key`
 FORGOTTEN = {
-    "a removed card's place, damage, might and marks (Unit.key keeps its id and zone)": ("652.3",),
+    "a removed card's place, damage, might and marks (Unit.key keeps its id and zone)": ("652.3", "186.1"),
     "a removed player's points (State.score_key leaves them out)": ("651.1", "323.1"),
 }
 _KEEP_UNITS = KEEP["units"]
@@ -104,13 +104,18 @@ class Ability:
         return bool(self.effect) and all(verb == "add" for verb, _ in self.effect)
 
 
+#: numbered keywords whose instances add up: a unit given Assault 3 that has Assault 2 has Assault 5 (807.2, 814.2)
+ADD_UP = ("assault", "shield")
+
+
 class Unit:
     __slots__ = ("id", "owner", "controller", "at", "might", "buff", "stunned", "damage",
                  "exhausted", "abilities", "zone", "designation", "card", "kind", "fought", "keywords", "given",
-                 "hurt", "ward", "k")
+                 "hurt", "ward", "token", "k")
 
     def __init__(self, id: str, owner: str, at: str, might: int = 0, controller: str | None = None,
-                 abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = ()) -> None:
+                 abilities: tuple = (), card: str | None = None, kind: str = "unit", keywords: tuple = (),
+                 token: bool = False) -> None:
         self.id = id
         self.owner = owner
         self.controller = controller or owner
@@ -121,15 +126,16 @@ class Unit:
         self.damage = 0
         self.exhausted = False
         self.abilities = abilities
-        self.zone = "board"           # board, trash, banished, removed
+        self.zone = "board"           # board, trash, banished, removed (from the game, or a token that ceased to exist)
         self.designation: str | None = None   # attacker / defender during combat
         self.card = card
         self.kind = kind              # unit or gear
         self.fought = False           # gained a designation in the current combat (383.4.e-f: triggers once)
         self.keywords = keywords      # ((name, value), ...): tank, backline, ganking, assault, shield, ... (8xx)
-        self.given: tuple = ()        # keywords given this turn (give-keyword)
+        self.given: tuple = ()        # keywords given this turn (give-keyword): ((name, value), ...)
         self.hurt = False             # was dealt damage this turn (condition not-damaged-this-turn)
         self.ward = False             # the next time it would die, instead it is healed, exhausted, recalled (R21)
+        self.token = token            # a token (play-unit's token#N), not a card: off the board it ceases to exist (186.1)
         self.k: tuple | None = None   # its key, cached: every write goes through State.edit, which clears it
 
     def clone(self) -> "Unit":
@@ -137,13 +143,15 @@ class Unit:
 
     def kw(self, name: str):
         """Its keyword ``name``: the value (True for one without a number), printed or given this turn
-        (give-keyword, a numbered one given as 1); None if it has none."""
-        for k, v in self.keywords:
+        (give-keyword, ``given``: ``((name, value), ...)``); the values of several instances of Assault, or of
+        Shield, add up (807.2, 814.2); None if it has none."""
+        found = None
+        for k, v in (self.keywords + self.given) if self.given else self.keywords:
             if k == name:
-                return True if v is None else v
-        if name in self.given:
-            return 1 if name in ("assault", "shield", "accelerate") else True
-        return None
+                if name not in ADD_UP:
+                    return True if v is None else v
+                found = (found or 0) + v
+        return found
 
     def key(self) -> tuple:
         """What of the unit decides the future. A card removed from the game (652.3: a conceder's cards) is
@@ -206,6 +214,8 @@ class Item:
     here: str | None = None   # the source's location recorded when it triggered from leaving the board (808.1.d.3)
     ability: tuple = ()       # (source, ability name) of a triggered or activated ability (once-per-turn)
     ready: bool = False       # a unit being played enters ready (Accelerate paid, 805)
+    hidden_at: str | None = None  # played from facedown there, or the play trigger of such a card: its choices
+                                  # are limited to that battlefield (811.1.d.2)
 
     def but(self, **changes) -> "Item":
         """A copy with ``changes`` (``dataclasses.replace`` without its per-call field inspection)."""
@@ -221,7 +231,7 @@ class Item:
 
     def key(self) -> tuple:
         return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source, self.unordered,
-                self.ask, self.there, self.ready)
+                self.ask, self.there, self.ready, self.hidden_at)
 
 
 @dataclass(frozen=True)

@@ -301,7 +301,8 @@ def _check_decision(g: State, a: Action) -> None:
         if a.option not in ("yes", "no"):
             raise IllegalAction("a may is decided with option yes or no", cite("actions.may-decided-with-option-yes"))
         return
-    check_targets(g, a.player, a.targets, target_fields(it.effect), f"{it.source}'s {it.name}")
+    check_targets(g, a.player, a.targets, target_fields(it.effect), f"{it.source}'s {it.name}",
+                  hidden_at=it.hidden_at)
 
 
 def _check_resolving_choice(g: State, a: Action) -> None:
@@ -443,30 +444,12 @@ def _check_play(g: State, a: Action, st: str) -> None:
                                     f"{p} may not play a unit there", cite("actions.has-staged-or-ongoing-combat"))
     if a.accelerate and keyword(card.keywords, "accelerate") is None:
         raise IllegalAction(f"{a.card} has no Accelerate", cite("actions.has-no-accelerate"))
-    _check_targets(g, a, card)
-    if where_hidden is not None:
-        _check_hidden_choices(g, a, card, where_hidden)
+    check_targets(g, p, a.targets, card.target_fields(), name, card.friendly, hidden_at=where_hidden)
     if g.cfg.resources is not None:
         need = cost_of(card, accelerate=a.accelerate, hidden=a.hidden)
         if need > available(g, p):
             raise IllegalAction(f"{a.card} costs {need} energy; {p} has {g.energy.get(p, 0)} in the pool and "
                                 f"{g.runes.get(p, 0)} ready runes", cite("actions.costs-energy-has-pool-ready-2"))
-
-
-def _check_hidden_choices(g: State, a: Action, card, bf: str) -> None:
-    """811.1.d.2: a card played from facedown makes its choices only at its battlefield."""
-    for f, v in a.targets:
-        if f == "unit":
-            u = g.units.get(v)
-            if u is not None and u.at != bf:
-                raise IllegalAction(f"{card.id} was played from facedown at {bf}: {v} is not there", cite("actions.was-played-from-facedown-not"))
-        elif f in ("to", "at") and v != bf:
-            raise IllegalAction(f"{card.id} was played from facedown at {bf}: its choices are limited to {bf}",
-                                cite("actions.was-played-from-facedown-choices"))
-
-
-def _check_targets(g: State, a: Action, card) -> None:
-    check_targets(g, a.player, a.targets, card.target_fields(), _need(a.card, "play's card"), card.friendly)
 
 
 def _check_activate(g: State, a: Action, st: str) -> None:

@@ -149,7 +149,8 @@ def perform(g: State, a: Action) -> None:
             name + (" and its Accelerate" if a.accelerate else ""))
         ready = keyword(card.keywords, "accelerate") is not None and (a.accelerate or g.cfg.resources is None)
         item = Item(g.next_uid(), name, p, card.type, card.effect, targets=a.targets, card=name,
-                    immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready)
+                    immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready,
+                    hidden_at=at if a.hidden and card.type != "spell" else None)   # its play effect (811.1.d.2)
         put_on_chain(g, item, "card")
     elif k == "hide":
         facedown.hide(g, p, need(a.card, "hide's card"), need(a.at, "hide's battlefield"))

@@ -5,7 +5,7 @@ import statecharts
 from statecharts.rulings import SWITCHES
 from statecharts.states import Control
 
-from simulator.core.cards import CATALOGUE, Card, to_keywords
+from simulator.core.cards import CATALOGUE, KEYWORDS, Card, to_keywords
 from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
 from simulator.core.model import Ability, Battlefield, Config, State, Unit
@@ -116,13 +116,22 @@ def to_condition(v) -> tuple:
     return tuple(out)
 
 
+def _keyword(v) -> tuple:
+    """give-keyword's ``keyword``, ``assault`` or ``{assault: 3}``, as ``("assault", 1)`` or ``("assault", 3)``:
+    a numbered keyword without its number has its default (1); ``("tank", None)`` for the others. (The
+    validator refuses a bad one, naming its line; custom cards are built before that check.)"""
+    if isinstance(v, str):
+        return (v, KEYWORDS[v][1] if v in KEYWORDS else None)
+    return next(iter(v.items())) if isinstance(v, dict) and len(v) == 1 else v
+
+
 def to_effect(steps) -> tuple:
     """``[{verb: {field: value}, if: ..., may: true}, ...]`` -> ``((verb, ((field, value), ...)), ...)``; an
     entry's ``if`` and ``may`` become its fields ``("if", condition)`` and ``("may", True)``."""
     out = []
     for s in steps or []:
         verb = next(k for k in s if k not in ("if", "may"))
-        fields = tuple((s[verb] or {}).items())
+        fields = tuple((f, _keyword(v) if f == "keyword" else v) for f, v in (s[verb] or {}).items())
         if "if" in s:
             fields += (("if", to_condition(s["if"])),)
         if s.get("may"):

@@ -314,6 +314,24 @@ class SetupValidator:
                     self.boolean(e["ward"], path + ("ward",), "ward")
                 (self.units if key == "units" else self.gear).add(uid)
 
+    def keyword(self, k, p: Path, more: str = "") -> str:
+        """One keyword, ``tank`` or ``{assault: 2}`` (a numbered one takes a whole number); its name."""
+        if isinstance(k, dict):
+            if len(k) != 1:
+                self.fail(p, "a keyword is a name or a one-key mapping such as {assault: 2}")
+            (name, n), = k.items()
+        else:
+            name, n = k, None
+        if not isinstance(name, str) or name not in KEYWORDS:
+            self.fail(p, f"unknown keyword {_fmt(name)} (keywords: {', '.join(KEYWORDS)}{more})")
+        if isinstance(k, dict):
+            if not KEYWORDS[name][0]:
+                self.fail(p, f"keyword {name} takes no number")
+            self.integer(n, p + (name,), f"{name}", 0)
+            if n > 1000:
+                self.fail(p + (name,), f"{name} must be at most 1000, not {n}")
+        return name
+
     def keywords(self, v, path: Path) -> None:
         """``[tank, {assault: 2}]``: names from the keyword table; numbered ones take a whole number."""
         if v is None:
@@ -325,20 +343,7 @@ class SetupValidator:
                 self.effect(k["deathknell"], p + ("deathknell",), shape_only=True)
                 self.later.append((k["deathknell"], p + ("deathknell",), True))
                 continue
-            if isinstance(k, dict):
-                if len(k) != 1:
-                    self.fail(p, "a keyword is a name or a one-key mapping such as {assault: 2}")
-                (name, n), = k.items()
-            else:
-                name, n = k, None
-            if not isinstance(name, str) or name not in KEYWORDS:
-                self.fail(p, f"unknown keyword {_fmt(name)} (keywords: {', '.join(KEYWORDS)}, {{deathknell: [effects]}})")
-            if isinstance(k, dict):
-                if not KEYWORDS[name][0]:
-                    self.fail(p, f"keyword {name} takes no number")
-                self.integer(n, p + (name,), f"{name}", 0)
-                if n > 1000:
-                    self.fail(p + (name,), f"{name} must be at most 1000, not {n}")
+            name = self.keyword(k, p, ", {deathknell: [effects]}")
             if name in seen:
                 self.fail(p, f"keyword {name} is listed twice")
             seen.add(name)
@@ -464,7 +469,7 @@ class SetupValidator:
                 elif f == "card":
                     self.later_cards.append((val, fp, f"{verb} card"))    # custom cards are read after the board
                 elif f == "keyword":
-                    self.text(val, fp, f"{verb} {f}")
+                    self.keyword(val, fp)                              # a name, or {assault: 3} (807.2, 814.2)
                 else:
                     self.text(val, fp, f"{verb} {f}")
             for f in VERBS[verb]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from simulator.core import registry
 from simulator.rules import (chain, cleanup, combat, concede, damage, effects, focus, hidden, moves, phases,
-                             resources, scoring, targets, triggers)
+                             resources, scoring, targets, triggers, zones)
 
 MODULES = (chain, targets, triggers, moves, scoring, cleanup, combat, damage, focus, phases, concede, effects,
-           hidden, resources)
+           hidden, resources, zones)
 
 
 _installed = False

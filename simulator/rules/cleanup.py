@@ -11,6 +11,7 @@ from simulator.core.registry import effect, test
 from simulator.rules.moves import contest
 from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
+from simulator.rules.zones import leave_board
 
 ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled, Status.CombatRestaged)
 
@@ -101,9 +102,7 @@ def _board_state(g: State, inst, ctx) -> None:
     if any(ab.trigger == "on-death" for u in dying for ab in u.abilities):
         fire(g, "cleanup", "lethal", units=[u.id for u in dying])   # 3a: before they reach the trash (808.1.d)
     for u in dying:
-        u = g.edit(u)
-        u.zone = "trash"
-        u.designation = None
+        leave_board(g, g.edit(u), "trash")
         _changed(g)
 
 

@@ -114,7 +114,7 @@ def record_assignment(g: State, p: str, damage: tuple) -> None:
 def _deal(g: State, inst, ctx) -> None:
     """465: each side totals its might (stunned units add 0, 423.1.b), assigns lethal first with Tank first
     and Backline last (815.1.b, 826.3), by hand with assign: manual; all damage is dealt at once."""
-    from simulator.rules.damage import automatic, sides, total
+    from simulator.rules.damage import automatic, deal, sides, total
     bf = _active(g)
     chosen = dict(g.assigned)
     g.assigned = ()
@@ -132,8 +132,7 @@ def _deal(g: State, inst, ctx) -> None:
     stunned = [u.id for u in att + dfn if u.stunned]
     log(g, ('combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2} (stunned, adding nothing: {stunned})' if stunned else 'combat damage at {bf}: {attacker} deals {attacker2}, {defender} deals {defender2}'), cite("combat.combat-damage-deals-deals-stunned"), bf=bf, attacker=attacker, attacker2=totals[attacker], defender=defender, defender2=totals[defender], stunned=', '.join(stunned))
     for u, n in hits:
-        u = g.edit(u)
-        u.damage += n
+        u = deal(g, u, n)                           # 465.2: combat damage is damage dealt
         log(g, "{unit} takes {amount} combat damage", cite("combat.takes-combat-damage"), u.controller, unit=u.id, amount=n)
     g.dirty = False                                 # 465.3: skip FEPR, cancel outstanding tasks
 

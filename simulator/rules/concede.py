@@ -8,6 +8,7 @@ from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect
 from simulator.rules.cleanup import declare_winner
+from simulator.rules.zones import leave_board
 
 
 def concede(g: State, player: str, trigger: str = "concede") -> None:
@@ -33,10 +34,8 @@ def _banish(g: State, inst, ctx) -> None:
     """652.1: banish every permanent and facedown card the player owns or controls."""
     for u in g.units.values():
         if u.zone == "board" and (u.owner == inst or u.controller == inst):
-            u = g.edit(u)
-            u.zone = "banished"
-            u.designation = None
             log(g, '{unit} is banished', cite("concede.banished"), inst, unit=u.id)
+            leave_board(g, g.edit(u), "banished")
     if g.hidden:
         from simulator.rules.hidden import banish_player
         banish_player(g, inst)
@@ -70,7 +69,8 @@ def _remove(g: State, inst, ctx) -> None:
     """652.3: every card they own leaves the game."""
     for u in g.units.values():
         if u.owner == inst and u.zone != "removed":
-            g.edit(u).zone = "removed"
+            log(g, '{unit} is removed from the game', cite("concede.removed-from-game"), inst, unit=u.id)
+            leave_board(g, g.edit(u), "removed")
     g.set_hand(inst, [])
 
 

@@ -22,6 +22,16 @@ from simulator.core.model import State, Unit
 MAX_CHOICES = 256
 
 
+def deal(g: State, u: Unit, amount: int) -> Unit:
+    """``u`` is dealt ``amount`` damage (a spell's or ability's, or combat damage, 465.2): its damage grows, and it
+    has been dealt damage this turn (what ``not-damaged-this-turn`` reads, until the Ending Phase's expiration)
+    even once it is healed. The one place damage is dealt; returns the unit as written (``g.edit``)."""
+    u = g.edit(u)
+    u.damage += amount
+    u.hurt = True
+    return u
+
+
 def lethal(g: State, u: Unit) -> int:
     """The damage still needed to kill ``u`` (142.4, 465.2.c.3)."""
     return max(g.might(u) - u.damage, 1)

@@ -4,8 +4,10 @@ from __future__ import annotations
 from statecharts.citations import cite
 from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
-from simulator.core.model import Item, Resolving, State, Unit
+from simulator.core.model import ADD_UP, Item, Resolving, State, Unit
 from simulator.core.registry import effect, guard
+from simulator.rules.damage import deal
+from simulator.rules.zones import leave_board
 from simulator.rules.triggers import describe, holds
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 from simulator.rules.triggers import trigger_abilities
@@ -33,7 +35,7 @@ def resolve(g: State, item: Item) -> None:
                     card=item.card, kind="gear")
         g.add_unit(gear)
         log(g, "{player}'s gear {unit} enters play in base", cite("effects.gear-enters-play-base"), item.controller, unit=n)
-        trigger_abilities(g, gear, "on-play")          # 383.4.a.2: pending after it has entered
+        trigger_abilities(g, gear, "on-play", hidden_at=item.hidden_at)   # 383.4.a.2: pending after it has entered
         return
     log(g, "{item} resolves", cite("effects.resolves") if not item.immediate else cite("effects.resolves-2"), item.controller, item=item.name)
     _carry_out(g, Resolving(item, 0))
@@ -125,7 +127,7 @@ def enter_play(g: State, item: Item) -> None:
         log(g, "{unit} enters play at {at}", cite("effects.enters-play"), item.controller, unit=n, at=u.at)
     if u.at in g.bfs:
         arrive(g, u, u.at, moved=False)             # being played there is no move: no on-arrive
-    trigger_abilities(g, u, "on-play")
+    trigger_abilities(g, u, "on-play", hidden_at=item.hidden_at)   # from facedown: chosen there (811.1.d.2)
 
 
 def enter_token(g: State, u: Unit, by: Item) -> None:
@@ -229,7 +231,7 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
                 here_override = "base"
             g.counters["token"] = g.counters.get("token", 0) + 1
             n = f"token#{g.counters['token']}"
-            t = Unit(n, item.controller, where, int(args.get("might", 1)))
+            t = Unit(n, item.controller, where, int(args.get("might", 1)), token=True)   # 186: a token, no card
             t.exhausted = True
             entering.append(t)
             log(g, "{player} plays {unit} (might {might}) at {at}: it enters once {item} has finished resolving",
@@ -284,8 +286,7 @@ def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: l
             if alone else "{unit} gets +{might} might this turn (now {now})", cite("effects.gets-might-turn-now-only"), item.controller,
             unit=u.id, might=2 if alone else 1, now=g.might(u))
     elif verb == "damage":
-        u.damage += int(args["amount"])
-        u.hurt = True
+        deal(g, u, int(args["amount"]))
         g.dirty = True
         log(g, "{unit} takes {amount} damage", cite("effects.takes-damage"), item.controller, unit=u.id, amount=args["amount"])
     elif verb == "kill" and u.ward:
@@ -294,14 +295,12 @@ def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: l
         log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
         if any(ab.trigger == "on-death" for ab in u.abilities):
             fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
-        u.zone = "trash"
-        u.designation = None
+        leave_board(g, u, "trash")
         g.dirty = True
     elif verb == "banish":
-        u.zone = "banished"
-        u.designation = None
-        g.dirty = True
         log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
+        leave_board(g, u, "banished")
+        g.dirty = True
     elif verb == "replay":
         _replay(g, item, u, args.get("at") or "base", entering)
     elif verb in ("ready", "exhaust"):
@@ -313,9 +312,23 @@ def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: l
         log(g, "{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled",
             cite("effects.gets-ward"), item.controller, unit=u.id)
     elif verb == "give-keyword":
-        if args["keyword"] not in u.given:
-            u.given = u.given + (args["keyword"],)
-        log(g, '{unit} gains {keyword} this turn', cite("effects.gains-turn"), item.controller, unit=u.id, keyword=args['keyword'])
+        _give_keyword(g, item, u, args["keyword"])
+
+
+def _give_keyword(g: State, item: Item, u: Unit, keyword: tuple) -> None:
+    """``u`` (already written through ``g.edit``) has ``keyword``, ``(name, value)``, this turn; a second
+    instance of Assault or Shield adds its value to the unit's (807.2, 814.2), of any other keyword changes
+    nothing."""
+    name, value = keyword
+    if name in ADD_UP:
+        u.given = u.given + (keyword,)
+        log(g, "{unit} gains {keyword} {value} this turn ({keyword} {total} in all)",
+            cite("effects.gains-assault-adds-up") if name == "assault" else cite("effects.gains-shield-adds-up"),
+            item.controller, unit=u.id, keyword=name, value=value, total=u.kw(name))
+        return
+    if keyword not in u.given:
+        u.given = u.given + (keyword,)
+    log(g, '{unit} gains {keyword} this turn', cite("effects.gains-turn"), item.controller, unit=u.id, keyword=name)
 
 
 def _forced_play(g: State, item: Item, card: str, where: str, entering: list, owner: str | None = None) -> str:
@@ -343,10 +356,9 @@ def _forced_play(g: State, item: Item, card: str, where: str, entering: list, ow
 
 def _replay(g: State, item: Item, u: Unit, where: str, entering: list) -> None:
     """Banish ``u``, then its owner plays it ignoring its cost: a new object with a new id (124)."""
-    u.zone = "banished"
-    u.designation = None
-    g.dirty = True
     log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
+    leave_board(g, u, "banished")
+    g.dirty = True
     if u.card is None or u.card not in g.cfg.cards:
         log(g, '{unit} was not made from a card: nothing is played', cite("effects.was-not-made-from-card"), item.controller, unit=u.id)
         return

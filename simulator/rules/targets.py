@@ -30,7 +30,7 @@ def target_options(g: State, it) -> list[tuple]:
     for combo in product(*[pool(g, f) for f in fields]):
         t = tuple(zip(fields, combo))
         try:
-            check_targets(g, it.controller, t, fields, it.name)
+            check_targets(g, it.controller, t, fields, it.name, hidden_at=it.hidden_at)
         except IllegalAction:
             continue
         out.append(t)
@@ -41,8 +41,10 @@ def pool(g: State, f: str) -> list[str]:
     return target_pool(g, f, [u.id for u in g.units.values() if u.zone == "board" and u.kind == "unit"])
 
 
-def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: str, friendly: bool = False) -> None:
-    """356: every target field named, each target legal."""
+def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: str, friendly: bool = False,
+                  hidden_at: str | None = None) -> None:
+    """356: every target field named, each target legal; ``hidden_at``: a card played from facedown there, or its
+    play effect, chooses only there (811.1.d.2)."""
     given = dict(targets)
     for f in given:
         if f not in fields:
@@ -76,6 +78,22 @@ def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: st
     if "player" in given and "player" in fields:
         if given["player"] not in g.in_game():
             raise IllegalAction(f"{given['player']} is not a player in the game", cite("targets.not-player-game"))
+    if hidden_at is not None:
+        _check_hidden_choices(g, given, what, hidden_at)
+
+
+def _check_hidden_choices(g: State, given: dict, what: str, bf: str) -> None:
+    """811.1.d.2: a card played from facedown at ``bf`` makes its choices only there, and so does its play effect
+    (a hidden unit's or gear's play trigger): a unit chosen must be at ``bf``, a place chosen must be ``bf``."""
+    for f, v in given.items():
+        if f == "unit":
+            u = g.units.get(v)
+            if u is not None and u.at != bf:
+                raise IllegalAction(f"{what} chooses only at {bf} (played from facedown there): {v} is not there",
+                                    cite("targets.was-played-from-facedown-not"))
+        elif f in ("to", "at") and v != bf:
+            raise IllegalAction(f"{what} chooses only at {bf} (played from facedown there), not {v}",
+                                cite("targets.was-played-from-facedown-choices"))
 
 
 

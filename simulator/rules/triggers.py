@@ -118,7 +118,7 @@ def describe(cond: tuple) -> str:
 # -- becoming pending -------------------------------------------------------------------------------------
 
 def pend(g: State, source: str, ab: Ability, controller: str, *, there: str | None = None,
-         here: str | None = None, why: str = cite("triggers.pend-default")) -> bool:
+         here: str | None = None, why: str = cite("triggers.pend-default"), hidden_at: str | None = None) -> bool:
     """``ab`` of ``source`` triggers: it becomes a pending item unless its condition is false or it was used
     this turn. Returns whether it went on the chain."""
     key = (source, ab.name)
@@ -133,19 +133,21 @@ def pend(g: State, source: str, ab: Ability, controller: str, *, there: str | No
         g.once = g.once + (key,)
     ask = (("may",) if ab.optional else ()) + (("target",) if target_fields(ab.effect) else ())
     put_trigger(g, Item(g.next_uid(), ab.name, controller, "trigger", ab.effect, source=source,
-                        immediate=ab.adds and not ask, ask=ask, there=there, here=here, ability=key))
+                        immediate=ab.adds and not ask, ask=ask, there=there, here=here, ability=key,
+                        hidden_at=hidden_at))
     return True
 
 
 def trigger_abilities(g: State, source: Unit, kind: str, *, there: str | None = None,
-                      here: str | None = None, controller: str | None = None) -> None:
-    """Each ability of ``source`` of that kind triggers, together (their controller orders them, 383.3.d)."""
+                      here: str | None = None, controller: str | None = None, hidden_at: str | None = None) -> None:
+    """Each ability of ``source`` of that kind triggers, together (their controller orders them, 383.3.d);
+    ``hidden_at``: the play effect of a card played from facedown there chooses there (811.1.d.2)."""
     abilities = [ab for ab in source.abilities if ab.trigger == kind]
     if not abilities:
         return
     with simultaneous(g):
         for ab in abilities:
-            pend(g, source.id, ab, controller or source.controller, there=there, here=here)
+            pend(g, source.id, ab, controller or source.controller, there=there, here=here, hidden_at=hidden_at)
 
 
 def battlefield_triggers(g: State, bf: str, kind: str, controller: str | None = None) -> None:

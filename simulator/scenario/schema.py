@@ -73,6 +73,8 @@ def defs() -> dict:
         for f in fields:
             if f in loader.NUMBER_FIELDS:
                 props[f] = {"type": "integer", "description": "a number (never a target: 356)"}
+            elif f == "keyword":
+                props[f] = REF("given_keyword")
             else:
                 props[f] = WORD
         verbs[verb] = _obj(props, description=f"{verb}: {', '.join(fields) or 'no fields'}")
@@ -123,10 +125,14 @@ def defs() -> dict:
     plain = [k for k, (numbered, _, _) in cardlib.KEYWORDS.items() if not numbered]
     numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
     deathknell = keyword
-    keyword = {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, deathknell,
-                         {"type": "object", "minProperties": 1, "maxProperties": 1,
-                          "properties": {k: {"type": "integer", "minimum": 0, "maximum": 1000} for k in numbered},
-                          "additionalProperties": False}],
+    with_number = {"type": "object", "minProperties": 1, "maxProperties": 1,
+                   "properties": {k: {"type": "integer", "minimum": 0, "maximum": 1000} for k in numbered},
+                   "additionalProperties": False}
+    given_keyword = {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, with_number],
+                     "description": f"give-keyword's keyword: a name, or a numbered one as {{NAME: N}} "
+                                    f"({', '.join(numbered)}; the default is 1); Assault and Shield add up "
+                                    f"with the unit's own (807.2, 814.2)"}
+    keyword = {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, deathknell, with_number],
                "description": f"a keyword ({', '.join(plain)}), a numbered one as {{NAME: N}} "
                               f"({', '.join(numbered)}), or {{deathknell: [effects]}} (808)"}
     return {
@@ -136,6 +142,7 @@ def defs() -> dict:
         "condition": condition,
         "ability": ability,
         "keyword": keyword,
+        "given_keyword": given_keyword,
         "battlefield": battlefield,
         "unit": _obj(UNIT_ENTRY, ("id", "owner")),
         "gear": _obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might", "ward")}, ("id", "owner")),
