@@ -852,8 +852,13 @@ class Shard:
     def restore(self, where: str) -> int:
         """Go on from this shard's part of the checkpoint in ``where``; the frontier's size."""
         from pathlib import Path
-        from simulator.verify.checkpoint import load
-        part = load(Path(where) / f"shard-{self.me}.pkl")
+        from simulator.verify.checkpoint import CheckpointError, load
+        file = Path(where) / f"shard-{self.me}.pkl"
+        part = load(file)
+        f = self.fp(self.start)
+        if f % self.n == self.me and f not in part["seen"]:
+            raise CheckpointError(f"{file}: its states are not the search of the position in meta.json (its start "
+                                  f"state is not among them): refused")
         self.mon.seen = part.pop("coverage")
         for name, value in part.items():
             setattr(self, name, value)
