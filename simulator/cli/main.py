@@ -2,16 +2,36 @@
 
 Each subcommand lives in its own module, which provides ``add_arguments(parser)``
 and ``run(args) -> int``. Errors never show a traceback: they print one line.
+Ctrl-C from the first instant (while the modules load too) ends it with one line and exit 130.
 """
 from __future__ import annotations
 
-import argparse
-import importlib
-import os
 import signal
 import sys
 
-from simulator.core.errors import RiftsimError
+
+def _interrupted_at_start(signum, frame):
+    """Ctrl-C before :func:`main` takes over (this module's own imports): one line, exit 130."""
+    _quiet_exit("riftsim: interrupted")
+    raise SystemExit(130)
+
+
+def _catch_early_interrupt() -> None:
+    """Ctrl-C while the command loads ends it quietly: installed as this module is imported (the command's first
+    import), in the main thread, unless someone set a handler of their own."""
+    import threading
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted_at_start)
+
+
+_catch_early_interrupt()
+
+import argparse  # noqa: E402 - after the handler: Ctrl-C while these load is handled
+import importlib  # noqa: E402
+import os  # noqa: E402
+
+from simulator.core.errors import RiftsimError  # noqa: E402
 
 COMMANDS = {
     "simulate": ("simulator.cli.simulate", "run scenario files and print their traces"),
@@ -37,7 +57,9 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; only ``command``'s module is imported (its options), the others are named with their
+    help (so ``riftsim --version`` and each command start without loading the rest)."""
     p = argparse.ArgumentParser(
         prog="riftsim",
         description="Reference simulator of the Riftbound TCG timing rules (Core Rules v1.4).",
@@ -47,17 +69,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"riftsim {version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, helptext) in COMMANDS.items():
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name != module:
-                raise
-            continue                                         # a subcommand not written yet
+        if name != command:
+            sub.add_parser(name, help=helptext)
+            continue
+        mod = importlib.import_module(module)
         sp = sub.add_parser(name, help=helptext, description=mod.__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(sp)
         sp.set_defaults(_run=mod.run)
     return p
+
+
+def _command(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (riftsim's own options take no value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 class Terminated(BaseException):
@@ -69,13 +94,17 @@ def _on_sigterm(signum, frame):
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = parser()
-    args = p.parse_args(argv)
-    if not getattr(args, "_run", None):
-        p.print_help()
-        return 2
-    previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
+    argv = sys.argv[1:] if argv is None else argv
+    main_thread = _main_thread()
+    if main_thread:
+        signal.signal(signal.SIGINT, signal.default_int_handler)     # KeyboardInterrupt from here on: below
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:
+        p = parser(_command(argv))
+        args = p.parse_args(argv)
+        if not getattr(args, "_run", None):
+            p.print_help()
+            return 2
         return args._run(args)
     except RiftsimError as e:
         print(f"riftsim: {e}", file=sys.stderr)

@@ -828,7 +828,8 @@ def run(args: argparse.Namespace) -> int:
     if args.only:
         ms = [m for m in ms if any(o in m.id for o in args.only)]
     if args.ids:
-        wanted = set(Path(args.ids).read_text(encoding="utf-8").splitlines())
+        from simulator.scenario.loader import read_text     # a regular UTF-8 file of bounded size, or one line
+        wanted = set(read_text(args.ids).splitlines())
         ms = [m for m in ms if m.id in wanted]
     if args.sample:
         ms = sample(ms, args.sample)
