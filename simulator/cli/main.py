@@ -6,30 +6,32 @@ Ctrl-C from the first instant (while the modules load too) ends it with one line
 """
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
 
 def _interrupted_at_start(signum, frame):
-    """Ctrl-C before :func:`main` takes over (this module's own imports): one line, exit 130."""
-    _quiet_exit("riftsim: interrupted")
-    raise SystemExit(130)
+    """Ctrl-C while the command loads (nothing to clean up yet): one line, exit 130 at once. Not an exception:
+    one raised there can land in a callback that swallows it (Python prints "Exception ignored" and goes on)."""
+    os.write(2, b"riftsim: interrupted\n")
+    os._exit(130)
 
 
 def _catch_early_interrupt() -> None:
-    """Ctrl-C while the command loads ends it quietly: installed as this module is imported (the command's first
-    import), in the main thread, unless someone set a handler of their own."""
-    import threading
-    if threading.current_thread() is threading.main_thread() and \
-            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _interrupted_at_start)
+    """Ctrl-C while the command loads ends it quietly: set as this module is imported (the command's first
+    import), unless someone set a handler of their own (or this is not the main thread)."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        try:
+            signal.signal(signal.SIGINT, _interrupted_at_start)
+        except ValueError:                    # not the main thread
+            pass
 
 
 _catch_early_interrupt()
 
 import argparse  # noqa: E402 - after the handler: Ctrl-C while these load is handled
 import importlib  # noqa: E402
-import os  # noqa: E402
 
 from simulator.core.errors import RiftsimError  # noqa: E402
 
@@ -95,13 +97,9 @@ def _on_sigterm(signum, frame):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    main_thread = _main_thread()
-    if main_thread:
-        signal.signal(signal.SIGINT, signal.default_int_handler)     # KeyboardInterrupt from here on: below
-    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
     try:
-        p = parser(_command(argv))
-        args = p.parse_args(argv)
+        p, args = _loaded(argv)
         if not getattr(args, "_run", None):
             p.print_help()
             return 2
@@ -133,6 +131,19 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _loaded(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The parser (the named command's module loaded) and the arguments, Ctrl-C meanwhile ending the command at
+    once (:func:`_interrupted_at_start`); then Ctrl-C is a KeyboardInterrupt again, which the run cleans up after."""
+    main_thread = _main_thread()
+    before = signal.signal(signal.SIGINT, _interrupted_at_start) if main_thread else None
+    try:
+        p = parser(_command(argv))
+        return p, p.parse_args(argv)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGINT, signal.default_int_handler if before is _interrupted_at_start else before)
 
 
 def _main_thread() -> bool:

@@ -444,8 +444,11 @@ def check_resumable(meta: dict, path: Path) -> None:
     if meta["model"] != model_digest():
         raise CheckpointError(f"{path}: written by another version of the model{_at(meta)} (source digest "
                               f"{meta['model']}, now {model_digest()}): resume it from a checkout of that version")
-    missing = [p for p in ["search.pkl", *(f"shard-{k}.pkl" for k in range(meta["shards"]))]
-               if not (path / p).is_file()]
+    parts = ["search.pkl", *(f"shard-{k}.pkl" for k in range(meta["shards"]))]
+    missing = [p for p in parts if not _exists(path / p)]
+    odd = [p for p in parts if _exists(path / p) and not (path / p).is_file()]
+    if odd:
+        raise CheckpointError(f"{path / odd[0]}: not a regular file, not a checkpoint part riftsim wrote")
     if missing:
         raise CheckpointError(f"{path}: incomplete checkpoint ({', '.join(missing[:3])}"
                               f"{' ...' if len(missing) > 3 else ''} missing)")
