@@ -23,6 +23,7 @@ def fresh(path, pos, n: int, graph: bool = True) -> cp.Checkpoint:
     command describes them)."""
     ck = cp.Checkpoint(path, stop_after=0)
     ck.meta = cp.describe(pos, graph=graph, jobs=n)
+    ck.meta["start"] = ex.start_fingerprint(ck.meta["position"], "compiled", False)
     return ck
 
 
@@ -72,20 +73,22 @@ def test_a_violation_found_after_a_resume_has_its_shortest_trace(tmp_path, monke
 def test_a_checkpoint_of_another_model_or_python_is_refused(tmp_path):
     path = tmp_path / "ck"
     path.mkdir()
-    meta = {**cp.describe(ex.Position("duel", {"players": ["A", "B"], "battlefields": ["North"]})),
+    described = cp.describe(ex.Position("duel", {"players": ["A", "B"], "battlefields": ["North"]}))
+    start = ex.start_fingerprint(described["position"], "compiled", False)
+    meta = {**described, "start": start,
             "format": cp.FORMAT, "model": cp.model_digest(), "python": list(sys.version_info[:2]), "shards": 1,
             "commit": "0123456789abcdef", "level": 1, "states": 3, "seconds": 0.5, "cpu": 0.25}
     (path / "meta.json").write_text(json.dumps(meta))
     (path / "search.pkl").write_bytes(b"")
     (path / "shard-0.pkl").write_bytes(b"")
-    cp.check_resumable(cp.read_meta(path), path)
+    cp.check_resumable(cp.read_meta(path), path, start)
     (path / "meta.json").write_text(json.dumps({**meta, "python": [2, 7]}))
     with pytest.raises(cp.CheckpointError, match="written by Python 2.7"):
-        cp.check_resumable(cp.read_meta(path), path)
+        cp.check_resumable(cp.read_meta(path), path, start)
     (path / "meta.json").write_text(json.dumps({**meta, "model": "0" * 24}))
     with pytest.raises(cp.CheckpointError, match="another version of the model at commit 0123456789ab .*: resume "
                                                  "it from a checkout of that version"):
-        cp.check_resumable(cp.read_meta(path), path)
+        cp.check_resumable(cp.read_meta(path), path, start)
     with pytest.raises(cp.CheckpointError, match="no checkpoint there"):
         cp.read_meta(tmp_path / "nothing")
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from simulator.verify import checkpoint as cp
+from simulator.verify import explore as ex
 
 POSITION = textwrap.dedent("""\
     positions:
@@ -312,7 +313,7 @@ def test_another_position_with_its_own_fingerprint_is_refused_by_the_saved_state
     d = copy_of(stopped, tmp_path)
     meta = json.loads((d / "meta.json").read_text())
     meta["position"]["setup"]["units"][0]["might"] = 7
-    meta["start"] = cp.start_fingerprint(meta["position"], "compiled", False)
+    meta["start"] = ex.start_fingerprint(meta["position"], "compiled", False)
     (d / "meta.json").write_text(json.dumps(meta))
     rc, _out, err = riftsim("verify", "--resume", d)
     assert rc == 2 and one_line(err).startswith(f"riftsim: {d / 'shard-0.pkl'}: its states are not the search of "

@@ -402,29 +402,13 @@ def describe(p, *, turns: int | None = None, max_states: int | None = None, dept
              graph: bool = True, backend: str = "compiled", jobs: int = 1, full_identity: bool = False,
              symmetry: bool = False) -> dict:
     """meta.json's position and options for the search of the position ``p`` (``explore.Position``) with these
-    options, and its start state's fingerprint (what a resume compares)."""
+    options (its ``start``: ``explore.start_fingerprint`` of them, what a resume compares, is the caller's)."""
     position = {"name": p.name, "setup": p.setup, "turns": p.turns if turns is None else turns,
                 "concede": p.concede, "max_states": p.max_states, "rulings": p.rulings,
                 "symmetry": p.symmetry or symmetry}
     return {"position": position,
             "options": {"max_states": max_states, "depth": depth, "graph": graph, "backend": backend,
-                        "jobs": max(1, jobs), "full_identity": full_identity},
-            "start": start_fingerprint(position, backend, full_identity)}
-
-
-def start_fingerprint(position: dict, backend: str, full_identity: bool) -> int:
-    """The fingerprint the search gives the start state of ``position`` (meta.json's), as a checkpointed search
-    computes it (stable, up to symmetry if the position says so, with removed cards forgotten unless
-    ``full_identity``): stored in meta.json and compared on resume."""
-    from simulator.core import model
-    from simulator.verify.explore import Position, stable_fingerprint, stable_symmetric
-    pos = Position(position["name"], position["setup"], rulings=position["rulings"], symmetry=position["symmetry"])
-    forget, model.FORGET_REMOVED = model.FORGET_REMOVED, not full_identity
-    try:
-        g = pos.start(backend)
-        return (stable_symmetric if pos.symmetry else stable_fingerprint)(g)
-    finally:
-        model.FORGET_REMOVED = forget
+                        "jobs": max(1, jobs), "full_identity": full_identity}}
 
 
 def seconds(text: str) -> float:
@@ -439,8 +423,9 @@ def seconds(text: str) -> float:
     return value
 
 
-def check_resumable(meta: dict, path: Path) -> None:
-    """Refuse a checkpoint of another model or Python version, or whose start is not its position's (one line)."""
+def check_resumable(meta: dict, path: Path, start: int) -> None:
+    """Refuse a checkpoint of another model or Python version, or whose start is not its position's (``start``:
+    the fingerprint of its position's start state, computed again; one line)."""
     if meta["model"] != model_digest():
         raise CheckpointError(f"{path}: written by another version of the model{_at(meta)} (source digest "
                               f"{meta['model']}, now {model_digest()}): resume it from a checkout of that version")
@@ -455,7 +440,6 @@ def check_resumable(meta: dict, path: Path) -> None:
     if tuple(meta["python"]) != tuple(sys.version_info[:2]):
         raise CheckpointError(f"{path}: written by Python {'.'.join(map(str, meta['python']))}, this is "
                               f"{sys.version_info[0]}.{sys.version_info[1]}: its states cannot be resumed")
-    o = meta["options"]
-    if start_fingerprint(meta["position"], o["backend"], o["full_identity"]) != meta["start"]:
+    if start != meta["start"]:
         raise CheckpointError(f"{path / 'meta.json'}: position is not the one this search started from (its start "
                               f"state's fingerprint differs from start): refused")

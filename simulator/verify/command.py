@@ -32,7 +32,7 @@ from simulator.core.files import atomic_write, check_writable
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text, step_of
 from simulator.verify.cluster import worker_start as _worker_start
-from simulator.verify.explore import Position, Result, Violation, explore
+from simulator.verify.explore import Position, Result, Violation, explore, start_fingerprint
 from simulator.verify.schema import EXPLORE
 
 #: the default positions ship inside the package (package data, beside this module)
@@ -511,6 +511,7 @@ def _checkpointing(args, positions: list[Position]):
     ck.meta = cp.describe(p, turns=args.turns, max_states=args.max_states, depth=args.depth, graph=not args.no_graph,
                           backend=args.backend, jobs=args.jobs, full_identity=args.full_identity,
                           symmetry=args.symmetry)
+    ck.meta["start"] = start_fingerprint(ck.meta["position"], args.backend, args.full_identity)
     return ck
 
 
@@ -519,8 +520,8 @@ def _resuming(args):
     from simulator.verify import checkpoint as cp
     ck = cp.Checkpoint(args.resume, stop_after=args.stop_after, resume=True)    # (meta.json checked field by field)
     meta = ck.meta
-    cp.check_resumable(meta, Path(args.resume))
     q, o = meta["position"], meta["options"]
+    cp.check_resumable(meta, Path(args.resume), start_fingerprint(q, o["backend"], o["full_identity"]))
     pos = Position(q["name"], q["setup"], turns=q["turns"], concede=q["concede"], max_states=q["max_states"],
                    rulings=q["rulings"], symmetry=q["symmetry"])
     args.max_states, args.depth, args.no_graph, args.backend = o["max_states"], o["depth"], not o["graph"], o["backend"]

@@ -510,6 +510,20 @@ def stable_symmetric(g) -> int:
     return _stable(identity(g))
 
 
+def start_fingerprint(position: dict, backend: str, full_identity: bool) -> int:
+    """The fingerprint a checkpointed search gives the start state of ``position`` (as meta.json holds it: name,
+    setup, rulings, symmetry): stable, up to symmetry if the position says so, removed cards forgotten unless
+    ``full_identity``. Stored in a checkpoint's meta.json and compared on resume (checkpoint.py)."""
+    from simulator.core import model
+    pos = Position(position["name"], position["setup"], rulings=position["rulings"], symmetry=position["symmetry"])
+    forget, model.FORGET_REMOVED = model.FORGET_REMOVED, not full_identity
+    try:
+        g = pos.start(backend)
+        return (stable_symmetric if pos.symmetry else stable_fingerprint)(g)
+    finally:
+        model.FORGET_REMOVED = forget
+
+
 def _stable(k: tuple) -> int:
     try:
         data = marshal.dumps(k, 0)
