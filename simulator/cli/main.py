@@ -19,9 +19,11 @@ def _interrupted_at_start(signum, frame):
 
 
 def _catch_early_interrupt() -> None:
-    """Ctrl-C while the command loads ends it quietly: set as this module is imported (the command's first
-    import), unless someone set a handler of their own (or this is not the main thread)."""
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    """Ctrl-C while the command loads ends it quietly: set as this module is imported by the command (the
+    ``riftsim`` script or ``python -m simulator.cli.main``; a program importing it keeps its Ctrl-C until it calls
+    :func:`main`), unless someone set a handler of their own (or this is not the main thread)."""
+    command = __name__ == "__main__" or os.path.basename(sys.argv[0]) == "riftsim"
+    if command and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         try:
             signal.signal(signal.SIGINT, _interrupted_at_start)
         except ValueError:                    # not the main thread
@@ -136,14 +138,16 @@ def main(argv: list[str] | None = None) -> int:
 def _loaded(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     """The parser (the named command's module loaded) and the arguments, Ctrl-C meanwhile ending the command at
     once (:func:`_interrupted_at_start`); then Ctrl-C is a KeyboardInterrupt again, which the run cleans up after."""
-    main_thread = _main_thread()
-    before = signal.signal(signal.SIGINT, _interrupted_at_start) if main_thread else None
+    before = signal.getsignal(signal.SIGINT)
+    ours = _main_thread() and before in (signal.default_int_handler, _interrupted_at_start)   # (not a caller's own)
+    if ours:
+        signal.signal(signal.SIGINT, _interrupted_at_start)
     try:
         p = parser(_command(argv))
         return p, p.parse_args(argv)
     finally:
-        if main_thread:
-            signal.signal(signal.SIGINT, signal.default_int_handler if before is _interrupted_at_start else before)
+        if ours:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _main_thread() -> bool:
