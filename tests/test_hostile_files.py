@@ -420,6 +420,13 @@ def test_riftsim_version_starts_without_loading_the_commands():
     assert loaded.stdout.strip() == "[]", loaded.stdout
 
 
+def test_mutate_json_log_over_a_folder_is_refused_before_any_work(tmp_path):
+    (tmp_path / "log").mkdir()
+    rc, out, err = riftsim("mutate", "--json", tmp_path / "log", "--sample", "1", "--stages", "scenarios")
+    assert rc == 2 and out == "" and one_line(err) == f"riftsim: {tmp_path / 'log'}: is a directory: not written"
+    assert list((tmp_path / "log").iterdir()) == []
+
+
 def test_mutate_ids_from_a_binary_file_is_one_line(tmp_path):
     (tmp_path / "ids.bin").write_bytes(b"drop-guard x\n\xff\xfe\x00\x01 not text")
     rc, _out, err = riftsim("mutate", "--ids", tmp_path / "ids.bin", "--list")

@@ -818,6 +818,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"riftsim mutate: unknown stage {bad[0] if bad else '(none)'}: choose from {', '.join(STAGES)}",
               file=sys.stderr)
         return 2
+    if args.json:         # a log written as it goes (not atomic): a regular file, a FIFO or a character device
+        from simulator.core.files import target
+        target(args.json)                        # (a folder, a block device...: refused in one line, before any work)
     everything = mutants(statecharts.MACHINES)
     try:
         equivalents = load_equivalents()
@@ -912,9 +915,6 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:
         print(f"resuming {args.json}: {len(recorded)} of {len(ms)} mutants have an outcome there, "
               f"{sum(1 for m in ms if m.id in passed and m.id not in done)} more passed some stages", flush=True)
-    if args.json:                   # a log written as it goes (not atomic): over a regular file, a FIFO, a device
-        from simulator.core.files import target
-        target(args.json)           # (a folder, a block device: refused in one line)
     out = open(args.json, "a" if args.resume else "w", encoding="utf-8") if args.json else None
     if out:
         out.write(json.dumps({"run": header}) + "\n")
