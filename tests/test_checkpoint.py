@@ -18,6 +18,15 @@ from searching import searched as run, summary
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
 
 
+def fresh(path, pos, n: int, graph: bool = True) -> cp.Checkpoint:
+    """A checkpoint to write at the end of the first level (its meta.json: the position and options, as the
+    command describes them)."""
+    ck = cp.Checkpoint(path, stop_after=0)
+    ck.meta = cp.describe(pos, graph=graph, jobs=n)
+    ck.meta["start"] = ex.start_fingerprint(ck.meta["position"], "compiled", False)
+    return ck
+
+
 @pytest.mark.parametrize("graph", [True, False])
 @pytest.mark.parametrize("n", [1, 2])
 def test_stopped_after_every_level_and_resumed_it_is_the_same_search(tmp_path, monkeypatch, n, graph):
@@ -25,7 +34,7 @@ def test_stopped_after_every_level_and_resumed_it_is_the_same_search(tmp_path, m
     pos = POSITIONS["war-combat-R2-defender-last-concede"]
     whole = run(pos, n, graph=graph)
     path = tmp_path / "ck"
-    r = run(pos, n, cp.Checkpoint(path, stop_after=0), graph=graph)
+    r = run(pos, n, fresh(path, pos, n, graph), graph=graph)
     stops = 0
     while r.stopped is not None:
         assert r.stopped == str(path) and not r.complete
@@ -53,7 +62,7 @@ def test_a_violation_found_after_a_resume_has_its_shortest_trace(tmp_path, monke
     whole = run(pos, 2, graph=False)
     assert whole.violations
     path = tmp_path / "ck"
-    r = run(pos, 2, cp.Checkpoint(path, stop_after=0), graph=False)
+    r = run(pos, 2, fresh(path, pos, 2, False), graph=False)
     stops = 0
     while r.stopped:
         stops += 1
@@ -64,19 +73,22 @@ def test_a_violation_found_after_a_resume_has_its_shortest_trace(tmp_path, monke
 def test_a_checkpoint_of_another_model_or_python_is_refused(tmp_path):
     path = tmp_path / "ck"
     path.mkdir()
-    meta = {"format": cp.FORMAT, "model": cp.model_digest(), "python": list(sys.version_info[:2]), "shards": 1,
-            "commit": "0123456789abcdef"}
+    described = cp.describe(ex.Position("duel", {"players": ["A", "B"], "battlefields": ["North"]}))
+    start = ex.start_fingerprint(described["position"], "compiled", False)
+    meta = {**described, "start": start,
+            "format": cp.FORMAT, "model": cp.model_digest(), "python": list(sys.version_info[:2]), "shards": 1,
+            "commit": "0123456789abcdef", "level": 1, "states": 3, "seconds": 0.5, "cpu": 0.25}
     (path / "meta.json").write_text(json.dumps(meta))
     (path / "search.pkl").write_bytes(b"")
     (path / "shard-0.pkl").write_bytes(b"")
-    cp.check_resumable(cp.read_meta(path), path)
+    cp.check_resumable(cp.read_meta(path), path, start)
     (path / "meta.json").write_text(json.dumps({**meta, "python": [2, 7]}))
     with pytest.raises(cp.CheckpointError, match="written by Python 2.7"):
-        cp.check_resumable(cp.read_meta(path), path)
+        cp.check_resumable(cp.read_meta(path), path, start)
     (path / "meta.json").write_text(json.dumps({**meta, "model": "0" * 24}))
     with pytest.raises(cp.CheckpointError, match="another version of the model at commit 0123456789ab .*: resume "
                                                  "it from a checkout of that version"):
-        cp.check_resumable(cp.read_meta(path), path)
+        cp.check_resumable(cp.read_meta(path), path, start)
     with pytest.raises(cp.CheckpointError, match="no checkpoint there"):
         cp.read_meta(tmp_path / "nothing")
 
@@ -208,7 +220,7 @@ def test_a_failed_write_leaves_the_last_checkpoint(tmp_path, monkeypatch):
     the last whole one left; a stop between the two renames of a commit is resumed from the old one."""
     pos = POSITIONS["war-combat-R2-defender-last-concede"]
     path = tmp_path / "ck"
-    r = run(pos, 2, cp.Checkpoint(path, stop_after=0), graph=False)
+    r = run(pos, 2, fresh(path, pos, 2, False), graph=False)
     before = sorted(p.name for p in path.iterdir()), json.loads((path / "meta.json").read_text())["level"]
     real = ex.Shard.save
 

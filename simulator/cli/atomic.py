@@ -1,5 +1,6 @@
-"""Writing an output file atomically: the one mechanism is :func:`simulator.core.files.atomic_write`
-(a temporary file beside it, then ``os.replace``); this name is kept for the modules that import it.
+"""Writing an output file: the one mechanism is :func:`simulator.core.files.atomic_write` (over nothing or a
+regular file, a temporary file beside it then ``os.replace``; a link's target the same way; a FIFO or a
+character device written through; anything else refused); this name is kept for the modules that import it.
 
 >>> import tempfile, pathlib
 >>> p = pathlib.Path(tempfile.mkdtemp()) / "out.txt"

@@ -2,17 +2,41 @@
 
 Each subcommand lives in its own module, which provides ``add_arguments(parser)``
 and ``run(args) -> int``. Errors never show a traceback: they print one line.
+Ctrl-C from the first instant (while the modules load too) ends it with one line and exit 130.
 """
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import signal
 import sys
 
-from simulator.core.errors import RiftsimError
-from simulator.core.text import Shown, shown
+
+def _interrupted_at_start(signum, frame):
+    """Ctrl-C while the command loads (nothing to clean up yet): one line, exit 130 at once. Not an exception:
+    one raised there can land in a callback that swallows it (Python prints "Exception ignored" and goes on)."""
+    os.write(2, b"riftsim: interrupted\n")
+    os._exit(130)
+
+
+def _catch_early_interrupt() -> None:
+    """Ctrl-C while the command loads ends it quietly: set as this module is imported by the command (the
+    ``riftsim`` script or ``python -m simulator.cli.main``; a program importing it keeps its Ctrl-C until it calls
+    :func:`main`), unless someone set a handler of their own (or this is not the main thread)."""
+    command = __name__ == "__main__" or os.path.basename(sys.argv[0]) == "riftsim"
+    if command and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        try:
+            signal.signal(signal.SIGINT, _interrupted_at_start)
+        except ValueError:                    # not the main thread
+            pass
+
+
+_catch_early_interrupt()
+
+import argparse  # noqa: E402 - after the handler: Ctrl-C while these load is handled
+import importlib  # noqa: E402
+
+from simulator.core.errors import RiftsimError  # noqa: E402
+from simulator.core.text import Shown, shown  # noqa: E402
 
 COMMANDS = {
     "simulate": ("simulator.cli.simulate", "run scenario files and print their traces"),
@@ -38,7 +62,9 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; only ``command``'s module is imported (its options), the others are named with their
+    help (so ``riftsim --version`` and each command start without loading the rest)."""
     p = argparse.ArgumentParser(
         prog="riftsim",
         description="Reference simulator of the Riftbound TCG timing rules (Core Rules v1.4).",
@@ -48,17 +74,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"riftsim {version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, helptext) in COMMANDS.items():
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name != module:
-                raise
-            continue                                         # a subcommand not written yet
+        if name != command:
+            sub.add_parser(name, help=helptext)
+            continue
+        mod = importlib.import_module(module)
         sp = sub.add_parser(name, help=helptext, description=mod.__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(sp)
         sp.set_defaults(_run=mod.run)
     return p
+
+
+def _command(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (riftsim's own options take no value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 class Terminated(BaseException):
@@ -70,14 +99,14 @@ def _on_sigterm(signum, frame):
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = parser()
-    args = p.parse_args(argv)
-    if not getattr(args, "_run", None):
-        p.print_help()
-        return 2
+    argv = sys.argv[1:] if argv is None else argv
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
     out, sys.stdout = sys.stdout, Shown(sys.stdout)     # nothing a file holds reaches the terminal raw
     try:
+        p, args = _loaded(argv)
+        if not getattr(args, "_run", None):
+            p.print_help()
+            return 2
         return args._run(args)
     except RiftsimError as e:
         print(f"riftsim: {shown(e)}", file=sys.stderr)
@@ -108,6 +137,21 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout = out
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _loaded(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The parser (the named command's module loaded) and the arguments, Ctrl-C meanwhile ending the command at
+    once (:func:`_interrupted_at_start`); then Ctrl-C is a KeyboardInterrupt again, which the run cleans up after."""
+    before = signal.getsignal(signal.SIGINT)
+    ours = _main_thread() and before in (signal.default_int_handler, _interrupted_at_start)   # (not a caller's own)
+    if ours:
+        signal.signal(signal.SIGINT, _interrupted_at_start)
+    try:
+        p = parser(_command(argv))
+        return p, p.parse_args(argv)
+    finally:
+        if ours:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _main_thread() -> bool:

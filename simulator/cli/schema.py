@@ -14,9 +14,10 @@ examples:
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
+
+from simulator.core.files import atomic_write
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -40,9 +41,7 @@ def run(args: argparse.Namespace) -> int:
         if args.write:
             for k in stale:
                 target = folder / schema.FILES[k]
-                tmp = target.with_suffix(".tmp")
-                tmp.write_text(texts[k], encoding="utf-8")
-                os.replace(tmp, target)
+                atomic_write(target, texts[k])
                 print(f"wrote {target}")
             return 0
         for k in stale:

@@ -37,7 +37,7 @@ from simulator.core.text import shown
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text, step_of
 from simulator.verify.cluster import worker_start as _worker_start
-from simulator.verify.explore import LOOP, Position, Result, Violation, explore
+from simulator.verify.explore import LOOP, Position, Result, Violation, explore, start_fingerprint
 from simulator.verify.schema import EXPLORE
 
 #: the default positions ship inside the package (package data, beside this module)
@@ -578,28 +578,29 @@ def _checkpointing(args, positions: list[Position]):
                                  f"give --positions a file with one")
     if args.cluster or args.export:
         raise cp.CheckpointError("--checkpoint runs on this machine's processes, without --cluster or --export")
+    if args.jobs > cp.MAX_SHARDS:
+        raise cp.CheckpointError(f"--checkpoint takes at most --jobs {cp.MAX_SHARDS}")
     p = positions[0]
-    ck = cp.Checkpoint(args.checkpoint, stop_after=args.stop_after)
-    ck.meta = {"position": {"name": p.name, "setup": p.setup, "turns": args.turns if args.turns is not None else p.turns,
-                            "concede": p.concede, "max_states": p.max_states, "rulings": p.rulings,
-                            "symmetry": p.symmetry or args.symmetry},
-               "options": {"max_states": args.max_states, "depth": args.depth, "graph": not args.no_graph,
-                           "backend": args.backend, "jobs": max(1, args.jobs), "full_identity": args.full_identity}}
+    ck = cp.Checkpoint(args.checkpoint, stop_after=args.stop_after)      # (refuses a path riftsim did not make)
+    ck.meta = cp.describe(p, turns=args.turns, max_states=args.max_states, depth=args.depth, graph=not args.no_graph,
+                          backend=args.backend, jobs=args.jobs, full_identity=args.full_identity,
+                          symmetry=args.symmetry)
+    ck.meta["start"] = start_fingerprint(ck.meta["position"], args.backend, args.full_identity)
     return ck
 
 
 def _resuming(args):
     """``--resume DIR``: the checkpoint, its position; the options it was written with (they are the search's)."""
     from simulator.verify import checkpoint as cp
-    meta = cp.read_meta(Path(args.resume))
-    cp.check_resumable(meta, Path(args.resume))
-    ck = cp.Checkpoint(args.resume, stop_after=args.stop_after, resume=True)
+    ck = cp.Checkpoint(args.resume, stop_after=args.stop_after, resume=True)    # (meta.json checked field by field)
+    meta = ck.meta
     q, o = meta["position"], meta["options"]
+    cp.check_resumable(meta, Path(args.resume), start_fingerprint(q, o["backend"], o["full_identity"]))
     pos = Position(q["name"], q["setup"], turns=q["turns"], concede=q["concede"], max_states=q["max_states"],
-                   rulings=q["rulings"], symmetry=bool(q.get("symmetry", False)))
+                   rulings=q["rulings"], symmetry=q["symmetry"])
     args.max_states, args.depth, args.no_graph, args.backend = o["max_states"], o["depth"], not o["graph"], o["backend"]
     args.jobs, args.turns, args.export, args.cluster = meta["shards"], None, None, None
-    args.full_identity = bool(o.get("full_identity", False))     # the identity its states were told apart by
+    args.full_identity = o["full_identity"]                       # the identity its states were told apart by
     return ck, [pos]
 
 

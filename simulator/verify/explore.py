@@ -555,6 +555,20 @@ def stable_symmetric(g) -> int:
     return _stable(identity(g))
 
 
+def start_fingerprint(position: dict, backend: str, full_identity: bool) -> int:
+    """The fingerprint a checkpointed search gives the start state of ``position`` (as meta.json holds it: name,
+    setup, rulings, symmetry): stable, up to symmetry if the position says so, removed cards forgotten unless
+    ``full_identity``. Stored in a checkpoint's meta.json and compared on resume (checkpoint.py)."""
+    from simulator.core import model
+    pos = Position(position["name"], position["setup"], rulings=position["rulings"], symmetry=position["symmetry"])
+    forget, model.FORGET_REMOVED = model.FORGET_REMOVED, not full_identity
+    try:
+        g = pos.start(backend)
+        return (stable_symmetric if pos.symmetry else stable_fingerprint)(g)
+    finally:
+        model.FORGET_REMOVED = forget
+
+
 def _stable(k: tuple) -> int:
     try:
         data = marshal.dumps(k, 0)
@@ -915,8 +929,13 @@ class Shard:
     def restore(self, where: str) -> int:
         """Go on from this shard's part of the checkpoint in ``where``; the frontier's size."""
         from pathlib import Path
-        from simulator.verify.checkpoint import load
-        part = load(Path(where) / f"shard-{self.me}.pkl")
+        from simulator.verify.checkpoint import CheckpointError, load
+        file = Path(where) / f"shard-{self.me}.pkl"
+        part = load(file)
+        f = self.fp(self.start)
+        if f % self.n == self.me and f not in part["seen"]:
+            raise CheckpointError(f"{file}: its states are not the search of the position in meta.json (its start "
+                                  f"state is not among them): refused")
         self.mon.seen = part.pop("coverage")
         for name, value in part.items():
             setattr(self, name, value)

@@ -35,10 +35,9 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
-import tempfile
 from pathlib import Path
 
+from simulator.core.files import atomic_write
 from simulator.scenario.loader import Result, load, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,14 +179,6 @@ def orphans() -> list[Path]:
 
 
 def write(path: Path, text: str) -> None:
-    """Write atomically (a temp file in the same directory, then rename)."""
+    """Write atomically (:func:`simulator.core.files.atomic_write`), making the folder if needed."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, text)

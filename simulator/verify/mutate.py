@@ -818,6 +818,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"riftsim mutate: unknown stage {bad[0] if bad else '(none)'}: choose from {', '.join(STAGES)}",
               file=sys.stderr)
         return 2
+    if args.json:         # a log written as it goes (not atomic): a regular file, a FIFO or a character device
+        from simulator.core.files import target
+        target(args.json)                        # (a folder, a block device...: refused in one line, before any work)
     everything = mutants(statecharts.MACHINES)
     try:
         equivalents = load_equivalents()
@@ -828,7 +831,8 @@ def run(args: argparse.Namespace) -> int:
     if args.only:
         ms = [m for m in ms if any(o in m.id for o in args.only)]
     if args.ids:
-        wanted = set(Path(args.ids).read_text(encoding="utf-8").splitlines())
+        from simulator.scenario.loader import read_text     # a regular UTF-8 file of bounded size, or one line
+        wanted = set(read_text(args.ids).splitlines())
         ms = [m for m in ms if m.id in wanted]
     if args.sample:
         ms = sample(ms, args.sample)
