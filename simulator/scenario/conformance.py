@@ -109,9 +109,19 @@ def _short(v: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def cited(entry: dict) -> list[str]:
-    """The rule ids a fixture entry's events (or refusal) cite, each once, in order."""
-    rules = [r for e in entry.get("events", []) for r in e["rules"]] + entry.get("refused", {}).get("rules", [])
+#: the statecharts whose events decide each observed key: a divergence on the key cites their events' rules
+KEY_MACHINES = {"state": ("turn.mode", "turn.window"), "phase": ("phases",), "turn": ("phases",),
+                "focus": ("focus",), "priority": ("focus", "chain"), "passed": ("focus", "chain"), "chain": ("chain",),
+                "active": ("battlefield.status", "combat"), "contested": ("battlefield.status",),
+                "control": ("battlefield.control",), "players": ("player",), "winner": ("player", "phases")}
+
+
+def cited(entry: dict, key: str = "") -> list[str]:
+    """The rule ids a fixture entry's events (or refusal) cite, each once, in order; for an observed ``key``,
+    those of the events of its statecharts (:data:`KEY_MACHINES`) when there are some."""
+    events = entry.get("events", [])
+    mine = [e for e in events if e.get("machine") in KEY_MACHINES.get(key, ())]
+    rules = [r for e in mine or events for r in e["rules"]] + entry.get("refused", {}).get("rules", [])
     return list(dict.fromkeys(rules))
 
 
@@ -165,16 +175,16 @@ def compare_position(entry: dict, ans: dict, skip: frozenset = frozenset()) -> t
             continue
         want, got = entry["observe"][k], got_obs.get(k, "(missing)")
         if _norm(k, want) != _norm(k, got):
-            return f"observe.{k}", want, got, cited(entry)
+            return f"observe.{k}", want, got, cited(entry, k)
     if "decide" in skip:
         return None
     got_dec = ans.get("decide") if isinstance(ans.get("decide"), dict) else {}
     for p, want in entry["decide"].items():
         got = got_dec.get(p, WAIT)
         if (want == WAIT or got == WAIT or not isinstance(got, list)) and want != got:
-            return f"decide.{p}", want, got, cited(entry)
+            return f"decide.{p}", want, got, cited(entry, "priority")
         if want != WAIT and legal_set(want) != legal_set([str(x) for x in got]):
-            return f"decide.{p}", want, got, cited(entry)
+            return f"decide.{p}", want, got, cited(entry, "priority")
     return None
 
 

@@ -65,7 +65,11 @@ def decide(g: State) -> dict:
 
 
 def event_entry(e) -> dict:
-    return {"player": e.player, "rules": rules_of(e.rule), "text": e.event}
+    """A trace event: who, the rules it applies, riftsim's text, and (informative) the statechart it changed."""
+    d = {"player": e.player, "rules": rules_of(e.rule), "text": e.event}
+    if e.machine:
+        d["machine"] = e.machine
+    return d
 
 
 def command_of(a: Action) -> dict:
@@ -212,8 +216,9 @@ def fixture_schema() -> dict:
     player = {"type": ["string", "null"]}
     rules = {"type": "array", "items": word, "description": "rule ids of the Core Rules (and rulings R1..)"}
     event = {"type": "object", "required": ["player", "rules", "text"], "additionalProperties": False,
-             "properties": {"player": player, "rules": rules, "text": {"type": "string",
-                                                                        "description": "riftsim's narration (informative)"}}}
+             "properties": {"player": player, "rules": rules,
+                            "text": {"type": "string", "description": "riftsim's narration (informative)"},
+                            "machine": {**word, "description": "riftsim's statechart it changed (informative)"}}}
     decide_ = {"type": "object", "description": "per player: the legal actions, or \"wait\"",
                "additionalProperties": {"oneOf": [{"const": WAIT}, {"type": "array", "items": word, "minItems": 1}]}}
     unit = {"type": "object", "required": ["at", "might", "stunned", "zone", "damage", "controller", "exhausted",
