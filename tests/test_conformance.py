@@ -212,3 +212,23 @@ def test_skip_leaves_a_key_out_of_the_comparison(tmp_path, capsys):
     assert code == 1 and rep["fixtures"][0]["divergence"]["what"] == "observe.passed"
     code, rep = _report(capsys, out, "--engine", wrong, "--skip", "passed")
     assert code == 0
+
+
+def test_the_python_adapter_of_the_docs_passes_every_bundled_fixture(tmp_path, capsys):
+    text = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    block = text.split("### Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert 25 <= len(block.strip().splitlines()) <= 45, "the docs' Python adapter is about 30 lines"
+    script = tmp_path / "adapter.py"
+    script.write_text(block)
+    out = tmp_path / "fx"
+    assert main(["export", "--fixtures", str(out)]) == 0
+    capsys.readouterr()
+    code, rep = _report(capsys, out, "--engine", f"{sys.executable} {script}")
+    assert code == 0, [r["line"] for r in rep["fixtures"] if r["status"] != "pass"][:3]
+
+
+def test_the_docs_typescript_adapter_has_the_protocol():
+    text = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    block = text.split("```typescript\n", 1)[1].split("```", 1)[0]
+    for word in ('"setup"', '"command"', '"observe"', '"ready"', '"done"', '"refused"', '"position"', '"error"'):
+        assert word in block, word

@@ -5,8 +5,8 @@ on stdout, until the end of input. `riftsim conformance --engine "riftsim adapte
 it is the protocol's worked example, and the model an adapter for another engine follows.
 
 examples:
+  riftsim adapter < requests.jsonl
   riftsim conformance fixtures/ --engine "riftsim adapter"
-  printf '{"type":"setup","position":{"players":["A","B"]}}\\n{"type":"observe"}\\n' | riftsim adapter
 """
 from __future__ import annotations
 

@@ -169,7 +169,7 @@ def compare_answer(entry: dict, ans: dict, skip: frozenset = frozenset()) -> tup
 
 def compare_position(entry: dict, ans: dict, skip: frozenset = frozenset()) -> tuple[str, Any, Any, list[str]] | None:
     """The first difference between the fixture's position after a command and the engine's observation."""
-    got_obs = ans.get("observe") if isinstance(ans.get("observe"), dict) else {}
+    got_obs: dict = ans["observe"] if isinstance(ans.get("observe"), dict) else {}
     for k in OBSERVED:
         if k in skip:
             continue
@@ -178,7 +178,7 @@ def compare_position(entry: dict, ans: dict, skip: frozenset = frozenset()) -> t
             return f"observe.{k}", want, got, cited(entry, k)
     if "decide" in skip:
         return None
-    got_dec = ans.get("decide") if isinstance(ans.get("decide"), dict) else {}
+    got_dec: dict = ans["decide"] if isinstance(ans.get("decide"), dict) else {}
     for p, want in entry["decide"].items():
         got = got_dec.get(p, WAIT)
         if (want == WAIT or got == WAIT or not isinstance(got, list)) and want != got:
