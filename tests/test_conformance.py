@@ -52,9 +52,16 @@ def test_the_shipped_schema_is_the_generated_one():
         "regenerate it: riftsim export --schema is stale; write fixtures.schema_text() to simulator/scenario/schemas/"
 
 
-def test_every_bundled_scenario_exports_to_a_schema_valid_fixture_and_the_reference_adapter_passes_them(tmp_path, capsys):
-    out = tmp_path / "fx"
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory) -> Path:
+    """Every bundled scenario exported once, with `riftsim export --fixtures` (the module's one full export)."""
+    out = tmp_path_factory.mktemp("bundled")
     assert main(["export", "--fixtures", str(out)]) == 0
+    return out
+
+
+def test_every_bundled_scenario_exports_to_a_schema_valid_fixture_and_the_reference_adapter_passes_them(bundled, capsys):
+    out = bundled
     written = sorted(out.glob("*.json"))
     assert sorted(p.stem for p in written) == sorted(p.stem for p in (ROOT / "scenarios").glob("*.yaml"))
     v = _validator()
@@ -64,6 +71,14 @@ def test_every_bundled_scenario_exports_to_a_schema_valid_fixture_and_the_refere
     capsys.readouterr()
     code, rep = _report(capsys, out, "--engine", REFERENCE)
     assert code == 0 and rep["summary"]["diverge"] == 0 and rep["summary"]["fixtures"] == len(written), rep["summary"]
+
+
+@pytest.mark.parametrize("name", ["seed000-showdown-on-an-empty-battlefield", "seed002-showdown-becomes-a-combat",
+                                  "keyword-manual-damage-assignment", "seed004-war-staged-combat-barred-to-outsiders"])
+def test_the_reference_adapter_passes_on_the_transitions_backend_too(bundled, capsys, name):
+    """Fixtures are recorded on the compiled backend; the real `transitions` machines give the same answers."""
+    code, rep = _report(capsys, bundled / f"{name}.json", "--engine", f"{REFERENCE} --backend transitions")
+    assert code == 0 and rep["summary"]["pass"] == 1
 
 
 def test_a_fixture_records_what_a_judge_checks_after_each_command():
@@ -177,9 +192,29 @@ def test_bad_input_is_one_line_naming_where(tmp_path, capsys):
     other.write_text('{"format": "something-else/9"}')
     assert main(["conformance", str(other), "--engine", REFERENCE]) == 2
     assert "not a fixture of format riftsim-fixture/1" in capsys.readouterr().err
+    broken = fixtures.from_scenario(str(SEED000))
+    del broken["commands"][1]["observe"]
+    cut = tmp_path / "cut.json"
+    cut.write_text(fixtures.dumps(broken))
+    line = next(i for i, x in enumerate(cut.read_text().splitlines(), 1) if '"n": 2' in x) - 1
+    assert main(["conformance", str(cut), "--engine", REFERENCE]) == 2
+    assert capsys.readouterr().err.strip() == f"riftsim: {cut}:{line}: command 2 has no observe"
     assert main(["conformance", str(SEED000.parent.parent / "tests"), "--engine", "/nonexistent/engine"]) == 2
     assert main(["export", "--fixtures", str(tmp_path / "x"), str(tmp_path / "missing.yaml")]) == 2
     assert not (tmp_path / "x").exists(), "nothing is written when a scenario is refused"
+
+
+def test_the_reference_adapter_answers_junk_with_one_error_line_and_goes_on():
+    import io
+    from simulator.cli.adapter import serve
+    out = io.StringIO()
+    serve(['not json\n', '{"type": "command"}\n', '{"type": "setup", "position": {"players": "A"}}\n',
+           '{"type": "setup", "position": {"players": ["A", "B"]}}\n',
+           '{"type": "command", "command": {"player": "A", "action": "fly", "params": {}}}\n',
+           '{"type": "command", "command": {"player": "A", "action": "end-turn", "params": {}}}\n'], out)
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [a["type"] for a in answers] == ["error", "error", "error", "ready", "error", "done"]
+    assert "send setup first" in answers[1]["message"] and "fly" in answers[4]["message"]
 
 
 def test_sampled_explored_paths_are_reproducible_and_the_reference_adapter_passes_them(tmp_path, capsys):
@@ -214,16 +249,14 @@ def test_skip_leaves_a_key_out_of_the_comparison(tmp_path, capsys):
     assert code == 0
 
 
-def test_the_python_adapter_of_the_docs_passes_every_bundled_fixture(tmp_path, capsys):
+def test_the_python_adapter_of_the_docs_passes_every_bundled_fixture(bundled, tmp_path, capsys):
     text = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
     block = text.split("### Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     assert 25 <= len(block.strip().splitlines()) <= 45, "the docs' Python adapter is about 30 lines"
     script = tmp_path / "adapter.py"
     script.write_text(block)
-    out = tmp_path / "fx"
-    assert main(["export", "--fixtures", str(out)]) == 0
     capsys.readouterr()
-    code, rep = _report(capsys, out, "--engine", f"{sys.executable} {script}")
+    code, rep = _report(capsys, bundled, "--engine", f"{sys.executable} {script}")
     assert code == 0, [r["line"] for r in rep["fixtures"] if r["status"] != "pass"][:3]
 
 

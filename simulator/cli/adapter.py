@@ -29,7 +29,7 @@ def serve(lines, out, backend: str = "compiled") -> None:
             continue
         try:
             req = json.loads(line)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:
             answer = {"type": "error", "message": f"not a JSON line: {e}"}
         else:
             answer = ref.handle(req)
@@ -42,5 +42,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    serve(sys.stdin, sys.stdout)
+if __name__ == "__main__":                  # python -m simulator.cli.adapter [--backend B]
+    parser = argparse.ArgumentParser(prog="python -m simulator.cli.adapter", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    sys.exit(run(parser.parse_args()))

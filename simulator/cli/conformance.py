@@ -77,7 +77,7 @@ class Engine:
         line = self._line(stdout.fileno())
         try:
             return json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise EngineFailed(f"the engine answered something that is not JSON: {line[:80]!r}") from None
 
     def _line(self, fd: int) -> bytes:
@@ -153,11 +153,14 @@ def load_fixtures(paths: list[str]) -> list[dict]:
         raise ScenarioError(" ".join(paths), "no fixture (*.json) there")
     out = []
     for p in files:
+        text = read_text(str(p))
         try:
-            doc = json.loads(read_text(str(p)))
+            doc = json.loads(text)
         except json.JSONDecodeError as e:
             raise ScenarioError(f"{p}:{e.lineno}", f"not JSON: {e.msg}") from None
-        out.append(fixtures.check_format(doc, f"{p}:1"))
+        except RecursionError:
+            raise ScenarioError(f"{p}:1", "not JSON a fixture could be: nested too deeply") from None
+        out.append(fixtures.check_format(doc, str(p), text))
     return out
 
 
