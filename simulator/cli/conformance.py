@@ -191,7 +191,7 @@ def summary(rows: list[dict]) -> dict:
     by: dict[str, int] = {}
     for r in rows:
         if r["status"] != "pass":
-            what = r["divergence"]["what"].split(".")[0].split("[")[0]
+            what = r["divergence"]["what"].split("[")[0]         # events[3] -> events; observe.focus stays
             by[what] = by.get(what, 0) + 1
     passed = sum(r["status"] == "pass" for r in rows)
     return {"fixtures": len(rows), "pass": passed, "diverge": len(rows) - passed,
