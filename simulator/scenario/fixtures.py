@@ -221,9 +221,10 @@ def _shape_problem(doc: Any) -> tuple[tuple, str] | None:
     for k, kind in (("name", str), ("position", dict), ("initial", dict), ("commands", list)):
         if not isinstance(doc.get(k), kind):
             return (k,), f"the fixture's {k} is missing or not {'a text' if kind is str else 'an ' + kind.__name__}"
-    entries = [(("initial",), doc["initial"])] + [(("commands", i), c) for i, c in enumerate(doc["commands"])]
+    entries: list[tuple[tuple, Any]] = [(("initial",), doc["initial"])]
+    entries += [(("commands", i), c) for i, c in enumerate(doc["commands"])]
     for at, e in entries:
-        what = "the start" if at == ("initial",) else f"command {at[1] + 1}"
+        what = "the start" if len(at) == 1 else f"command {at[1] + 1}"
         keys = ("events", "decide", "observe") + (("n", "command") if len(at) > 1 else ())
         missing = [k for k in keys if not isinstance(e, dict) or k not in e]
         if missing:
