@@ -85,6 +85,7 @@ def test_a_fixture_records_what_a_judge_checks_after_each_command():
     """seed000: the move makes North Contested (190.3.a.1) and gives A focus and priority (345, R4); a refused
     command records its rule and nothing changed."""
     fx = fixtures.from_scenario(str(SEED000))
+    assert fixtures.dumps(fx) == fixtures.dumps(fixtures.from_scenario(str(SEED000))), "same scenario, same bytes"
     assert fx["format"] == fixtures.FORMAT and fx["rules_version"] == "1.4"
     assert fx["initial"]["decide"]["B"] == ["concede"] and fx["initial"]["observe"]["priority"] == "A"
     move = fx["commands"][0]
@@ -214,6 +215,11 @@ def test_the_reference_adapter_answers_junk_with_one_error_line_and_goes_on():
            '{"type": "command", "command": {"player": "A", "action": "end-turn", "params": {}}}\n'], out)
     answers = [json.loads(x) for x in out.getvalue().splitlines()]
     assert [a["type"] for a in answers] == ["error", "error", "error", "ready", "error", "done"]
+    out = io.StringIO()
+    serve(['{"type": "setup", "position": {"players": ["A", "B"]}}\n', '{"type": "setup", "position": {}}\n',
+           '{"type": "observe"}\n'], out)
+    assert [json.loads(x)["type"] for x in out.getvalue().splitlines()] == ["ready", "error", "error"], \
+        "a refused position leaves no game behind"
     assert "send setup first" in answers[1]["message"] and "fly" in answers[4]["message"]
 
 

@@ -64,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
         raise ScenarioError("riftsim export", "say where: --fixtures OUT (or --schema)")
     paths = scenario_paths(args.files)
     if not paths:
-        raise ScenarioError(" ".join(args.files), "no scenario file (*.yaml) there")
+        raise ScenarioError(" ".join(args.files) or "riftsim export",
+                            "no scenario file (*.yaml) there" if args.files else
+                            "the bundled scenarios are not installed (a source checkout has them in scenarios/): "
+                            "name scenario files")
     docs = [(p, fixtures.from_scenario(str(p), _label(p))) for p in paths]    # all valid before any is written
     target = prepare(args.fixtures)
     names: set[str] = set()

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simulator.core.errors import IllegalAction, RiftsimError
+from simulator.game.actions import budget
 from simulator.scenario.fixtures import OBSERVED, WAIT, action_of, decide, event_entry, observe, position_game, rules_of
-from simulator.scenario.loader import legal_set
+from simulator.scenario.loader import MAX_CHECKS, legal_set
 
 #: what may be left out of a comparison (``riftsim conformance --skip``): these, and each observed key
 SKIPPABLE = ("events", "decide", "refusal-rules", *OBSERVED)
@@ -38,21 +39,28 @@ class Reference:
         self.n = 0
 
     def handle(self, req: Any) -> dict:
+        """The answer to one request (an ``error`` answer for anything riftsim refuses, or past
+        :data:`~simulator.scenario.loader.MAX_CHECKS` candidate actions of legal listings in one answer)."""
         kind = req.get("type") if isinstance(req, dict) else None
         try:
-            if kind == "setup":
-                self.game, self.validator = position_game(req.get("position"), "position", self.backend)
-                self.n = 0
-                return {"type": "ready", "events": [event_entry(e) for e in self.game.trace]}
-            if self.game is None:
-                return {"type": "error", "message": "no game: send setup first"}
-            if kind == "command":
-                return self.command(req.get("command"))
-            if kind == "observe":
-                return {"type": "position", "decide": decide(self.game.state), "observe": observe(self.game.state)}
+            with budget(MAX_CHECKS):
+                return self._answer(kind, req)
         except RiftsimError as e:
             return {"type": "error", "message": str(e)}
-        return {"type": "error", "message": f"unknown request type {kind!r} (setup, command, observe)"}
+
+    def _answer(self, kind: Any, req: Any) -> dict:
+        if kind == "setup":
+            self.game = None                    # a refused position leaves no game behind
+            self.game, self.validator = position_game(req.get("position"), "position", self.backend)
+            self.n = 0
+            return {"type": "ready", "events": [event_entry(e) for e in self.game.trace]}
+        if kind not in ("command", "observe"):
+            return {"type": "error", "message": f"unknown request type {kind!r} (setup, command, observe)"}
+        if self.game is None:
+            return {"type": "error", "message": "no game: send setup first"}
+        if kind == "command":
+            return self.command(req.get("command"))
+        return {"type": "position", "decide": decide(self.game.state), "observe": observe(self.game.state)}
 
     def command(self, cmd: Any) -> dict:
         self.n += 1
