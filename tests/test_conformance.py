@@ -258,7 +258,8 @@ def test_skip_leaves_a_key_out_of_the_comparison(tmp_path, capsys):
 def test_the_python_adapter_of_the_docs_passes_every_bundled_fixture(bundled, tmp_path, capsys):
     text = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
     block = text.split("### Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
-    assert 25 <= len(block.strip().splitlines()) <= 45, "the docs' Python adapter is about 30 lines"
+    code_lines = [x for x in block.splitlines() if x.strip()]
+    assert 25 <= len(code_lines) <= 40, f"the docs' Python adapter is about 30 lines, not {len(code_lines)}"
     script = tmp_path / "adapter.py"
     script.write_text(block)
     capsys.readouterr()
