@@ -34,6 +34,8 @@ UNIT_VALUES = ("self",)
 PLACE_VALUES = ("here", "there")
 #: number fields that can't be negative (a buff's might may be)
 NON_NEGATIVE = {("play-unit", "might"), ("damage", "amount"), ("add", "energy"), ("draw", "count")}
+#: effect fields that may be left out (a default applies)
+OPTIONAL_FIELDS = ("energy", "count", "at", "item", "player")
 
 Path = tuple
 

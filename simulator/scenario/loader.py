@@ -27,6 +27,7 @@ from simulator.game.actions import Action, budget
 from simulator.core.cards import Card
 from simulator.core.i18n import narrate
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError, TooCostly, need
+from simulator.game import shape
 from simulator.game.setup import build
 from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind)
 
@@ -245,6 +246,7 @@ def load(path: str) -> Scenario:
 
 def loads(text: str, file: str = "<scenario>") -> Scenario:
     doc, lines = parse(text, file)
+    shape.check(doc, "scenario", file, lines)
     return Validator(file, lines).scenario(doc)
 
 

@@ -29,6 +29,7 @@ import yaml
 from simulator.verify import graphcheck
 from simulator.core.errors import ScenarioError, need
 from simulator.core.files import atomic_write, check_writable
+from simulator.game import shape
 from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
 from simulator.scenario.loader import parse, read_text, step_of
 from simulator.verify.cluster import worker_start as _worker_start
@@ -42,7 +43,7 @@ DEFAULT_POSITIONS = VERIFY_DIR / "positions.yaml"
 DEFAULT_FILES = [DEFAULT_POSITIONS, *sorted(p for p in VERIFY_DIR.glob("*.yaml") if p != DEFAULT_POSITIONS)]
 EXPLORE_KEYS = tuple(EXPLORE)            # the explore: bounds, shared with the positions schema
 POSITION_EXTRA = ("name", "explore")
-SCENARIO_EXTRA = ("name", "explore", "steps", "pending", "description", "seed")
+SCENARIO_EXTRA = ("name", "steps", "pending", "description", "seed")
 
 
 def _count(minimum: int):
@@ -121,9 +122,11 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
     every error naming FILE:LINE."""
     text = read_text(path)
     doc, lines = parse(text, path)
+    scenario = isinstance(doc, dict) and "positions" not in doc and "players" in doc
+    shape.check(doc, "scenario" if scenario else "positions", path, lines)
     v = SetupValidator(path, lines)
     keys: tuple[str, ...]
-    if isinstance(doc, dict) and "positions" not in doc and "players" in doc:
+    if scenario:
         entries, root, keys = [doc], _at_top, SETUP_KEYS + SCENARIO_EXTRA   # a scenario: its start
         doc = {"positions": [doc]}
     else:
