@@ -92,6 +92,8 @@ def explain(e, doc, file: str, lines: dict, root: tuple) -> tuple[str, str, tupl
         keys = f" (expected one of: {', '.join(known)})" if known else ""
         text = custom.format(key=fmt(extra)) if custom else f"unknown key {fmt(extra)} in {object_name(path, x, s)}{keys}"
         return f"{file}:{line_of(path + (extra,), lines, root)}", text, (1, len(path))
+    if "propertyNames" in e.relative_schema_path and isinstance(x, str):     # a key's name: the key's line
+        path = path + (x,)
     if custom:
         return f"{file}:{line_of(path, lines, root)}", custom.format(**facts(e, what)), (0, len(path))
     return f"{file}:{line_of(path, lines, root)}", message(e, what, path, x, s), (2, len(path))
@@ -168,12 +170,13 @@ def name_of(path: tuple, doc) -> str:
             return f"step {last + 1}"
         return f"entry {last + 1} of {name_of(tuple(head), doc)}"
     owner = _at(doc, tuple(head))
-    if len(head) >= 2 and head[0] == "steps" and len(head) == 2:
+    if len(head) == 2 and head[0] == "steps":
         return f"step {head[1] + 1}'s {last}"
-    if isinstance(owner, dict) and isinstance(owner.get("id"), str) and head and isinstance(head[-1], int):
-        return f"{owner['id']}'s {last}"
-    if isinstance(owner, dict) and isinstance(owner.get("name"), str) and head and isinstance(head[-1], int):
-        return f"{owner['name']}'s {last}"
+    if last in ("id", "name"):
+        return str(last)
+    for k in ("id", "name"):
+        if isinstance(owner, dict) and isinstance(owner.get(k), str) and head and isinstance(head[-1], int):
+            return f"{fmt(owner[k])}'s {last}"
     if head and head[-1] == "rulings":
         return f"ruling {fmt(last)}"
     if head and head[-1] == "hands":

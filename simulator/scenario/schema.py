@@ -25,7 +25,8 @@ from importlib import resources
 
 from simulator.core import cards as cardlib
 from simulator.game.setup import MODES, RULINGS
-from simulator.game.validate import NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS, SETUP_KEYS
+from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
+                                     SETUP_KEYS)
 from simulator.scenario import loader
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -215,13 +216,18 @@ def _keyword() -> dict:
 
 def defs() -> dict:
     one = {"anyOf": [{"enum": [c for c, n in cardlib.CONDITIONS.items() if not n]},
-                     _obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n}, description="{might-at-least: N}")]}
+                     {**_obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n}, description="{might-at-least: N}"),
+                      "minProperties": 1, "maxProperties": 1}]}
     condition = {"anyOf": [one, _list(one, minItems=1)],
                  "description": "a condition, or a list of them that must all hold (383.2)"}
     bf_entry = _obj({"name": NAME, "provider": WORD, "abilities": or_null(_list(REF("battlefield_ability")))}, ("name",))
     battlefield = {"anyOf": [NAME, {**bf_entry, "title": "a battlefield"}]}
-    cards = {"type": "object", "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
-                                                  "not": {"enum": sorted(cardlib.CATALOGUE)}},
+    cards = {"type": "object", "maxProperties": MAX_CARDS,
+             "x-messages": {"maxProperties": f"cards has {{count:,}} custom cards: at most {MAX_CARDS:,}"},
+             "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$", "not": {"enum": sorted(cardlib.CATALOGUE)},
+                               "x-messages": {"pattern": "card id {value} must be a word (letters, digits, - _ .)",
+                                              "not": "card {value} is already in the built-in catalogue: pick "
+                                                     "another id"}},
              "additionalProperties": {"anyOf": [_card(), {"type": "null"}]}}
     rulings = {**_obj({rid: {"enum": list(values)} for rid, values in RULINGS.items()}), "x-messages": {
         "additionalProperties": f"unknown ruling {{key}}: rulings with alternatives are {', '.join(RULINGS)}"}}
@@ -264,13 +270,14 @@ def setup_props() -> dict:
             "minItems": "a magma-chamber team has 2 players, got {count}",
             "maxItems": "a magma-chamber team has 2 players, got {count}"}}, minItems=2, maxItems=2), "x-messages": {
             "minItems": "magma-chamber has 2 teams, got {count}", "maxItems": "magma-chamber has 2 teams, got {count}"}},
-        "battlefields": or_null(_list(REF("battlefield"))),
+        "battlefields": or_null(_list(REF("battlefield"), maxItems=MAX_BATTLEFIELDS)),
         "control": or_null({"type": "object", "additionalProperties": REF("nullable_word")}),
         "score": or_null({"type": "object", "additionalProperties": WHOLE}),
         "units": {"anyOf": [_list(REF("unit")), {"type": "null"}]},
         "gear": {"anyOf": [_list(REF("gear")), {"type": "null"}]},
         "hands": or_null({"type": "object",
-                          "additionalProperties": {"anyOf": [_list(REF("card_id")), {"type": "null"}]}}),
+                          "additionalProperties": {"anyOf": [{**_list(REF("card_id"), maxItems=MAX_HAND), "x-messages": {
+                              "maxItems": f"{{what}} has {{count:,}} cards: at most {MAX_HAND:,}"}}, {"type": "null"}]}}),
         "cards": or_null(REF("cards")),
         "rulings": or_null(REF("rulings")),
         "resources": {"type": "object", "additionalProperties": {"anyOf": [
