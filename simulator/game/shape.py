@@ -67,6 +67,9 @@ def leaf(e):
             branches.setdefault(c.schema_path[0], []).append(c)
         fits = [b for b in branches.values() if not any(
             len(c.absolute_path) == len(e.absolute_path) and c.validator in ("type", "enum", "const") for c in b)]
+        clean = [b for b in fits if all(len(c.absolute_path) > len(e.absolute_path) for c in b)]
+        if len(clean) == 1:                 # the value is of this branch's kind, wrong only inside
+            fits = clean
         if not fits or (len(fits) > 1 and e.validator in e.schema.get("x-messages", {})):
             return e
         e = max((c for b in fits for c in b), key=lambda c: len(c.absolute_path))
@@ -80,7 +83,7 @@ def line_of(path: tuple, lines: dict, root: tuple) -> int:
     return lines[path]
 
 
-def explain(e, doc, file: str, lines: dict, root: tuple) -> tuple[str, str, tuple[int, int]]:
+def explain(e, doc, file: str, lines: dict, root: tuple) -> tuple[str, str, tuple]:
     """(FILE:LINE, the message, an order among errors of one line) of one schema error."""
     path = tuple(e.absolute_path)
     v, x, s = e.validator, e.instance, e.schema
@@ -93,9 +96,9 @@ def explain(e, doc, file: str, lines: dict, root: tuple) -> tuple[str, str, tupl
         text = custom.format(key=fmt(extra)) if custom else f"unknown key {fmt(extra)} in {object_name(path, x, s)}{keys}"
         return f"{file}:{line_of(path + (extra,), lines, root)}", text, (1, len(path))
     if "propertyNames" in e.relative_schema_path and isinstance(x, str):     # a key's name: the key's line
-        path = path + (x,)
+        return f"{file}:{line_of(path + (x,), lines, root)}", custom.format(**facts(e, what)), (-1, 0)
     if custom:
-        return f"{file}:{line_of(path, lines, root)}", custom.format(**facts(e, what)), (0, len(path))
+        return f"{file}:{line_of(path, lines, root)}", custom.format(**facts(e, what)), (0, len(path), v != "type")
     return f"{file}:{line_of(path, lines, root)}", message(e, what, path, x, s), (2, len(path))
 
 

@@ -117,17 +117,19 @@ def _verb(verb: str, fields: tuple) -> dict:
 
 
 def _effect() -> dict:
+    """One effect entry: one of the verbs (an ``anyOf`` with a branch per verb), with optional ``if:`` and ``may:``."""
     verbs = {verb: _verb(verb, fields) for verb, fields in cardlib.VERBS.items()}
-    return {"type": "object", "title": "an effect entry", "x-messages": {
+    entry = {"if": REF("condition"),
+             "may": {"type": "boolean", "description": "optional: on a triggered ability's first entry decided at "
+                                                       "finalization (383.3.a), else as the entry executes (383.3.a.3)"}}
+    return {"type": "object", "title": "an effect entry",
+            "propertyNames": {"enum": [*verbs, *entry], "x-messages": {
+                "enum": f"unknown effect verb {{value}} (verbs: {', '.join(verbs)})"}},
+            "anyOf": [_obj({verb: shape, **entry}, (verb,)) for verb, shape in verbs.items()],
+            "x-messages": {
                 "type": "an effect entry is a mapping {{verb: {{field: value}}}}, not {kind}",
-                "additionalProperties": f"unknown effect verb {{key}} (verbs: {', '.join(verbs)})"},
-            "properties": {**verbs, "if": REF("condition"),
-                           "may": {"type": "boolean", "description": "optional: on a triggered ability's first entry "
-                                   "decided at finalization (383.3.a), else as the entry executes (383.3.a.3)"}},
-            "additionalProperties": False,
-            "allOf": [{"oneOf": [{"required": [v]} for v in verbs], "x-messages": {
-                "oneOf": "an effect entry is one verb: {{verb: {{field: value}}}} (with optional if: and may:): "
-                         "write one entry per verb"}}],
+                "anyOf": "an effect entry is one verb: {{verb: {{field: value}}}} (with optional if: and may:): "
+                         "write one entry per verb"},
             "description": "one effect: {VERB: {FIELD: VALUE}} with optional if: and may:; a value is a literal, "
                            "target, self, here or there"}
 
@@ -306,14 +308,18 @@ def setup_schema() -> dict:
 
 
 def _action(kind: str) -> dict:
-    shapes = {"units": _list(WORD, minItems=1), "to": WORD, "card": REF("card_id"),
-              "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"]}},
+    shapes = {"units": _list(WORD, minItems=1) | {"x-messages": {"minItems": "a move names at least one unit"}},
+              "to": WORD, "card": REF("card_id"),
               "at": WORD, "source": WORD, "ability": TEXT, "battlefield": WORD, "teammate": WORD,
               "option": {"enum": ["yes", "no", True, False], "description": "a may's decision (383.3.a)"},
               "triggers": _list({**TEXT, "allOf": [PRINTABLE, {"pattern": "^[^:]+:.+$", "x-messages": {
-                  "pattern": "trigger {value} is not SOURCE:ABILITY (e.g. a1:brace)"}}]}, minItems=1, uniqueItems=True),
+                  "pattern": "trigger {value} is not SOURCE:ABILITY (e.g. a1:brace)"}}]}, minItems=1, uniqueItems=True)
+              | {"x-messages": {"uniqueItems": "trigger {twice} is listed twice",
+                                "minItems": "an order lists at least one trigger (SOURCE:ABILITY)"}},
               "accelerate": {"type": "boolean"}, "from": {"enum": ["hand", "hidden"], "default": "hand"},
-              "damage": {"type": "object", "additionalProperties": WHOLE, "maxProperties": 64}}
+              "damage": {"type": "object", "additionalProperties": WHOLE, "maxProperties": 64,
+                         "x-messages": {"maxProperties": "an assignment names at most 64 units"}},
+              "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"], "allOf": [PRINTABLE]}}}
     props = {"do": {"const": kind}, "player": WORD,
              "illegal": {"type": ["boolean", "string"], "minLength": 1, "allOf": [PRINTABLE], "x-messages": {
                  "type": "illegal must be true, false or a reason text, not {kind}",
