@@ -96,7 +96,8 @@ def explain(e, doc, file: str, lines: dict, root: tuple) -> tuple[str, str, tupl
         text = custom.format(key=fmt(extra)) if custom else f"unknown key {fmt(extra)} in {object_name(path, x, s)}{keys}"
         return f"{file}:{line_of(path + (extra,), lines, root)}", text, (1, len(path))
     if "propertyNames" in e.relative_schema_path and isinstance(x, str):     # a key's name: the key's line
-        return f"{file}:{line_of(path + (x,), lines, root)}", custom.format(**facts(e, what)), (-1, 0)
+        text = custom.format(**facts(e, what)) if custom else f"{fmt(x)} is not allowed as a key here"
+        return f"{file}:{line_of(path + (x,), lines, root)}", text, (-1, 0)
     if custom:
         return f"{file}:{line_of(path, lines, root)}", custom.format(**facts(e, what)), (0, len(path), v != "type")
     return f"{file}:{line_of(path, lines, root)}", message(e, what, path, x, s), (2, len(path))
@@ -139,8 +140,6 @@ def message(e, what: str, path: tuple, x, s) -> str:
         return f"{fmt(twice)} is listed twice in {what}"
     if v == "pattern":
         return f"{what} must match {want}, not {fmt(x)}"
-    if v == "propertyNames":
-        return f"{what}: a key is not allowed here"
     return f"{what} is not allowed here ({e.message})"          # pragma: no cover - every keyword the schemas use
 
 

@@ -23,7 +23,7 @@ from statecharts.citations import cite
 from simulator.core.cards import CATALOGUE, ENTRY_KEYS, TARGET_FIELDS, TYPES, Card
 from simulator.core.errors import ScenarioError
 from simulator.game.setup import MODES, RULINGS, to_card
-from simulator.game.shape import fmt as _fmt, kind as _kind
+from simulator.game.shape import fmt as _fmt
 
 #: the top-level keys of a starting position
 SETUP_KEYS = ("mode", "players", "teams", "battlefields", "control", "score", "units", "gear", "hands",
@@ -201,7 +201,7 @@ class SetupValidator:
         (a start where someone has would end the game at the first cleanup, before anyone acts)."""
         teams_given: dict = {}
         score = self.opt(doc, "score", {})
-        for p, n in score.items():
+        for p in score:
             self.player(p, ("score", p), "score")
             team = next((tuple(t) for t in doc.get("teams") or [] if p in t), (p,))
             if team in teams_given:

@@ -29,7 +29,8 @@ from simulator.core.i18n import narrate
 from simulator.core.errors import IllegalAction, RulesBug, ScenarioError, TooCostly, need
 from simulator.game import shape
 from simulator.game.setup import build
-from simulator.game.validate import NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind
+from simulator.game.shape import kind as _kind
+from simulator.game.validate import NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt
 
 TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
 ACTION_FIELDS = {

@@ -97,7 +97,7 @@ UNIT_ENTRY = {
 
 def _verb(verb: str, fields: tuple) -> dict:
     """One effect verb's fields: numbers are never targets (356), places and units are words."""
-    props: dict[str, object] = {}
+    props: dict[str, dict] = {}
     for f in fields:
         if f in NUMBER_FIELDS:
             props[f] = {"type": "integer", "description": "a number (never a target: 356)", "x-messages": {
