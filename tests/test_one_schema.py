@@ -196,8 +196,8 @@ steps:
      "unknown effect verb teleport (verbs: move, recall, stun, buff, en-garde, damage, kill, play-unit, add, "
      "counter, draw, extra-turn, play, banish, replay, ready, exhaust, give-keyword, ward)"),
     ("name: t\nplayers: [A, B]\ncards:\n  x: {effect: [{buff: {unit: target, might: target}}]}\nsteps: []\n", 4,
-     "buff might must be a whole number, not the text target: a player targets a unit, a place, a chain item or "
-     "a player (356), never a number"),
+     "buff might must be a whole number, not the text target: a number can't be a target (a player targets a "
+     "unit, a place, a chain item or a player, 356)"),
     ("name: t\nplayers: [A, B]\ncards:\n  x:\n    effect:\n      - {move: {unit: a1, to: North}, stun: {unit: a1}}\n"
      "steps: []\n", 6, "an effect entry is one verb: {verb: {field: value}} (with optional if: and may:): write one "
                        "entry per verb"),

@@ -101,8 +101,8 @@ def _verb(verb: str, fields: tuple) -> dict:
     for f in fields:
         if f in NUMBER_FIELDS:
             props[f] = {"type": "integer", "description": "a number (never a target: 356)", "x-messages": {
-                "type": "{what} must be a whole number, not {kind}: a player targets a unit, a place, a chain item "
-                        "or a player (356), never a number"}}
+                "type": "{what} must be a whole number, not {kind}: a number can't be a target (a player targets a "
+                        "unit, a place, a chain item or a player, 356)"}}
             if (verb, f) in NON_NEGATIVE:
                 props[f]["minimum"] = 0
         elif verb == "give-keyword" and f == "keyword":
@@ -213,11 +213,13 @@ def _keyword() -> dict:
                        "properties": {k: {"type": "integer", "minimum": 0, "maximum": 1000} for k in numbered},
                        "additionalProperties": False}],
             "description": words,
-            "x-messages": {"anyOf": f"{{what}} must be {words.replace('{', '{{').replace('}', '}}')}, not {{value}}"}}
+            "x-messages": {"anyOf": f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)}, "
+                                    "{{deathknell: [effects]}})"}}
 
 
 def defs() -> dict:
-    one = {"anyOf": [{"enum": [c for c, n in cardlib.CONDITIONS.items() if not n]},
+    one = {"x-messages": {"anyOf": f"unknown condition {{value}} (conditions: {', '.join(cardlib.CONDITIONS)})"},
+           "anyOf": [{"enum": [c for c, n in cardlib.CONDITIONS.items() if not n]},
                      {**_obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n}, description="{might-at-least: N}"),
                       "minProperties": 1, "maxProperties": 1}]}
     condition = {"anyOf": [one, _list(one, minItems=1)],
