@@ -87,7 +87,7 @@ def explain(e, doc, file: str, lines: dict, root: tuple) -> tuple[str, str, tupl
     """(FILE:LINE, the message, an order among errors of one line) of one schema error."""
     path = tuple(e.absolute_path)
     v, x, s = e.validator, e.instance, e.schema
-    what = name_of(path, doc) if path else (s.get("title") if isinstance(s, dict) else None) or "the document"
+    what = name_of(path, doc) if path else object_name(path, x, s) or "the document"
     custom = s.get("x-messages", {}).get(v) if isinstance(s, dict) else None
     if v == "additionalProperties" and isinstance(x, dict):
         known = list(s.get("properties", {}))
@@ -201,7 +201,7 @@ def object_name(path: tuple, x, s) -> str:
         return f"step {path[1] + 1}'s expect"
     if len(path) == 2 and path[0] == "cards":
         return f"card {fmt(path[1])}"
-    title = s.get("title") if isinstance(s, dict) else None
+    title = (s.get("x-name") or s.get("title")) if isinstance(s, dict) else None
     return title or name_of(path, None)
 
 

@@ -43,13 +43,13 @@ PRINTABLE = {"pattern": f"^[^{CONTROLS}]*$", "x-messages": {
 FREE = {"type": "string", "minLength": 1, "pattern": "^[^\\u0000-\\u0008\\u000b-\\u001f" + OTHER_CONTROLS + "]*$",
         "x-messages": {"pattern": "{what} contains a control character or a direction override ({value}): only "
                                   "new lines and tabs are allowed in it"}}
-WORD = {"type": "string", "minLength": 1, "allOf": [PRINTABLE]}
+WORD = {"type": "string", "minLength": 1, **PRINTABLE}
 TEXT = WORD
 WHOLE = {"type": "integer", "minimum": 0}
 REF = lambda name: {"$ref": f"#/$defs/{name}"}  # noqa: E731
 #: words effects give a meaning (a unit, a place): no player, battlefield, unit or gear may be called so
 RESERVED = ("self", "target", "here", "there", "base")
-NAME = {**WORD, "not": {"enum": list(RESERVED)}, "x-messages": {
+NAME = {**WORD, "not": {"enum": list(RESERVED)}, "x-messages": {**PRINTABLE["x-messages"],
     "not": "{value} is a reserved word (self, target, here, there and base stand for a unit or a place in "
            "effects and moves): it can't be an id or a name"}}
 
@@ -79,7 +79,7 @@ def _list(item: dict, **kw) -> dict:
 
 #: unit and gear entries of the starting position (their keys are the loader's)
 UNIT_ENTRY = {
-    "id": {**NAME, "allOf": [PRINTABLE, {"pattern": "^[^#]+$", "x-messages": {
+    "id": {**NAME, "allOf": [{"pattern": "^[^#]+$", "x-messages": {
         "pattern": "id {value} contains '#', kept for units entering play"}}],
            "description": "the unit's id ('#' is kept for units entering play)"},
     "owner": {**WORD, "description": "a player"},
@@ -117,15 +117,20 @@ def _verb(verb: str, fields: tuple) -> dict:
 
 
 def _effect() -> dict:
-    """One effect entry: one of the verbs (an ``anyOf`` with a branch per verb), with optional ``if:`` and ``may:``."""
+    """One effect entry: exactly one verb (its fields checked by ``properties``), optional ``if:`` and ``may:``."""
     verbs = {verb: _verb(verb, fields) for verb, fields in cardlib.VERBS.items()}
-    entry = {"if": REF("condition"),
-             "may": {"type": "boolean", "description": "optional: on a triggered ability's first entry decided at "
-                                                       "finalization (383.3.a), else as the entry executes (383.3.a.3)"}}
+    given = lambda k: {"required": [k]}  # noqa: E731
+    neither = {"not": {"anyOf": [given("if"), given("may")]}}
     return {"type": "object", "title": "an effect entry",
-            "propertyNames": {"enum": [*verbs, *entry], "x-messages": {
+            "properties": {**verbs, "if": REF("condition"),
+                           "may": {"type": "boolean", "description": "optional: on a triggered ability's first entry "
+                                   "decided at finalization (383.3.a), else as the entry executes (383.3.a.3)"}},
+            "propertyNames": {"enum": [*verbs, "if", "may"], "x-messages": {
                 "enum": f"unknown effect verb {{value}} (verbs: {', '.join(verbs)})"}},
-            "anyOf": [_obj({verb: shape, **entry}, (verb,)) for verb, shape in verbs.items()],
+            "anyOf": [{**neither, "minProperties": 1, "maxProperties": 1},            # one key: the verb
+                      {**given("if"), "not": given("may"), "minProperties": 2, "maxProperties": 2},
+                      {**given("may"), "not": given("if"), "minProperties": 2, "maxProperties": 2},
+                      {"required": ["if", "may"], "minProperties": 3, "maxProperties": 3}],
             "x-messages": {
                 "type": "an effect entry is a mapping {{verb: {{field: value}}}}, not {kind}",
                 "anyOf": "an effect entry is one verb: {{verb: {{field: value}}}} (with optional if: and may:): "
@@ -314,17 +319,17 @@ def _action(kind: str) -> dict:
               "to": WORD, "card": REF("card_id"),
               "at": WORD, "source": WORD, "ability": TEXT, "battlefield": WORD, "teammate": WORD,
               "option": {"enum": ["yes", "no", True, False], "description": "a may's decision (383.3.a)"},
-              "triggers": _list({**TEXT, "allOf": [PRINTABLE, {"pattern": "^[^:]+:.+$", "x-messages": {
+              "triggers": _list({**TEXT, "allOf": [{"pattern": "^[^:]+:.+$", "x-messages": {
                   "pattern": "trigger {value} is not SOURCE:ABILITY (e.g. a1:brace)"}}]}, minItems=1, uniqueItems=True)
               | {"x-messages": {"uniqueItems": "trigger {twice} is listed twice",
                                 "minItems": "an order lists at least one trigger (SOURCE:ABILITY)"}},
               "accelerate": {"type": "boolean"}, "from": {"enum": ["hand", "hidden"], "default": "hand"},
               "damage": {"type": "object", "additionalProperties": WHOLE, "maxProperties": 64,
                          "x-messages": {"maxProperties": "an assignment names at most 64 units"}},
-              "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"], "allOf": [PRINTABLE]}}}
+              "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"], **PRINTABLE}}}
     props = {"do": {"const": kind}, "player": WORD,
-             "illegal": {"type": ["boolean", "string"], "minLength": 1, "allOf": [PRINTABLE], "x-messages": {
-                 "type": "illegal must be true, false or a reason text, not {kind}",
+             "illegal": {"type": ["boolean", "string"], "minLength": 1, "pattern": PRINTABLE["pattern"], "x-messages": {
+                 **PRINTABLE["x-messages"], "type": "illegal must be true, false or a reason text, not {kind}",
                  "minLength": "illegal must be true, false or a reason text, not {kind}"},
                          "description": "the action must be rejected (and the reason contain this text)"}}
     for f in loader.ACTION_FIELDS[kind]:
@@ -400,7 +405,8 @@ def scenario_schema() -> dict:
     return {
         "$schema": DIALECT,
         "$id": "https://riftsim.invalid/schemas/scenario.schema.json",
-        "title": "a scenario",
+        "title": "riftsim scenario",
+        "x-name": "a scenario",
         "description": "A starting position and steps (docs/scenario-format.md)",
         "type": "object",
         "required": ["name", "players", "steps"],

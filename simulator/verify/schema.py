@@ -22,7 +22,8 @@ def positions_schema() -> dict:
     return {
         "$schema": DIALECT,
         "$id": "https://riftsim.invalid/schemas/positions.schema.json",
-        "title": "a positions file",
+        "title": "riftsim verify positions",
+        "x-name": "a positions file",
         "description": "Starting positions that riftsim verify explores (docs/scenario-format.md)",
         "type": "object",
         "required": ["positions"],
