@@ -31,8 +31,7 @@ RESERVED = ("is a reserved word (self, target, here, there and base stand for a 
 REFUSED = {
     "give-keyword of an unknown keyword": (
         BASE + "cards:\n  x: {effect: [{give-keyword: {unit: target, keyword: flying}}]}\n", 11,
-        "give-keyword keyword must be one of tank, backline, ganking, accelerate, assault, shield, ambush, hidden, "
-        "not flying"),
+        "unknown keyword flying (keywords: tank, backline, ganking, accelerate, assault, shield, ambush, hidden)"),
     "two activated abilities with the same name": (
         BASE.replace("might: 2}", "might: 2, abilities: [{name: go, activated: true, effect: [{draw: {}}]}, "
                                   "{name: go, activated: true, effect: [{draw: {}}]}]}"), 5,

@@ -106,7 +106,8 @@ def _verb(verb: str, fields: tuple) -> dict:
             if (verb, f) in NON_NEGATIVE:
                 props[f]["minimum"] = 0
         elif verb == "give-keyword" and f == "keyword":
-            props[f] = {"enum": list(cardlib.KEYWORDS), "title": "a keyword"}
+            props[f] = {"enum": list(cardlib.KEYWORDS), "title": "a keyword", "x-messages": {
+                "enum": f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)})"}}
         else:
             props[f] = WORD
     needed = [f for f in fields if f not in OPTIONAL_FIELDS]
