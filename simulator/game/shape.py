@@ -179,6 +179,8 @@ def name_of(path: tuple, doc) -> str:
     for k in ("id", "name"):
         if isinstance(owner, dict) and isinstance(owner.get(k), str) and head and isinstance(head[-1], int):
             return f"{fmt(owner[k])}'s {last}"
+    if head and head[-1] == "explore":
+        return f"explore.{last}"
     if head and head[-1] == "rulings":
         return f"ruling {fmt(last)}"
     if head and head[-1] == "hands":

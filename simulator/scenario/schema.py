@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import Any
 
 from simulator.core import cards as cardlib
 from simulator.game.setup import MODES, RULINGS
@@ -36,7 +37,7 @@ FILES = {"scenario": "scenario.schema.json", "positions": "positions.schema.json
 #: isolates: a name holding one would print forged lines or reordered text in the trace (refused at load)
 OTHER_CONTROLS = "\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"
 CONTROLS = "\\u0000-\\u001f" + OTHER_CONTROLS
-PRINTABLE = {"pattern": f"^[^{CONTROLS}]*$", "x-messages": {
+PRINTABLE: dict[str, Any] = {"pattern": f"^[^{CONTROLS}]*$", "x-messages": {
     "pattern": "{what} contains a control character or a direction override ({value}): ids, names and texts "
                "that riftsim prints may not"}}
 #: free text printed nowhere, or as a block (description, a card's text): new lines and tabs are allowed
