@@ -249,6 +249,9 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('triggers.does-not-trigger-once-per', 'event', ('383',), "{source}'s {name} does not trigger: once per turn, already used"),
     Cited('triggers.does-not-trigger-false', 'event', ('383.2.a.1', '383.2.c'), "{source}'s {name} does not trigger: {condition} is false"),
     Cited('triggers.showdown-start-before-designations', 'event', ('464.2.b', '383.3.d.1'), "a combat's showdown begins at {bf}: its start-of-showdown abilities trigger before attacker and defender are designated"),
+    # -- simulator/game/validate.py (a starting position refused at load)
+    Cited('validate.won-at-the-start', 'refusal', ('323.1', '194.2'), '... starts with ... points, at least the victory score and more than every opponent: the game would be over before anyone acts'),
+    Cited('validate.activated-names', 'refusal', ('377',), 'two activated abilities are named ...: an activate step names one by its name, so the second could never be activated'),
     Cited('triggers.triggers-before-reaches-trash', 'event', ('808.1.d',), "{uid}'s {mine} triggers (at {at}) before {uid} reaches the trash"),
 )}
 _TEXT = {name: ", ".join(c.rules) for name, c in CITED.items()}

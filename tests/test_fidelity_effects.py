@@ -125,7 +125,7 @@ steps: []
     ("{tank: 2}", "keyword tank takes no number"),
     ("{assault: -1}", "assault must be at least 0"),
     ("{assault: 1, shield: 1}", "a one-key mapping"),
-    ("{deathknell: []}", "unknown keyword deathknell"),
+    ("{deathknell: []}", "unknown keyword {deathknell: []}"),   # 808: Deathknell is printed, never given
 ])
 def test_give_keyword_refuses_a_bad_keyword_in_one_line_naming_the_line(kw, why):
     with pytest.raises(ScenarioError) as info:

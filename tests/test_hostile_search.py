@@ -244,22 +244,26 @@ steps:
 
 
 def test_a_name_with_newlines_forges_no_line(tmp_path, capsys):
-    """A failing scenario whose name holds "-- PASS" and a summary line prints one header line: the forged lines
-    are shown with their \\n, and the only result lines are riftsim's own (before: PASS and "1 passed" lines)."""
+    """A scenario whose name holds "-- PASS" and a summary line is refused at load (ids and names hold no control
+    character), in one line that shows the name's \\n: the only result lines are riftsim's own (before: forged PASS
+    and "1 passed" lines)."""
     rc = main(["simulate", _file(tmp_path, FORGED)])
-    out = capsys.readouterr().out
-    lines = out.splitlines()
-    assert rc == 1
-    assert lines[0].startswith("== ") and "forged\\n-- PASS: 1 steps" in lines[0]
-    assert not any(ln.startswith("-- PASS") for ln in lines)
-    assert [ln for ln in lines if ln.startswith("1 scenario")] == ["1 scenario: 0 passed, 1 failed, 0 invalid, 0 pending"]
+    cap = capsys.readouterr()
+    assert rc == 2
+    assert not any(ln.startswith("-- PASS") for ln in cap.out.splitlines())
+    assert [ln for ln in cap.out.splitlines() if ln.startswith("1 scenario")] == \
+        ["1 scenario: 0 passed, 0 failed, 1 invalid, 0 pending"]
+    err = cap.err.splitlines()
+    assert len(err) == 1 and "control character" in err[0] and "forged\\n-- PASS" in err[0], cap.err
 
 
 def test_escape_sequences_nul_and_bidi_overrides_are_shown_visibly(tmp_path, capsys):
-    rc = main(["simulate", _file(tmp_path, FORGED)])
-    out = capsys.readouterr().out
-    assert rc == 1 and "\x1b" not in out and "\u202e" not in out
-    assert "North\\x1b[2J\\u202e" in out
+    """ESC and a right-to-left override in a battlefield's name never reach the terminal raw: the file is refused in
+    one line where they are written visibly."""
+    rc = main(["simulate", _file(tmp_path, FORGED.replace('name: "forged', 'name: "x" #'))])
+    cap = capsys.readouterr()
+    assert rc == 2 and "\x1b" not in cap.out + cap.err and "\u202e" not in cap.out + cap.err
+    assert "North\\x1b[2J\\u202e" in cap.err and len(cap.err.splitlines()) == 1, cap.err
 
 
 def test_a_refusal_quoting_a_hostile_file_name_is_one_visible_line(tmp_path, capsys):

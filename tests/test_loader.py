@@ -83,10 +83,10 @@ BAD = {
     "unknown-mode": (BASE.replace("players: [A, B]", "mode: melee\nplayers: [A, B]"),
                      "2: mode must be one of duel, skirmish, war, magma-chamber, not melee"),
     "teams-outside-magma": (BASE.replace("players: [A, B]", "players: [A, B]\nteams: [[A], [B]]"),
-                            "3: teams are only for magma-chamber, not duel"),
+                            "3: teams are only for magma-chamber"),
     "missing-name": (BASE.replace("name: t\n", ""), "1: a scenario needs 'name'"),
     "empty-file": ("", "1: a scenario must be a mapping, not nothing (null)"),
-    "ruling-value": (BASE + "rulings: {R1: sideways}\n", "11: ruling R1 is default or attacker, not sideways"),
+    "ruling-value": (BASE + "rulings: {R1: sideways}\n", "11: ruling R1 must be one of default, attacker, not sideways"),
     "ruling-id": (BASE + "rulings: {R3: x}\n", "11: unknown ruling R3: rulings with alternatives are R1, R2, R9, R11"),
     "custom-card-verb": (BASE + "cards:\n  x: {effect: [{teleport: {unit: target}}]}\n",
                          "12: unknown effect verb teleport (verbs: move, recall, stun, buff, en-garde, damage, kill, "

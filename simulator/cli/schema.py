@@ -1,9 +1,10 @@
 """Print the JSON Schema of scenario files (or of verify positions files) for editors.
 
 The schema ships inside the package; point the VS Code YAML extension at it with a first line
-``# yaml-language-server: $schema=./scenario.schema.json`` (docs/scenario-format.md). It is built
-from the same vocabulary the loader checks, so it never disagrees with `riftsim simulate` about
-which keys exist; the loader still checks ids and lines.
+``# yaml-language-server: $schema=./scenario.schema.json`` (docs/scenario-format.md). It is the one
+structural check of the format: `riftsim simulate` and `riftsim verify` validate every file against it
+(simulator/game/shape.py), so the editor never disagrees with them about which keys exist; riftsim then
+checks what a schema can't say (ids, the rules' refusals).
 
 examples:
   riftsim schema > scenario.schema.json

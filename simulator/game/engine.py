@@ -14,6 +14,7 @@ from statecharts.citations import cite
 from simulator.rules import concede
 from simulator.game.actions import Action, check, choice, legal
 from simulator.game.setup import build
+from simulator.game import shape
 from simulator.game.validate import SetupValidator
 from simulator.game import loops
 from simulator.rules.chain import pass_priority, put_on_chain
@@ -199,6 +200,7 @@ class Game:
     def from_setup(cls, setup: dict, *, backend: str = "compiled", rulings: dict | None = None) -> "Game":
         """A game from a scenario-format starting position (a dict), validated like a scenario file:
         bad input raises ScenarioError with a one-line message (``setup: what is wrong``)."""
+        shape.check(setup, "setup", "setup")
         pos = SetupValidator("setup").position(setup)
         return cls(build(pos.setup, backend=backend, rulings={**pos.rulings, **(rulings or {})}, cards=pos.cards))
 

@@ -26,6 +26,7 @@ from typing import Any
 from simulator.core.errors import IllegalAction, ScenarioError
 from simulator.core.model import State
 from simulator.game.actions import Action
+from simulator.game import shape
 from simulator.game.engine import Game
 from simulator.game.setup import build
 from simulator.game.validate import SETUP_KEYS
@@ -83,6 +84,7 @@ def action_of(v: Validator, cmd: Any, n: int) -> Action:
     if not isinstance(cmd, dict) or not isinstance(cmd.get("params", {}), dict):
         raise ScenarioError(f"command {n}", "a command is an object with player, action and params")
     step = {"do": cmd.get("action"), "player": cmd.get("player"), **cmd.get("params", {})}
+    shape.check(step, "step", f"command {n}")     # the scenario schema's step: the one structural check
     st = v.step(step, n - 1)
     if st.action is None:                       # pragma: no cover - a do: step always has its action
         raise ScenarioError(f"command {n}", "not an action")
@@ -92,7 +94,8 @@ def action_of(v: Validator, cmd: Any, n: int) -> Action:
 def position_game(position: Any, where: str = "position", backend: str = "compiled") -> tuple[Game, Validator]:
     """A game from a fixture's starting position, and the validator that checks commands against it."""
     v = Validator(where, {(): 1})
-    pos = v.position(position, SETUP_KEYS, "a fixture's position")
+    shape.check(position, "setup", where)        # the one structural check (the scenario schema's setup part)
+    pos = v.position(position)
     return Game(build(pos.setup, backend=backend, rulings=pos.rulings, cards=pos.cards)), v
 
 

@@ -27,9 +27,10 @@ from simulator.game.actions import Action, budget
 from simulator.core.cards import Card
 from simulator.core.i18n import narrate
 from simulator.core.errors import IllegalAction, Loop, RulesBug, ScenarioError, TooCostly, need
+from simulator.game import loops, shape
 from simulator.game.setup import build
-from simulator.game import loops
-from simulator.game.validate import (NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt, _kind)
+from simulator.game.shape import kind as _kind
+from simulator.game.validate import NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt
 
 TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
 ACTION_FIELDS = {
@@ -75,6 +76,7 @@ MAX_CHECKS = 250_000
 #: libyaml's parser when PyYAML has it (20x faster on a large file; same nodes, same line marks)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NUMERIC = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+MERGE = "tag:yaml.org,2002:merge"
 
 
 def read_text(path: str) -> str:
@@ -161,20 +163,24 @@ def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
                 return None, lines
             lines[()] = node.start_mark.line + 1
 
+            flat: set[int] = set()
+
             def walk(n, path: Path):
                 if isinstance(n, yaml.MappingNode):
-                    loader.flatten_mapping(n)
+                    if id(n) not in flat:                   # a key written twice (a merged key may be overridden)
+                        written: set = set()
+                        for kn, _ in n.value:
+                            if kn.tag != MERGE:
+                                k = key(kn)
+                                if k in written:
+                                    raise ScenarioError(f"{file}:{kn.start_mark.line + 1}", f"duplicate key {_fmt(k)}")
+                                written.add(k)
+                        loader.flatten_mapping(n)           # YAML's merge key: merged keys first, then the own ones
+                        flat.add(id(n))
                     out = {}
-                    for kn, vn in n.value:
-                        line = kn.start_mark.line + 1
-                        if not isinstance(kn, yaml.ScalarNode):
-                            raise ScenarioError(f"{file}:{line}", "a key must be a plain word, not a list or mapping")
-                        k = scalar(kn)
-                        if not isinstance(k, (str, int, float, bool)) and k is not None:
-                            raise ScenarioError(f"{file}:{line}", f"a key must be a plain word, not {k!r}")
-                        if k in out:
-                            raise ScenarioError(f"{file}:{line}", f"duplicate key {_fmt(k)}")
-                        lines[path + (k,)] = line
+                    for kn, vn in n.value:                  # the last of a key wins: the mapping's own over a merged
+                        k = key(kn)
+                        lines[path + (k,)] = kn.start_mark.line + 1
                         out[k] = walk(vn, path + (k,))
                     return out
                 if isinstance(n, yaml.SequenceNode):
@@ -184,6 +190,15 @@ def parse(text: str, file: str) -> tuple[Any, dict[Path, int]]:
                         seq.append(walk(vn, path + (i,)))
                     return seq
                 return scalar(n)
+
+            def key(kn):
+                line = kn.start_mark.line + 1
+                if not isinstance(kn, yaml.ScalarNode):
+                    raise ScenarioError(f"{file}:{line}", "a key must be a plain word, not a list or mapping")
+                k = scalar(kn)
+                if not isinstance(k, (str, int, float, bool)) and k is not None:
+                    raise ScenarioError(f"{file}:{line}", f"a key must be a plain word, not {k!r}")
+                return k
 
             def scalar(n):
                 if n.tag in _NUMERIC and len(n.value) > MAX_NUMBER:
@@ -246,234 +261,147 @@ def load(path: str) -> Scenario:
 
 def loads(text: str, file: str = "<scenario>") -> Scenario:
     doc, lines = parse(text, file)
+    shape.check(doc, "scenario", file, lines)
     return Validator(file, lines).scenario(doc)
 
 
 class Validator(SetupValidator):
-    """A scenario file: its starting position (:class:`SetupValidator`), then steps and expectations."""
+    """A scenario file whose shape the schema has checked: its starting position (:class:`SetupValidator`),
+    then the ids its steps and expectations name."""
 
     def scenario(self, doc) -> Scenario:
-        doc = self.mapping(doc, (), "a scenario", TOP, required=("name", "players", "steps"))
-        name = self.text(doc["name"], ("name",), "name")
-        for k in ("description", "seed"):
-            if k in doc:
-                self.text(doc[k], (k,), k)
-        pending = self.text(doc["pending"], ("pending",), "pending") if "pending" in doc else None
-        pos = self.position(doc, TOP, "a scenario")
-        steps = [self.step(s, i) for i, s in enumerate(self.seq(doc["steps"], ("steps",), "steps"))]
-        return Scenario(self.file, name, pos.setup, pos.cards, steps, pos.rulings, pending, self.where)
+        pos = self.position({k: v for k, v in doc.items() if k in SETUP_KEYS})
+        steps = [self.step(s, i) for i, s in enumerate(doc["steps"])]
+        return Scenario(self.file, doc["name"], pos.setup, pos.cards, steps, pos.rulings, doc.get("pending"), self.where)
 
     # -- steps -----------------------------------------------------------------------------
-    def step(self, s, i: int) -> Step:
+    def step(self, s: dict, i: int) -> Step:
         path = ("steps", i)
         line = self.lines.get(path, 1)
-        if not isinstance(s, dict):
-            self.fail(path, f"a step is a mapping with do: or expect:, not {_kind(s)}")
-        if ("do" in s) == ("expect" in s):
-            self.fail(path, "a step has either do: or expect:")
         if "expect" in s:
-            self.mapping(s, path, "an expect step", ("expect",))
-            return Step(i + 1, line, expect=self.expectation(s["expect"], path + ("expect",), i + 1))
-        kind = self.choice(s["do"], path + ("do",), f"step {i + 1}'s do", tuple(ACTION_FIELDS))
-        self.mapping(s, path, f"a {kind} step", ("do", "player", "illegal") + ACTION_FIELDS[kind],
-                     required=("player",) + REQUIRED_FIELDS.get(kind, ()))
-        tag = f"step {i + 1}"
+            return Step(i + 1, line, expect=self.expectation(s["expect"], path + ("expect",)))
+        kind, tag = s["do"], f"step {i + 1}"
         p = self.player(s["player"], path + ("player",), tag)
-        illegal = s.get("illegal", False)
-        if not isinstance(illegal, bool) and not (isinstance(illegal, str) and illegal.strip()):
-            self.fail(path + ("illegal",), f"illegal must be true, false or a reason text, not {_kind(illegal)}")
         a: Action
         if kind == "move":
-            units = self.seq(s["units"], path + ("units",), "units")
-            if not units:
-                self.fail(path + ("units",), "a move names at least one unit")
-            for j, u in enumerate(units):
+            for j, u in enumerate(s["units"]):
                 self.unit_id(u, path + ("units", j), f"{tag}'s units")
-            a = Action("move", p, units=tuple(units), to=self.place(s["to"], path + ("to",), f"{tag}'s to"))
+            a = Action("move", p, units=tuple(s["units"]), to=self.place(s["to"], path + ("to",), f"{tag}'s to"))
         elif kind == "play":
-            cid = self.card_id(s["card"], path + ("card",), tag)
-            card = self.cards[cid]
-            targets = self.mapping(self.opt(s, "targets", {}), path + ("targets",), "targets")
-            fields = card.target_fields()
-            for f, v in targets.items():
-                tp = path + ("targets", f)
-                if f not in fields:
-                    self.fail(tp, f"{cid} takes no target {_fmt(f)}"
-                                  + (f" (it takes: {', '.join(fields)})" if fields else ""))
-                self.target_value(f, v, tp, tag)
-            at = s.get("at")
-            if at is not None:
-                if card.type != "unit" and s.get("from") != "hidden":
-                    self.fail(path + ("at",), f"{cid} is a {card.type}: at: is for units (or from: hidden)")
-                self.place(at, path + ("at",), f"{tag}'s at")
-            ordered = tuple((f, targets[f]) for f in fields if f in targets)
-            acc = self.boolean(s["accelerate"], path + ("accelerate",), "accelerate") if "accelerate" in s else False
-            src = self.choice(s.get("from", "hand"), path + ("from",), "from", ("hand", "hidden"))
-            if src == "hidden" and at is not None and at not in self.bfs:
-                self.fail(path + ("at",), f"a hidden card is played from a battlefield, not {_fmt(at)}")
-            a = Action("play", p, card=cid, targets=ordered, at=at, accelerate=acc, hidden=src == "hidden")
+            a = self.play(s, path, p, tag)
         elif kind == "activate":
             src = self.unit_id(s["source"], path + ("source",), f"{tag}'s source", gear=True)
-            a = Action("activate", p, source=src, ability=self.text(s["ability"], path + ("ability",), "ability"),
+            a = Action("activate", p, source=src, ability=s["ability"],
                        targets=self.targets(s.get("targets"), path + ("targets",), tag))
         elif kind == "target":
             a = Action("target", p, targets=self.targets(s["targets"], path + ("targets",), tag))
         elif kind == "choose":
-            if ("battlefield" in s) == ("option" in s):
-                self.fail(path, "a choose step names either battlefield: (323.12) or option: yes | no (383.3.a)")
             if "option" in s:
-                opt = s["option"]
-                opt = {True: "yes", False: "no"}.get(opt, opt) if isinstance(opt, bool) else opt
-                a = Action("choose", p, option=self.choice(opt, path + ("option",), "option", ("yes", "no")))
+                a = Action("choose", p, option={True: "yes", False: "no"}.get(s["option"], s["option"]))
             else:
                 a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
         elif kind == "invite":
             a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
         elif kind == "order":
-            a = Action("order", p, triggers=self.trigger_labels(s["triggers"], path + ("triggers",), tag))
+            a = Action("order", p, triggers=tuple(s["triggers"]))
         elif kind == "assign":
-            dmg = self.mapping(s["damage"], path + ("damage",), f"{tag}'s damage")
-            if len(dmg) > 64:
-                self.fail(path + ("damage",), "an assignment names at most 64 units")
-            for uid, n in dmg.items():
+            for uid in s["damage"]:
                 self.unit_id(uid, path + ("damage", uid), f"{tag}'s damage")
-                self.integer(n, path + ("damage", uid), f"damage to {uid}", 0)
-            a = Action("assign", p, damage=tuple(dmg.items()))
+            a = Action("assign", p, damage=tuple(s["damage"].items()))
         elif kind == "hide":
             a = Action("hide", p, card=self.card_id(s["card"], path + ("card",), tag),
                        at=self.battlefield(s["at"], path + ("at",), f"{tag}'s at"))
         else:
             a = Action(kind, p)
-        return Step(i + 1, line, action=a, illegal=illegal)
+        return Step(i + 1, line, action=a, illegal=s.get("illegal", False))
+
+    def play(self, s: dict, path: Path, p: str, tag: str) -> Action:
+        """A play step: the card is declared, its targets are the fields its effect leaves to the player."""
+        cid = self.card_id(s["card"], path + ("card",), tag)
+        card = self.cards[cid]
+        targets = self.opt(s, "targets", {})
+        fields = card.target_fields()
+        for f, v in targets.items():
+            tp = path + ("targets", f)
+            if f not in fields:
+                self.fail(tp, f"{cid} takes no target {_fmt(f)}" + (f" (it takes: {', '.join(fields)})" if fields else ""))
+            self.target_value(f, v, tp, tag)
+        at = s.get("at")
+        hidden = s.get("from") == "hidden"
+        if at is not None:
+            if card.type != "unit" and not hidden:
+                self.fail(path + ("at",), f"{cid} is a {card.type}: at: is for units (or from: hidden)")
+            self.place(at, path + ("at",), f"{tag}'s at")
+            if hidden and at not in self.bfs:
+                self.fail(path + ("at",), f"a hidden card is played from a battlefield, not {_fmt(at)}")
+        ordered = tuple((f, targets[f]) for f in fields if f in targets)
+        return Action("play", p, card=cid, targets=ordered, at=at, accelerate=s.get("accelerate", False), hidden=hidden)
 
     def target_value(self, f: str, v, path: tuple, tag: str) -> None:
-        """One target's value, checked by the kind of its field (a place, a unit, a player, a number, a text)."""
+        """One target's value, checked by the kind of its field (a place, a unit, a player, a number)."""
         if f in PLACE_FIELDS:
             self.place(v, path, f"{tag}'s targets")
         elif f == "unit":
             self.unit_id(v, path, f"{tag}'s targets")
         elif f == "player":
             self.player(v, path, f"{tag}'s targets")
-        elif f in NUMBER_FIELDS:
-            self.integer(v, path, f"target {f}")
-        else:
-            self.text(v, path, f"target {f}")
+        elif f in NUMBER_FIELDS and not isinstance(v, int):
+            self.fail(path, f"target {f} must be a whole number, not {_kind(v)}")
 
     def targets(self, v, path: Path, tag: str) -> tuple:
         """An ability's ``targets:`` (checked against the ability when the step runs)."""
-        targets = self.mapping(v or {}, path, "targets")
-        for f, x in targets.items():
-            tp = path + (f,)
-            self.target_value(f, x, tp, tag)
-        return tuple(sorted(targets.items(), key=lambda kv: ("unit", "to", "at").index(kv[0])
+        for f, x in (v or {}).items():
+            self.target_value(f, x, path + (f,), tag)
+        return tuple(sorted((v or {}).items(), key=lambda kv: ("unit", "to", "at").index(kv[0])
                             if kv[0] in ("unit", "to", "at") else 9))
 
-    def trigger_labels(self, v, path: Path, tag: str) -> tuple[str, ...]:
-        """An order step's triggers: SOURCE:ABILITY labels, each once (383.3.d)."""
-        labels = self.seq(v, path, f"{tag}'s triggers")
-        if not labels:
-            self.fail(path, "an order lists at least one trigger (SOURCE:ABILITY)")
-        for j, x in enumerate(labels):
-            self.text(x, path + (j,), "a trigger")
-            src, _, ability = str(x).partition(":")
-            if not src or not ability:
-                self.fail(path + (j,), f"trigger {_fmt(x)} is not SOURCE:ABILITY (e.g. a1:brace)")
-            if labels.index(x) != j:
-                self.fail(path + (j,), f"trigger {_fmt(x)} is listed twice")
-        return tuple(labels)
-
-    def expectation(self, e, path: Path, number: int) -> dict:
-        self.mapping(e, path, f"step {number}'s expect", EXPECT_KEYS)
-        if not e:
-            self.fail(path, "expect: names at least one key")
+    def expectation(self, e: dict, path: Path) -> dict:
+        """The ids an expectation names: players, battlefields, units, gear, cards."""
         for k, v in e.items():
             p = path + (k,)
-            if k == "state":
-                self.choice(v, p, "state", STATES)
-            elif k == "phase":
-                self.choice(v, p, "phase", PHASES)
-            elif k == "turn":
+            if k == "turn":
                 self.player(v, p, k)
             elif k in ("focus", "priority"):
                 self.player(v, p, k, null=True)
-            elif k == "chain":
-                for j, x in enumerate(self.seq(v, p, "chain")):
-                    self.text(x, p + (j,), "a chain item")
-            elif k == "active":
-                if v is not None:
-                    self.mapping(v, p, "active", ("kind", "at", "attacker", "defender"), required=("kind", "at"))
-                    self.choice(v["kind"], p + ("kind",), "kind", ("showdown", "combat"))
-                    self.battlefield(v["at"], p + ("at",), "active")
-                    for r in ("attacker", "defender"):
-                        if r in v:
-                            if v["kind"] != "combat":
-                                self.fail(p + (r,), f"{r} is only for a combat")
-                            self.player(v[r], p + (r,), r)
-            elif k == "staged":
-                for bf, kinds in self.mapping(v, p, "staged").items():
-                    self.battlefield(bf, p + (bf,), "staged")
-                    kinds = self.seq(kinds, p + (bf,), "staged kinds")
-                    for j, x in enumerate(kinds):
-                        self.choice(x, p + (bf, j), "staged", ("showdown", "combat"))
-            elif k == "contested":
-                for j, x in enumerate(self.seq(v, p, "contested")):
-                    self.battlefield(x, p + (j,), "contested")
-            elif k == "controller":
-                for bf, who in self.mapping(v, p, "controller").items():
-                    self.battlefield(bf, p + (bf,), "controller")
-                    self.player(who, p + (bf,), "controller", null=True)
-            elif k == "score":
-                for who, n in self.mapping(v, p, "score").items():
-                    self.player(who, p + (who,), "score")
-                    self.integer(n, p + (who,), f"{who}'s score", 0)
-            elif k == "units":
-                for uid, fields in self.mapping(v, p, "units").items():
-                    self.unit_id(uid, p + (uid,), "units")
-                    self.mapping(fields, p + (uid,), f"units {uid}", tuple(UNIT_FIELDS))
-                    for f, x in fields.items():
-                        self.unit_field(f, x, p + (uid, f))
-            elif k == "legal":
-                for who, acts in self.mapping(v, p, "legal").items():
-                    self.player(who, p + (who,), "legal")
-                    for j, x in enumerate(self.seq(acts, p + (who,), f"legal for {who}")):
-                        self.text(x, p + (who, j), "a legal action summary")
-            elif k == "players":
-                for j, x in enumerate(self.seq(v, p, "players")):
-                    self.player(x, p + (j,), "players")
-            elif k in ("energy", "runes"):
-                for who, n in self.mapping(v, p, k).items():
-                    self.player(who, p + (who,), k)
-                    self.integer(n, p + (who,), f"{who}'s {k}", 0)
-            elif k == "hidden":
-                for bf, cards in self.mapping(v, p, "hidden").items():
-                    self.battlefield(bf, p + (bf,), "hidden")
-                    for j, c in enumerate(self.seq(cards or [], p + (bf,), "hidden cards")):
-                        self.card_id(c, p + (bf, j), "hidden")
-            elif k == "gear":
-                for gid, fields in self.mapping(v, p, "gear").items():
-                    self.unit_id(gid, p + (gid,), "gear", gear=True)
-                    for f, x in self.mapping(fields, p + (gid,), f"gear {gid}", ("exhausted",)).items():
-                        self.boolean(x, p + (gid, f), f)
-            elif k == "winner":
-                if isinstance(v, list):
-                    for j, x in enumerate(v):
-                        self.player(x, p + (j,), "winner")
-                else:
-                    self.player(v, p, "winner", null=True)
+            elif k == "active" and v is not None:
+                self.battlefield(v["at"], p + ("at",), "active")
+                for r in ("attacker", "defender"):
+                    if r in v:
+                        if v["kind"] != "combat":
+                            self.fail(p + (r,), f"{r} is only for a combat")
+                        self.player(v[r], p + (r,), r)
+            elif k in ("staged", "hidden", "contested", "controller", "score", "units", "legal", "players", "energy",
+                       "runes", "gear", "winner"):
+                self.named(k, v, p)
         return e
 
-    def unit_field(self, f: str, x, p: Path) -> None:
-        kind = UNIT_FIELDS[f]
-        if kind is int:
-            self.integer(x, p, f)
-        elif kind is bool:
-            self.boolean(x, p, f)
-        elif kind == "place":
-            self.place(x, p, f)
-        elif kind == "player":
-            self.player(x, p, f)
-        else:
-            self.choice(x, p, f, kind)
+    def named(self, k: str, v, p: Path) -> None:
+        """The keys and values of one expectation key that must be declared ids."""
+        if k in ("staged", "hidden", "controller"):
+            for bf, x in v.items():
+                self.battlefield(bf, p + (bf,), k)
+                if k == "controller":
+                    self.player(x, p + (bf,), k, null=True)
+                elif k == "hidden":
+                    for j, c in enumerate(x or []):
+                        self.card_id(c, p + (bf, j), k)
+        elif k in ("contested", "players"):
+            for j, x in enumerate(v):
+                (self.battlefield if k == "contested" else self.player)(x, p + (j,), k)
+        elif k in ("score", "legal", "energy", "runes"):
+            for who in v:
+                self.player(who, p + (who,), k)
+        elif k in ("units", "gear"):
+            for uid, fields in v.items():
+                self.unit_id(uid, p + (uid,), k, gear=k == "gear")
+                for f, x in fields.items():
+                    if UNIT_FIELDS.get(f) == "place":
+                        self.place(x, p + (uid, f), f)
+                    elif UNIT_FIELDS.get(f) == "player":
+                        self.player(x, p + (uid, f), f)
+        elif k == "winner":
+            for j, x in enumerate(v if isinstance(v, list) else [v]):
+                self.player(x, p + (j,) if isinstance(v, list) else p, k, null=True)
 
 
 # -- running ------------------------------------------------------------------------------------------

@@ -22,19 +22,47 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import Any
 
 from simulator.core import cards as cardlib
 from simulator.game.setup import MODES, RULINGS
-from simulator.game.validate import SETUP_KEYS
+from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
+                                     SETUP_KEYS)
 from simulator.scenario import loader
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FILES = {"scenario": "scenario.schema.json", "positions": "positions.schema.json"}
 
-WORD = {"type": "string", "minLength": 1}
-TEXT = {"type": "string", "minLength": 1}
+#: C0 and C1 control characters (newline, escape, NUL, ...) and the Unicode direction marks, overrides and
+#: isolates: a name holding one would print forged lines or reordered text in the trace (refused at load)
+OTHER_CONTROLS = "\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"
+CONTROLS = "\\u0000-\\u001f" + OTHER_CONTROLS
+PRINTABLE: dict[str, Any] = {"pattern": f"^[^{CONTROLS}]*$", "x-messages": {
+    "pattern": "{what} contains a control character or a direction override ({value}): ids, names and texts "
+               "that riftsim prints may not"}}
+#: free text printed nowhere, or as a block (description, a card's text): new lines and tabs are allowed
+FREE = {"type": "string", "minLength": 1, "pattern": "^[^\\u0000-\\u0008\\u000b-\\u001f" + OTHER_CONTROLS + "]*$",
+        "x-messages": {"pattern": "{what} contains a control character or a direction override ({value}): only "
+                                  "new lines and tabs are allowed in it"}}
+WORD = {"type": "string", "minLength": 1, **PRINTABLE}
+TEXT = WORD
 WHOLE = {"type": "integer", "minimum": 0}
 REF = lambda name: {"$ref": f"#/$defs/{name}"}  # noqa: E731
+#: words effects give a meaning (a unit, a place): no player, battlefield, unit or gear may be called so
+RESERVED = ("self", "target", "here", "there", "base")
+NAME = {**WORD, "not": {"enum": list(RESERVED)}, "x-messages": {**PRINTABLE["x-messages"],
+    "not": "{value} is a reserved word (self, target, here, there and base stand for a unit or a place in "
+           "effects and moves): it can't be an id or a name"}}
+
+
+def or_null(shape: dict) -> dict:
+    """``shape``, or null: a key left empty means none (``abilities:`` with nothing after it)."""
+    return {"anyOf": [shape, {"type": "null"}]}
+
+
+def never(why: str) -> dict:
+    """A key that may not be given here, and why (the value never takes effect)."""
+    return {"not": {}, "x-messages": {"not": why}}
 
 
 def _obj(props: dict, required: tuple = (), description: str = "", extra: bool = False) -> dict:
@@ -52,100 +80,206 @@ def _list(item: dict, **kw) -> dict:
 
 #: unit and gear entries of the starting position (their keys are the loader's)
 UNIT_ENTRY = {
-    "id": {**WORD, "pattern": "^[^#]+$", "description": "the unit's id ('#' is kept for units entering play)"},
+    "id": {**NAME, "allOf": [{"pattern": "^[^#]+$", "x-messages": {
+        "pattern": "id {value} contains '#', kept for units entering play"}}],
+           "description": "the unit's id ('#' is kept for units entering play)"},
     "owner": {**WORD, "description": "a player"},
     "controller": {**WORD, "description": "a player (default: the owner)"},
     "at": {**WORD, "description": "base (its controller's base, the default) or a battlefield name"},
     "might": WHOLE,
     "card": {**WORD, "description": "a unit or gear card (built-in or custom) it is made from"},
-    "abilities": _list(REF("ability")),
-    "keywords": _list(REF("keyword")),
+    "abilities": or_null(_list(REF("ability"))),
+    "keywords": or_null(_list(REF("keyword"))),
     "exhausted": {"type": "boolean"},
     "ward": {"type": "boolean", "description": "the next time it would die, instead it is healed, exhausted and "
              "recalled (a replaced death, R21)"},
 }
 
 
-def defs() -> dict:
-    verbs = {}
-    for verb, fields in cardlib.VERBS.items():
-        props: dict[str, object] = {}
-        for f in fields:
-            if f in loader.NUMBER_FIELDS:
-                props[f] = {"type": "integer", "description": "a number (never a target: 356)"}
-            elif f == "keyword":
-                props[f] = REF("given_keyword")
-            else:
-                props[f] = WORD
-        verbs[verb] = _obj(props, description=f"{verb}: {', '.join(fields) or 'no fields'}")
-        verbs[verb] = {"anyOf": [verbs[verb], {"type": "null"}]}
-    effect = {"type": "object", "minProperties": 1, "maxProperties": 3,
-              "properties": {**verbs, "if": REF("condition"),
-                             "may": {"type": "boolean", "description": "optional: on a triggered ability's first entry decided at finalization (383.3.a), else as the entry executes (383.3.a.3)"}},
-              "additionalProperties": False,
-              "description": "one effect: {VERB: {FIELD: VALUE}} with optional if: and may:; a value is a literal, "
-                             "target, self, here or there"}
-    one = {"anyOf": [{"enum": [c for c, n in cardlib.CONDITIONS.items() if not n]},
-                     _obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n}, description="{might-at-least: N}")]}
-    condition = {"anyOf": [one, _list(one, minItems=1)],
-                 "description": "a condition, or a list of them that must all hold (383.2)"}
-    ability = _obj({
+def _verb(verb: str, fields: tuple) -> dict:
+    """One effect verb's fields: numbers are never targets (356), places and units are words."""
+    props: dict[str, dict] = {}
+    for f in fields:
+        if f in NUMBER_FIELDS:
+            props[f] = {"type": "integer", "description": "a number (never a target: 356)", "x-messages": {
+                "type": "{what} must be a whole number, not {kind}: a number can't be a target (a player targets a "
+                        "unit, a place, a chain item or a player, 356)"}}
+            if (verb, f) in NON_NEGATIVE:
+                props[f]["minimum"] = 0
+        elif verb == "give-keyword" and f == "keyword":
+            props[f] = _given_keyword()
+        else:
+            props[f] = WORD
+    needed = [f for f in fields if f not in OPTIONAL_FIELDS]
+    out = _obj(props, tuple(needed), f"{verb}: {', '.join(fields) or 'no fields'}")
+    out["title"] = f"{verb}'s fields"
+    out["x-messages"] = {"required": f"{verb} needs {{missing}}"}
+    return out if needed else {**out, "type": ["object", "null"]}
+
+
+def _effect() -> dict:
+    """One effect entry: exactly one verb (its fields checked by ``properties``), optional ``if:`` and ``may:``."""
+    verbs = {verb: _verb(verb, fields) for verb, fields in cardlib.VERBS.items()}
+    given = lambda k: {"required": [k]}  # noqa: E731
+    neither = {"not": {"anyOf": [given("if"), given("may")]}}
+    return {"type": "object", "title": "an effect entry",
+            "properties": {**verbs, "if": REF("condition"),
+                           "may": {"type": "boolean", "description": "optional: on a triggered ability's first entry "
+                                   "decided at finalization (383.3.a), else as the entry executes (383.3.a.3)"}},
+            "propertyNames": {"enum": [*verbs, "if", "may"], "x-messages": {
+                "enum": f"unknown effect verb {{value}} (verbs: {', '.join(verbs)})"}},
+            "anyOf": [{**neither, "minProperties": 1, "maxProperties": 1},            # one key: the verb
+                      {**given("if"), "not": given("may"), "minProperties": 2, "maxProperties": 2},
+                      {**given("may"), "not": given("if"), "minProperties": 2, "maxProperties": 2},
+                      {"required": ["if", "may"], "minProperties": 3, "maxProperties": 3}],
+            "x-messages": {
+                "type": "an effect entry is a mapping {{verb: {{field: value}}}}, not {kind}",
+                "anyOf": "an effect entry is one verb: {{verb: {{field: value}}}} (with optional if: and may:): "
+                         "write one entry per verb"},
+            "description": "one effect: {VERB: {FIELD: VALUE}} with optional if: and may:; a value is a literal, "
+                           "target, self, here or there"}
+
+
+def _ability(battlefield: bool) -> dict:
+    """A unit's or gear's ability (triggered or activated), or a battlefield's (triggered or static)."""
+    kinds = ("trigger", "static") if battlefield else ("trigger", "activated")
+    props = {
         "name": TEXT,
-        "trigger": REF("trigger"),
+        "trigger": {"enum": list(cardlib.BATTLEFIELD_TRIGGERS if battlefield else cardlib.TRIGGERS)},
         "activated": {"const": True},
-        "static": _obj({"might": {"type": "integer"}}, ("might",)),
-        "effect": _list(REF("effect")),
+        "static": {**_obj({"might": {"type": "integer"}}, ("might",)), "title": "static"},
+        "effect": or_null(_list(REF("effect"))),
         "if": REF("condition"),
         "once-per-turn": {"type": "boolean"},
         "speed": {"enum": list(cardlib.SPEEDS), "default": "normal"},
         "exhaust": {"type": "boolean", "description": "exhausting the source is its cost (377)"},
         "cost": WHOLE,
         "by": {"enum": ["enemy", "friendly", "any"], "description": "on-chosen: who chooses it"},
-    }, ("name",), "a triggered (trigger:), activated (activated: true) or static (battlefields) ability")
-    keyword = _obj({"deathknell": _list(REF("effect"))}, ("deathknell",), "deathknell: an on-death ability (808)")
-    ability["oneOf"] = [{"required": [k]} for k in ("trigger", "activated", "static")]
-    battlefield = {"anyOf": [WORD, _obj({"name": WORD, "provider": WORD, "abilities": _list(REF("ability"))},
-                                        ("name",))]}
+    }
+    if battlefield:
+        for k in ("activated", "speed", "exhaust", "cost"):
+            props[k] = never("a battlefield's abilities are triggered or static: nothing activates a battlefield "
+                             "(`activate` names a unit or gear), so " + ("an activated ability" if k == "activated"
+                                                                          else f"{k}") + " could never take effect")
+    else:
+        props["static"] = never("static abilities are for battlefields")
+    out = _obj(props, ("name",), "a triggered (trigger:), activated (activated: true) or static (battlefields) ability")
+    out["title"] = "an ability"
+    out["dependentRequired"] = {k: [only] for k, only in (("speed", "activated"), ("exhaust", "activated"),
+                                                          ("by", "trigger"), ("if", "trigger")) if k in props}
+    out["allOf"] = [
+        {"oneOf": [{"required": [k]} for k in kinds], "x-messages": {
+            "oneOf": f"{{what}} needs exactly one of {' or '.join(kinds)}"}},
+        {"if": {"required": ["by"]}, "then": {"properties": {"trigger": {"const": "on-chosen", "x-messages": {
+            "const": "by is for on-chosen abilities"}}}}},
+        {"if": {"required": ["activated"]}, "then": {
+            "required": ["effect"], "properties": {"effect": {"type": "array", "minItems": 1, "x-messages": {
+                "type": "an activated ability needs an effect", "minItems": "an activated ability needs an effect"}}},
+            "x-messages": {"required": "an activated ability needs an effect"}}},
+    ]
+    return out
+
+
+def _card() -> dict:
+    """A custom card; what a type can't use is refused (it would never take effect)."""
+    spell = {"anyOf": [{"not": {"required": ["type"]}}, {"properties": {"type": {"const": "spell"}}}]}
     card = _obj({
         "type": {"enum": list(cardlib.TYPES)},
         "timing": {"enum": list(cardlib.TIMINGS)},
-        "effect": _list(REF("effect")),
+        "effect": or_null(_list(REF("effect"))),
         "might": WHOLE,
-        "abilities": _list(REF("ability")),
-        "keywords": _list(REF("keyword")),
-        "text": TEXT,
+        "abilities": or_null(_list(REF("ability"))),
+        "keywords": or_null(_list(REF("keyword"))),
+        "text": FREE,
         "friendly": {"type": "boolean", "description": "its unit: target must be friendly (356)"},
         "cost": WHOLE,
     }, description="a custom card")
-    cards = {"type": "object", "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$",
-                                                  "not": {"enum": sorted(cardlib.CATALOGUE)}},
-             "additionalProperties": {"anyOf": [card, {"type": "null"}]}}
-    rulings = _obj({rid: {"enum": list(values)} for rid, values in RULINGS.items()})
-    players = _list(WORD, minItems=2, maxItems=max(n for n, _ in MODES.values()), uniqueItems=True)
+    card["allOf"] = [
+        {"if": spell, "then": {"properties": {"keywords": {"items": {"const": "hidden", "x-messages": {
+            "const": "a spell's only keyword is hidden (811): {value} is for units (a spell never is on the board, "
+                     "and Deathknell triggers on a unit's death, 808)"}}}}}},
+        {"if": {"required": ["type"], "properties": {"type": {"const": "gear"}}},
+         "then": {"properties": {"might": never("gear has no might: only units have might (a gear's might could "
+                                                "never take effect)")}}},
+        {"if": {"required": ["type"], "properties": {"type": {"enum": ["unit", "gear"]}}},
+         "then": {"properties": {"effect": never("a unit or gear has abilities, not an effect (effect: is a "
+                                                 "spell's)")}}},
+    ]
+    return card
+
+
+def _keyword() -> dict:
     plain = [k for k, (numbered, _, _) in cardlib.KEYWORDS.items() if not numbered]
     numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
-    deathknell = keyword
-    with_number = {"type": "object", "minProperties": 1, "maxProperties": 1,
-                   "properties": {k: {"type": "integer", "minimum": 0, "maximum": 1000} for k in numbered},
-                   "additionalProperties": False}
-    given_keyword = {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, with_number],
-                     "description": f"give-keyword's keyword: a name, or a numbered one as {{NAME: N}} "
-                                    f"({', '.join(numbered)}; the default is 1); Assault and Shield add up "
-                                    f"with the unit's own (807.2, 814.2)"}
-    keyword = {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, deathknell, with_number],
-               "description": f"a keyword ({', '.join(plain)}), a numbered one as {{NAME: N}} "
-                              f"({', '.join(numbered)}), or {{deathknell: [effects]}} (808)"}
+    deathknell = _obj({"deathknell": _list(REF("effect"))}, ("deathknell",), "deathknell: an on-death ability (808)")
+    words = f"a keyword ({', '.join(plain)}), a numbered one as {{NAME: N}} ({', '.join(numbered)}), " \
+            "or {deathknell: [effects]} (808)"
+    return {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, deathknell, _numbered()],
+            "description": words,
+            "x-messages": {"anyOf": f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)}, "
+                                    "{{deathknell: [effects]}})"}}
+
+
+def _numbered() -> dict:
+    """A numbered keyword with its value: {assault: 3} (807, 814)."""
+    numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
+    return {"type": "object", "minProperties": 1, "maxProperties": 1,
+            "properties": {k: {"type": "integer", "minimum": 0, "maximum": 1000} for k in numbered},
+            "additionalProperties": False,
+            "propertyNames": {"enum": list(cardlib.KEYWORDS), "x-messages": {
+                "enum": f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)})"}},
+            "x-messages": {"additionalProperties": f"keyword {{key}} takes no number (numbered keywords: "
+                                                   f"{', '.join(numbered)})",
+                           "maxProperties": "a keyword is a name or a one-key mapping such as {{assault: 2}}"}}
+
+
+def _given_keyword() -> dict:
+    """give-keyword's keyword: a name, or a numbered one with its value (the default is 1; 807.2, 814.2)."""
+    numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
+    return {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, _numbered()], "title": "a keyword",
+            "description": f"give-keyword's keyword: a name, or a numbered one as {{NAME: N}} ({', '.join(numbered)}; "
+                           f"the default is 1); Assault and Shield add up with the unit's own (807.2, 814.2)",
+            "x-messages": {"anyOf": f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)})"}}
+
+
+def defs() -> dict:
+    one = {"x-messages": {"anyOf": f"unknown condition {{value}} (conditions: {', '.join(cardlib.CONDITIONS)})"},
+           "anyOf": [{"enum": [c for c, n in cardlib.CONDITIONS.items() if not n]},
+                     {**_obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n}, description="{might-at-least: N}"),
+                      "minProperties": 1, "maxProperties": 1}]}
+    condition = {"anyOf": [one, _list(one, minItems=1)],
+                 "description": "a condition, or a list of them that must all hold (383.2)"}
+    bf_entry = _obj({"name": NAME, "provider": WORD, "abilities": or_null(_list(REF("battlefield_ability")))}, ("name",))
+    battlefield = {"anyOf": [NAME, {**bf_entry, "title": "a battlefield"}]}
+    cards = {"type": "object", "maxProperties": MAX_CARDS,
+             "x-messages": {"maxProperties": f"cards has {{count:,}} custom cards: at most {MAX_CARDS:,}"},
+             "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$", "not": {"enum": sorted(cardlib.CATALOGUE)},
+                               "x-messages": {"pattern": "card id {value} must be a word (letters, digits, - _ .)",
+                                              "not": "card {value} is already in the built-in catalogue: pick "
+                                                     "another id"}},
+             "additionalProperties": {"anyOf": [_card(), {"type": "null"}]}}
+    rulings = {**_obj({rid: {"enum": list(values)} for rid, values in RULINGS.items()}), "x-messages": {
+        "additionalProperties": f"unknown ruling {{key}}: rulings with alternatives are {', '.join(RULINGS)}"}}
+    players = {**_list(NAME, minItems=2, maxItems=max(n for n, _ in MODES.values()), uniqueItems=True),
+               "x-messages": {"uniqueItems": "duplicate player {twice}"}}
+    unit = {**_obj(UNIT_ENTRY, ("id", "owner")), "title": "a units entry",
+            "anyOf": [{"required": ["might"]}, {"required": ["card"]}],
+            "x-messages": {"anyOf": "a unit needs might or card"}}
+    gear = {**_obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might", "ward", "keywords")},
+                   ("id", "owner")), "title": "a gear entry",
+            "anyOf": [{"required": ["card"]}, {"required": ["abilities"]}],
+            "x-messages": {"anyOf": "gear needs card or abilities"}}
     return {
         "word": WORD,
         "trigger": {"enum": list(cardlib.TRIGGERS)},
-        "effect": effect,
+        "effect": _effect(),
         "condition": condition,
-        "ability": ability,
-        "keyword": keyword,
-        "given_keyword": given_keyword,
+        "ability": _ability(battlefield=False),
+        "battlefield_ability": _ability(battlefield=True),
+        "keyword": _keyword(),
         "battlefield": battlefield,
-        "unit": _obj(UNIT_ENTRY, ("id", "owner")),
-        "gear": _obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might", "ward")}, ("id", "owner")),
+        "unit": unit,
+        "gear": gear,
         "card_id": {"anyOf": [{"enum": sorted(cardlib.CATALOGUE)}, WORD],
                     "description": "a built-in card id, or a custom card declared under cards:"},
         "players": players,
@@ -161,16 +295,20 @@ def setup_props() -> dict:
         "name": TEXT,
         "mode": {"enum": list(MODES), "default": "duel"},
         "players": REF("players"),
-        "teams": _list(_list(WORD, minItems=2, maxItems=2), minItems=2, maxItems=2),
-        "battlefields": _list(REF("battlefield")),
-        "control": {"type": "object", "additionalProperties": REF("nullable_word")},
-        "score": {"type": "object", "additionalProperties": WHOLE},
+        "teams": {**_list({**_list(WORD, minItems=2, maxItems=2), "x-messages": {
+            "minItems": "a magma-chamber team has 2 players, got {count}",
+            "maxItems": "a magma-chamber team has 2 players, got {count}"}}, minItems=2, maxItems=2), "x-messages": {
+            "minItems": "magma-chamber has 2 teams, got {count}", "maxItems": "magma-chamber has 2 teams, got {count}"}},
+        "battlefields": or_null(_list(REF("battlefield"), maxItems=MAX_BATTLEFIELDS)),
+        "control": or_null({"type": "object", "additionalProperties": REF("nullable_word")}),
+        "score": or_null({"type": "object", "additionalProperties": WHOLE}),
         "units": {"anyOf": [_list(REF("unit")), {"type": "null"}]},
         "gear": {"anyOf": [_list(REF("gear")), {"type": "null"}]},
-        "hands": {"type": "object",
-                  "additionalProperties": {"anyOf": [_list(REF("card_id")), {"type": "null"}]}},
-        "cards": REF("cards"),
-        "rulings": REF("rulings"),
+        "hands": or_null({"type": "object",
+                          "additionalProperties": {"anyOf": [{**_list(REF("card_id"), maxItems=MAX_HAND), "x-messages": {
+                              "maxItems": f"{{what}} has {{count:,}} cards: at most {MAX_HAND:,}"}}, {"type": "null"}]}}),
+        "cards": or_null(REF("cards")),
+        "rulings": or_null(REF("rulings")),
         "resources": {"type": "object", "additionalProperties": {"anyOf": [
             _obj({"runes": {"type": "integer", "minimum": 0, "maximum": 1000},
                   "energy": {"type": "integer", "minimum": 0, "maximum": 1000}}), {"type": "null"}]},
@@ -181,20 +319,58 @@ def setup_props() -> dict:
     return {"name": TEXT, **{k: shapes.get(k, {}) for k in SETUP_KEYS}}
 
 
+#: what a starting position's keys say together: teams exactly in magma-chamber (489)
+SETUP_RULES = [
+    {"if": {"required": ["mode"], "properties": {"mode": {"const": "magma-chamber"}}},
+     "then": {"required": ["teams"], "x-messages": {"required": "magma-chamber needs teams: [[P, Q], [R, S]]"}},
+     "else": {"properties": {"teams": never("teams are only for magma-chamber")}}},
+]
+
+
+def setup_schema() -> dict:
+    """A starting position alone (``Game.from_setup``): the setup keys, no name."""
+    props = setup_props()
+    del props["name"]
+    return {**_obj(props, ("players",)), "title": "a starting position", "allOf": SETUP_RULES}
+
+
 def _action(kind: str) -> dict:
-    shapes = {"units": _list(WORD, minItems=1), "to": WORD, "card": REF("card_id"),
-              "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"]}},
+    shapes = {"units": _list(WORD, minItems=1) | {"x-messages": {"minItems": "a move names at least one unit"}},
+              "to": WORD, "card": REF("card_id"),
               "at": WORD, "source": WORD, "ability": TEXT, "battlefield": WORD, "teammate": WORD,
               "option": {"enum": ["yes", "no", True, False], "description": "a may's decision (383.3.a)"},
-              "triggers": _list({"type": "string", "pattern": "^[^:]+:.+$"}, minItems=1, uniqueItems=True),
+              "triggers": _list({**TEXT, "allOf": [{"pattern": "^[^:]+:.+$", "x-messages": {
+                  "pattern": "trigger {value} is not SOURCE:ABILITY (e.g. a1:brace)"}}]}, minItems=1, uniqueItems=True)
+              | {"x-messages": {"uniqueItems": "trigger {twice} is listed twice",
+                                "minItems": "an order lists at least one trigger (SOURCE:ABILITY)"}},
               "accelerate": {"type": "boolean"}, "from": {"enum": ["hand", "hidden"], "default": "hand"},
-              "damage": {"type": "object", "additionalProperties": WHOLE, "maxProperties": 64}}
+              "damage": {"type": "object", "additionalProperties": WHOLE, "maxProperties": 64,
+                         "x-messages": {"maxProperties": "an assignment names at most 64 units"}},
+              "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"], **PRINTABLE}}}
     props = {"do": {"const": kind}, "player": WORD,
-             "illegal": {"type": ["boolean", "string"],
+             "illegal": {"type": ["boolean", "string"], "minLength": 1, "pattern": PRINTABLE["pattern"], "x-messages": {
+                 **PRINTABLE["x-messages"], "type": "illegal must be true, false or a reason text, not {kind}",
+                 "minLength": "illegal must be true, false or a reason text, not {kind}"},
                          "description": "the action must be rejected (and the reason contain this text)"}}
     for f in loader.ACTION_FIELDS[kind]:
         props[f] = shapes.get(f, {})
-    return _obj(props, ("do", "player") + loader.REQUIRED_FIELDS.get(kind, ()))
+    out = _obj(props, ("do", "player") + loader.REQUIRED_FIELDS.get(kind, ()))
+    if kind == "choose":
+        out["oneOf"] = [{"required": ["battlefield"]}, {"required": ["option"]}]
+        out["x-messages"] = {"oneOf": "a choose step names either battlefield: (323.12) or option: yes | no (383.3.a)"}
+    return out
+
+
+def _step() -> dict:
+    """A step: ``expect:``, or ``do:`` with the fields of that action (chosen by ``do``)."""
+    kinds = list(loader.ACTION_FIELDS)
+    return {"type": "object", "title": "a step",
+            "properties": {"do": {"enum": kinds}, "expect": {}},
+            "allOf": [{"oneOf": [{"required": ["do"]}, {"required": ["expect"]}],
+                       "x-messages": {"oneOf": "a step has either do: or expect:"}},
+                      {"if": {"required": ["expect"]},
+                       "then": {**_obj({"expect": REF("expectation")}, ("expect",)), "title": "an expect step"}}]
+            + [{"if": {"required": ["do"], "properties": {"do": {"const": k}}}, "then": _action(k)} for k in kinds]}
 
 
 def _expectation() -> dict:
@@ -231,7 +407,8 @@ def _expectation() -> dict:
         "hidden": {"type": "object", "additionalProperties": {"anyOf": [_list(REF("card_id")), {"type": "null"}]}},
         "gear": {"type": "object", "additionalProperties": _obj({"exhausted": {"type": "boolean"}})},
     }
-    return {"type": "object", "minProperties": 1, "additionalProperties": False,
+    return {"type": "object", "minProperties": 1, "additionalProperties": False, "title": "an expectation",
+            "x-messages": {"minProperties": "expect: names at least one key"},
             "properties": {k: shapes.get(k, {}) for k in loader.EXPECT_KEYS}}
 
 
@@ -240,20 +417,21 @@ def scenario_schema() -> dict:
     props = setup_props()
     props.update({
         "steps": _list(REF("step")),
-        "pending": TEXT, "description": TEXT, "seed": TEXT,
+        "pending": TEXT, "description": FREE, "seed": TEXT,
     })
     d = defs()
     d["expectation"] = _expectation()
-    d["step"] = {"anyOf": [_obj({"expect": REF("expectation")}, ("expect",))]
-                    + [_action(k) for k in loader.ACTION_FIELDS]}
+    d["step"] = _step()
     return {
         "$schema": DIALECT,
         "$id": "https://riftsim.invalid/schemas/scenario.schema.json",
         "title": "riftsim scenario",
+        "x-name": "a scenario",
         "description": "A starting position and steps (docs/scenario-format.md)",
         "type": "object",
         "required": ["name", "players", "steps"],
         "properties": {k: props.get(k, {}) for k in loader.TOP},
+        "allOf": SETUP_RULES,
         "additionalProperties": False,
         "$defs": d,
     }

@@ -34,20 +34,17 @@ from simulator.verify import graphcheck
 from simulator.core.errors import ScenarioError, need
 from simulator.core.files import atomic_write, check_writable
 from simulator.core.text import shown
-from simulator.game.validate import SETUP_KEYS, SetupValidator, check_ruling
+from simulator.game import shape
+from simulator.game.validate import SETUP_KEYS, SetupValidator
 from simulator.scenario.loader import parse, read_text, step_of
 from simulator.verify.cluster import worker_start as _worker_start
 from simulator.verify.explore import LOOP, Position, Result, Violation, explore, start_fingerprint
-from simulator.verify.schema import EXPLORE
 
 #: the default positions ship inside the package (package data, beside this module)
 VERIFY_DIR = Path(__file__).resolve().parent / "positions"
 DEFAULT_POSITIONS = VERIFY_DIR / "positions.yaml"
 #: every positions file in simulator/verify/positions/ (duels first, then multiplayer.yaml, ...): what `riftsim verify` explores
 DEFAULT_FILES = [DEFAULT_POSITIONS, *sorted(p for p in VERIFY_DIR.glob("*.yaml") if p != DEFAULT_POSITIONS)]
-EXPLORE_KEYS = tuple(EXPLORE)            # the explore: bounds, shared with the positions schema
-POSITION_EXTRA = ("name", "explore")
-SCENARIO_EXTRA = ("name", "explore", "steps", "pending", "description", "seed")
 
 
 #: the default depth bound (actions from the start): the default positions reach 67
@@ -141,57 +138,33 @@ def _in_positions(i: int) -> tuple:
 def load_positions(path: str) -> tuple[list[Position], dict]:
     """Positions and the ``unexercised`` allowance from a YAML file; a bad file raises ScenarioError.
 
-    Read with the scenario files' bounds (:func:`~simulator.scenario.loader.read_text`, ``parse``) and each
-    position checked by the one starting-position validator (:class:`~simulator.game.validate.SetupValidator`),
-    every error naming FILE:LINE."""
+    Read with the scenario files' bounds (:func:`~simulator.scenario.loader.read_text`, ``parse``), its shape
+    checked by the positions schema (a scenario file's by the scenario schema), then each position by the one
+    starting-position validator (:class:`~simulator.game.validate.SetupValidator`), every error naming FILE:LINE."""
     text = read_text(path)
     doc, lines = parse(text, path)
-    v = SetupValidator(path, lines)
-    keys: tuple[str, ...]
-    if isinstance(doc, dict) and "positions" not in doc and "players" in doc:
-        entries, root, keys = [doc], _at_top, SETUP_KEYS + SCENARIO_EXTRA   # a scenario: its start
-        doc = {"positions": [doc]}
+    scenario = isinstance(doc, dict) and "positions" not in doc and "players" in doc
+    shape.check(doc, "scenario" if scenario else "positions", path, lines)
+    if scenario:
+        entries, root = [doc], _at_top                        # a scenario: its start
     else:
-        v.mapping(doc, (), "a positions file", ("positions", "unexercised"), required=("positions",))
-        entries = v.seq(doc["positions"], ("positions",), "positions")
-        if not entries:
-            v.fail(("positions",), "positions lists at least one starting position")
-        root, keys = _in_positions, SETUP_KEYS + POSITION_EXTRA
+        entries, root = doc["positions"], _in_positions
     out, names = [], set()
     for i, entry in enumerate(entries):
         pv = SetupValidator(path, lines, root(i))
-        entry = pv.mapping(entry, (), "a position", keys, required=("name", "players"))
-        name = pv.text(entry["name"], ("name",), "a position's name")
+        name = entry["name"]
         if name in names:
             pv.fail(("name",), f"duplicate position name {name}")
         names.add(name)
-        checked = pv.position(entry, keys, "a position")
-        bounds = pv.mapping(pv.opt(entry, "explore", {}), ("explore",), "explore", EXPLORE_KEYS)
-        for key, low in (("turns", 0), ("max_states", 1), ("states", 0)):
-            if key in bounds:
-                pv.integer(bounds[key], ("explore", key), f"explore.{key}", low)
-        for key in ("concede", "symmetry"):
-            if key in bounds:
-                pv.boolean(bounds[key], ("explore", key), f"explore.{key}")
-        rulings = dict(checked.rulings)
-        for rid, value in pv.mapping(pv.opt(bounds, "rulings", {}), ("explore", "rulings"), "rulings").items():
-            check_ruling(rid, value, pv.where("explore", "rulings", rid))
-            rulings[rid] = value
+        checked = pv.position({k: x for k, x in entry.items() if k in SETUP_KEYS})
+        bounds = pv.opt(entry, "explore", {})
+        rulings = {**checked.rulings, **pv.opt(bounds, "rulings", {})}
         setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
         out.append(Position(name, setup, bounds.get("turns", 2), bounds.get("concede", False),
                             bounds.get("max_states", 200_000), rulings, bounds.get("states", 0),
                             bounds.get("symmetry", False)))
-    allowed = {}
-    for i, u in enumerate(v.seq(v.opt(doc, "unexercised", []), ("unexercised",), "unexercised")):
-        up = ("unexercised", i)
-        u = v.mapping(u, up, "an unexercised entry", ("machine", "source", "trigger", "dest", "guards", "why"),
-                      required=("machine", "source", "trigger", "dest", "why"))
-        for k in ("machine", "source", "trigger", "dest", "why"):
-            v.text(u[k], up + (k,), k)
-        guards = v.seq(v.opt(u, "guards", []), up + ("guards",), "guards")
-        for j, gname in enumerate(guards):
-            v.text(gname, up + ("guards", j), "a guard")
-        allowed[(u["machine"], u["source"], u["trigger"], u["dest"], tuple(guards))] = u["why"]
+    allowed = {(u["machine"], u["source"], u["trigger"], u["dest"], tuple(u.get("guards") or ())): u["why"]
+               for u in (doc.get("unexercised") or []) if not scenario}
     return out, allowed
 
 
