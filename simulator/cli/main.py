@@ -50,6 +50,9 @@ COMMANDS = {
     "compare": ("simulator.cli.compare", "run a scenario under two readings (--ruling) and show where they part"),
     "schema": ("simulator.cli.schema", "print the JSON Schema of scenario files, for editors"),
     "approve": ("simulator.verify.approve", "approve the golden traces of the bundled scenarios (tests/golden/)"),
+    "export": ("simulator.cli.export", "export scenarios as engine-neutral conformance fixtures (JSON)"),
+    "conformance": ("simulator.cli.conformance", "check another Riftbound engine against the fixtures, via its adapter"),
+    "adapter": ("simulator.cli.adapter", "riftsim as an engine of the conformance protocol (JSON lines on stdin/stdout)"),
     "mutate": ("simulator.verify.mutate", "mutation testing: break each declared transition once, count what the tests notice"),
 }
 

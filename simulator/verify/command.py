@@ -110,6 +110,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", metavar="DIR",
                    help="go on with the search a --checkpoint run stopped (its position and options are in DIR)")
     p.add_argument("--statecharts-only", action="store_true", help="only part 1: the declared machines")
+    p.add_argument("--export-fixtures", metavar="DIR",
+                   help="instead of exploring, write --sample random paths of the explored space from the positions "
+                        "as conformance fixtures into DIR (docs/conformance.md)")
+    p.add_argument("--sample", type=_count(1), default=20, metavar="N", help="with --export-fixtures: how many paths (default: 20)")
+    p.add_argument("--seed", type=_count(0), default=0, metavar="S", help="with --export-fixtures: the paths' seed (default: 0)")
     p.add_argument("--backend", choices=("compiled", "transitions"), default="compiled",
                    help="which machine backend the explored games run on")
     p.add_argument("--full-identity", action="store_true",
@@ -188,6 +193,19 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
             v.text(gname, up + ("guards", j), "a guard")
         allowed[(u["machine"], u["source"], u["trigger"], u["dest"], tuple(guards))] = u["why"]
     return out, allowed
+
+
+def _export_fixtures(args: argparse.Namespace, positions: list[Position]) -> int:
+    """``--export-fixtures DIR``: sampled paths of the explored space as fixtures (simulator/verify/sample.py)."""
+    from simulator.verify.sample import export
+    if args.resume or args.statecharts_only:
+        raise ScenarioError("--export-fixtures", "samples the positions given (or the default ones): drop --resume "
+                                                 "and --statecharts-only")
+    for p in positions:
+        p.turns = p.turns if args.turns is None else args.turns
+    n = export(args.export_fixtures, positions, args.sample, args.seed, args.depth)
+    print(shown(f"wrote {n} fixture(s) of random explored paths (seed {args.seed}) to {args.export_fixtures}"))
+    return 0
 
 
 # -- counterexamples as scenarios ------------------------------------------------------------------
@@ -403,6 +421,8 @@ def run(args: argparse.Namespace) -> int:
                 check_writable(target)                   # before the search: a folder, a read-only file...
             except OSError as e:
                 raise ScenarioError(args.export, f"cannot write the GraphML export: {e.strerror or e}") from None
+    if args.export_fixtures:
+        return _export_fixtures(args, positions)
     findings = graphcheck.check(statecharts.MACHINES)
     leaves = [leaf for m in statecharts.MACHINES for leaf in m.leaves()]
     n_states = sum(len(leaf.states) for leaf in leaves)
