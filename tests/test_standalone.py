@@ -5,7 +5,7 @@ wheel offline and installed, not editable, into a fresh virtual environment (tes
 ``install``). Every command then runs from an empty folder: ``riftsim examples`` lists, prints and copies the
 bundled scenarios (package data), ``riftsim new`` prints a starting file that ``simulate`` passes, ``riftsim
 diagrams --out D`` writes every diagram, ``riftsim rules ID`` names the bundled scenarios whose trace cites ID,
-and the files a ``--help`` names exist. The same commands are run in the checkout, in process. Start-up is
+``riftsim export`` writes the bundled scenarios' fixtures, and the files a ``--help`` names exist. The same commands are run in the checkout, in process. Start-up is
 checked by what it imports (never by a clock): bench/bench_startup.py measures it.
 """
 from __future__ import annotations
@@ -203,6 +203,19 @@ def test_rules_lists_the_bundled_scenarios_citing_a_rule(empty):
     want = exercised("347.2.a", ROOT / "scenarios")
     assert len(want) > 10 and {s: int(n) for s, n in shown} == want
     assert "seed000-showdown-on-an-empty-battlefield" in want
+
+
+def test_export_from_an_empty_folder_is_the_checkouts(empty, tmp_path):
+    """`riftsim export` of the bundled scenarios: the same fixtures, byte for byte, from an installed riftsim as
+    from the checkout, each naming its source as scenarios/NAME.yaml (never a path of the machine)."""
+    folder, riftsim = empty
+    done = riftsim("export", "--fixtures", "F")
+    assert done.returncode == 0, done.stderr
+    assert main(["export", "--fixtures", str(tmp_path / "here")]) == 0
+    got, want = sorted((folder / "F").iterdir()), sorted((tmp_path / "here").iterdir())
+    assert len(got) == len(SCENARIOS) and [p.name for p in got] == [p.name for p in want]
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(got, want))
+    assert '"source": "scenarios/keyword-ambush.yaml"' in (folder / "F" / "keyword-ambush.json").read_text()
 
 
 # -- --help names real files ------------------------------------------------------------------------
