@@ -72,7 +72,7 @@ def copy(paths: list[Path], folder: Path) -> int:
         if target.exists() and not target.is_file():
             raise RiftsimError(f"{target}: exists and is not a regular file; nothing copied")
         if target.exists():
-            if target.read_bytes() != data:
+            if target.stat().st_size != len(data) or target.read_bytes() != data:     # (a large file: never read)
                 raise RiftsimError(f"{target}: exists and differs from the bundled scenario; nothing copied "
                                    f"(move it away, or copy into another folder)")
             same += 1
