@@ -25,7 +25,7 @@ atomically (a temporary file, then a rename).
 examples:
   riftsim diagrams                       # in a checkout: rewrite diagrams/
   riftsim diagrams --check               # exit 1 naming each stale file
-  riftsim diagrams --out /tmp/d --scenarios ~/riftsim/scenarios   # from an installed riftsim
+  riftsim diagrams --out /tmp/d          # anywhere: the example traces come from the bundled scenarios
 """
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ from statecharts.spec import Machine, T
 
 from simulator.core.files import atomic_write, signals_deferred
 from simulator.core.errors import RiftsimError
+from simulator.scenario import bundled
 
 FONT = "Helvetica"
 INIT_FILL = "#dbeafe"
@@ -255,13 +256,13 @@ def schedule_graph(steps: tuple[Step, ...] = SCHEDULE) -> graphviz.Digraph:
 
 # Scenarios whose trace is drawn into diagrams/ as trace-NAME (cited by the docs as worked examples).
 EXAMPLE_TRACES = ("seed002-showdown-becomes-a-combat",)
-#: the source checkout's scenarios/ (absent in an installed package: give --scenarios, or run in the checkout)
-SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+#: the bundled scenarios (a checkout's scenarios/, or the installed package's copy)
+SCENARIOS = bundled.FOLDER
 
 
 def scenarios_dir(out: Path, given: str | None = None) -> Path:
     """Where the example scenarios are: ``given``, else the ``scenarios/`` beside the diagrams folder
-    (a checkout's root holds both), else the checkout this module runs from."""
+    (a checkout's root holds both), else the bundled scenarios."""
     if given:
         return Path(given)
     beside = Path(out).resolve().parent / "scenarios"
@@ -279,7 +280,7 @@ def example_traces(scenarios: Path | None = None) -> dict[str, graphviz.Digraph]
         path = folder / f"{stem}.yaml"
         if not path.is_file():
             raise RiftsimError(f"{path}: the example scenario drawn as diagrams/trace-{stem}.svg is missing "
-                               f"(run in a riftsim checkout, or give --scenarios DIR)")
+                               f"(give --scenarios DIR, the folder holding it)")
         rec = record(scenario.load(str(path)), snapshots=False)
         res = rec.result
         if res.status != "pass":
@@ -310,7 +311,7 @@ def example_pages(svg_dir: Path | None = None, scenarios: Path | None = None) ->
         path = (Path(scenarios) if scenarios is not None else SCENARIOS) / f"{stem}.yaml"
         if not path.is_file():
             raise RiftsimError(f"{path}: the example scenario shown as diagrams/viewer-{stem}.html is missing "
-                               f"(run in a riftsim checkout, or give --scenarios DIR)")
+                               f"(give --scenarios DIR, the folder holding it)")
         rec = record(scenario.load(str(path)))
         rec.scenario.file = f"scenarios/{stem}.yaml"
         data = [{"name": rec.scenario.name, "file": rec.scenario.file, "readings": [scenario_data(rec)],
@@ -447,20 +448,22 @@ def expected_files(scenarios: Path | None = None) -> dict[str, str]:
 
 
 def write(out: Path, scenarios: Path | None = None) -> list[Path]:
-    """Write every DOT file, then every SVG. Raises :class:`RenderUnavailable` after the DOT."""
+    """Write every DOT file, then every SVG. Raises :class:`RenderUnavailable` after the DOT. Nothing, not even
+    the folder, is made when the diagrams cannot be computed (a missing or failing example scenario)."""
     try:
-        out.mkdir(parents=True, exist_ok=True)
         dots = expected_files(scenarios)
         files: dict[str, str | bytes] = dict(dots)
         try:
             for name, src in dots.items():                # render everything before writing anything
                 files[name.replace(".dot", ".svg")] = to_svg(src)
         except RenderUnavailable:
+            out.mkdir(parents=True, exist_ok=True)
             with signals_deferred():
                 for name, src in dots.items():
                     atomic_write(out / name, src)
             raise
         files.update(example_pages(out, scenarios))
+        out.mkdir(parents=True, exist_ok=True)
         written = []
         with signals_deferred():                          # a signal lands before or after the whole folder
             for name, data in files.items():
@@ -526,7 +529,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="write nothing; exit 1 naming each file in DIR that is stale")
     p.add_argument("--scenarios", metavar="DIR",
                    help="the folder holding the example scenarios drawn as trace-NAME (default: the scenarios/ "
-                        "beside DIR, i.e. the checkout's)")
+                        "beside DIR, i.e. the checkout's, else the bundled ones)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ from pathlib import Path
 from simulator.core.errors import ScenarioError
 from simulator.core.files import atomic_write
 from simulator.core.text import shown
+from simulator.scenario import bundled
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -33,9 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def scenario_paths(files: list[str]) -> list[Path]:
     """The scenario files named (a directory: its *.yaml files), or the bundled ones."""
     if not files:
-        from simulator.scenario.loader import __file__ as loader_file
-        root = Path(loader_file).resolve().parents[2] / "scenarios"
-        return sorted(root.glob("*.yaml"))
+        return bundled.paths()
     out: list[Path] = []
     for f in files:
         p = Path(f)
@@ -84,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _label(p: Path) -> str:
-    """How a fixture names its scenario: scenarios/NAME.yaml for a bundled one, else the path given."""
-    r = p.resolve()
-    return f"scenarios/{p.name}" if r.parent.name == "scenarios" and (r.parent.parent / "simulator").is_dir() else str(p)
+    """How a fixture names its scenario: scenarios/NAME.yaml for a bundled one (a checkout's scenarios/ or the
+    installed package's copy), else the path given."""
+    bundled_one = bundled.FOLDER / p.name
+    same = bundled_one.is_file() and p.resolve() == bundled_one.resolve()
+    return f"scenarios/{p.name}" if same else str(p)

@@ -40,6 +40,8 @@ from simulator.core.text import Shown, shown  # noqa: E402
 
 COMMANDS = {
     "simulate": ("simulator.cli.simulate", "run scenario files and print their traces"),
+    "examples": ("simulator.cli.examples", "list the bundled scenarios, print one, or copy them into a folder"),
+    "new": ("simulator.cli.new", "print a commented starting scenario for a mode (duel, skirmish, war, magma-chamber)"),
     "diagrams": ("simulator.cli.diagrams", "export every statechart as DOT and SVG into diagrams/"),
     "verify": ("simulator.verify.command", "check the statecharts and explore the simulator's state space"),
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
@@ -71,10 +73,12 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="riftsim",
         description="Reference simulator of the Riftbound TCG timing rules (Core Rules v1.4).",
-        epilog="example: riftsim simulate scenarios/*.yaml",
+        epilog="examples:\n  riftsim examples --copy scenarios      (the bundled scenarios, into ./scenarios)\n"
+               "  riftsim simulate scenarios/*.yaml",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--version", action="version", version=f"riftsim {version()}")
+    p.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+                   help="show riftsim's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, helptext) in COMMANDS.items():
         if name != command:
@@ -86,6 +90,14 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
         mod.add_arguments(sp)
         sp.set_defaults(_run=mod.run)
     return p
+
+
+class _Version(argparse.Action):
+    """``--version``: the version is looked up only when asked for (importlib.metadata costs a fifth of a start)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"riftsim {version()}")
+        parser.exit()
 
 
 def _command(argv: list[str]) -> str | None:

@@ -23,9 +23,8 @@ from statecharts.rulings import RULINGS
 from statecharts.schedule import SCHEDULE
 from statecharts.titles import TITLES, title
 from simulator.core.model import FORGOTTEN
+from simulator.scenario import bundled
 from simulator.verify.symmetry import RELIES_ON
-
-SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def cites(rule: str, query: str) -> bool:
@@ -115,7 +114,7 @@ def resolves(rule: str) -> bool:
     return bool(title(rule)) or rule in known()
 
 
-def exercised(query: str, scenarios: Path = SCENARIOS) -> dict[str, int]:
+def exercised(query: str, scenarios: Path = bundled.FOLDER) -> dict[str, int]:
     """Bundled scenario -> how many of its trace events cite ``query`` or a sub-rule (runs each scenario)."""
     from simulator.scenario import loader
 
@@ -169,11 +168,9 @@ def run(args) -> int:
     for line in lines:
         print(line)
     if not getattr(args, "no_scenarios", False):
-        if not SCENARIOS.is_dir():
-            print("scenarios: scenarios/ is not here (run in a checkout)")
-        else:
-            seen = exercised(q)
-            print("scenarios:" if seen else "scenarios: none of the bundled scenarios' traces cite it")
-            for stem, n in seen.items():
-                print(f"  {stem}  ({n} trace event(s))")
+        seen = exercised(q)
+        print("scenarios (`riftsim examples NAME` prints one):" if seen
+              else "scenarios: none of the bundled scenarios' traces cite it")
+        for stem, n in seen.items():
+            print(f"  {stem}  ({n} trace event(s))")
     return 0

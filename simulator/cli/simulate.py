@@ -7,9 +7,10 @@ exit status: 0 every expectation held; 1 an expectation failed or an action was 
 where none was expected; 2 a file is not a valid scenario (FILE:LINE: what is wrong).
 
 examples:
-  riftsim simulate scenarios/*.yaml
+  riftsim simulate scenarios/*.yaml             (`riftsim examples --copy scenarios` copies the bundled ones here)
   riftsim simulate scenarios/seed000-showdown-on-an-empty-battlefield.yaml --json
-  riftsim simulate scenarios/combat-conversion-focus-goes-to-attacker.yaml --ruling R1=default
+  riftsim simulate scenarios/ruling-R1-default-focus-holder-keeps-focus-on-conversion.yaml --ruling R1=attacker
+                                                (exit 1: under the other reading its expectations fail)
   riftsim simulate scenarios/seed001-reaction-resolves-before-the-spell.yaml --diagram trace.svg
   riftsim simulate scenarios/*.yaml --html viewer.html     (open it in a browser: step with the arrow keys)
 """

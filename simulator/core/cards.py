@@ -134,7 +134,8 @@ def _real_cards() -> dict[str, Card]:
 
     import yaml
     from simulator.core.model import Ability
-    doc = yaml.safe_load(files("simulator.core").joinpath("data/cards.yaml").read_text(encoding="utf-8"))
+    text = files("simulator.core").joinpath("data/cards.yaml").read_text(encoding="utf-8")
+    doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))   # libyaml: 8x faster, same values
     out = {}
     for name, d in doc.items():
         abilities = tuple(Ability(a["name"], a.get("trigger"), bool(a.get("activated")), effect(*(

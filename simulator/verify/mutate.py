@@ -64,7 +64,7 @@ CPU_LIMIT = {"scenarios": 2, "tests": 120, "verify": 400, "coverage": 30, "tests
 #: golden traces) or stage 3 runs (verify)
 SLOW_TESTS = ("test_loader.py", "test_diagrams.py", "test_docs.py", "test_layers.py", "test_scenarios.py",
               "test_golden.py", "test_verify.py", "test_mutation.py", "test_packaging.py", "test_viewer.py",
-              "test_schema.py")
+              "test_schema.py", "test_standalone.py")
 #: and, in the files kept, the tests that render pictures (graphviz: seconds each, no rule in them) and the
 #: exhaustive exploration (what stage 3 does in full)
 SLOW_KEYWORDS = "not svg and not exhaustive_exploration"
