@@ -56,6 +56,8 @@ UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "dam
                "ward": bool}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
                "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
+#: what a ``show:`` step may name (``all``: every one): the expectation keys, and two that are only shown
+SHOW_KEYS = EXPECT_KEYS + ("passed", "decision")
 PHASES = (Phase.Awaken, Phase.BeginningStep, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending,
           Phase.GameOver)
 
@@ -217,9 +219,10 @@ class Step:
     action: Action | None = None
     expect: dict | None = None
     illegal: bool | str = False
+    show: tuple[str, ...] | None = None     # a show: step prints these keys' values, never fails
 
     def describe(self) -> str:
-        return self.action.describe() if self.action else "expect"
+        return self.action.describe() if self.action else "show" if self.show is not None else "expect"
 
 
 @dataclass
@@ -269,6 +272,9 @@ class Validator(SetupValidator):
         line = self.lines.get(path, 1)
         if not isinstance(s, dict):
             self.fail(path, f"a step is a mapping with do: or expect:, not {_kind(s)}")
+        if "show" in s:
+            self.mapping(s, path, "a show step", ("show",))
+            return Step(i + 1, line, show=self.show_keys(s["show"], path + ("show",)))
         if ("do" in s) == ("expect" in s):
             self.fail(path, "a step has either do: or expect:")
         if "expect" in s:
@@ -382,6 +388,20 @@ class Validator(SetupValidator):
                 self.fail(path + (j,), f"trigger {_fmt(x)} is listed twice")
         return tuple(labels)
 
+    def show_keys(self, v, path: Path) -> tuple[str, ...]:
+        """A show: step's keys: a list of expectation keys (and passed, decision), or all."""
+        if v == "all":
+            return SHOW_KEYS
+        if isinstance(v, str):
+            self.fail(path, f"show: takes a list of keys or all, not the text {_fmt(v)} (e.g. show: [{v}])")
+        keys = self.seq(v, path, "show")
+        if not keys:
+            self.fail(path, "show: names at least one key, or all")
+        for j, k in enumerate(keys):
+            if k not in SHOW_KEYS:
+                self.fail(path + (j,), f"show: unknown key {_fmt(k)} (known: {', '.join(SHOW_KEYS)}, or all)")
+        return tuple(dict.fromkeys(keys))
+
     def expectation(self, e, path: Path, number: int) -> dict:
         self.mapping(e, path, f"step {number}'s expect", EXPECT_KEYS)
         if not e:
@@ -488,6 +508,7 @@ class Result:
     steps_run: int = 0
     checks: int = 0
     checked: list = field(default_factory=list)   # (step, "state showdown-open, focus A") per expectation held
+    shown: list = field(default_factory=list)     # (step, {key: value}) per show: step
     _final: dict | None = field(default=None, repr=False)
 
     @property
@@ -518,13 +539,15 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
     failure = ""
     steps = checks = 0
     checked: list[tuple[int, str]] = []
+    shown: list[tuple[int, dict]] = []
     watch, last = loops.Watch(), 0
     with budget(MAX_CHECKS):            # the whole run's legal listings together (hostile input)
         for st in sc.steps:
             try:
                 if st.action and not st.illegal:
                     watch.before(game.state, last)
-                failure = _do(game, sc, st) if st.action else _check(game, sc, st)
+                failure = _do(game, sc, st) if st.action else _show(game, st, shown) if st.show else \
+                    _check(game, sc, st)
                 if st.action and not st.illegal and not failure:
                     failure, last = watch.after(game.state, st.number, st.describe()), st.number
             except TooCostly:
@@ -535,7 +558,7 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
                 break
             steps += 1
             checks += st.expect is not None
-    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), game.state, steps, checks, checked)
+    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), game.state, steps, checks, checked, shown)
     if sc.pending is not None:
         if failure:
             res.status = "pending"
@@ -581,6 +604,13 @@ def _do(game, sc: Scenario, st: Step) -> str:
     if st.illegal:
         return f"expected {st.describe()} to be rejected" + (f" ({st.illegal})" if isinstance(st.illegal, str) else "") \
             + ", but it was legal"
+    return ""
+
+
+def _show(game, st: Step, shown: list) -> str:
+    """A show: step: the values of its keys, kept to be printed; it never fails."""
+    from simulator.scenario.view import position
+    shown.append((st.number, position(game.state, need(st.show, "the step's keys"))))
     return ""
 
 

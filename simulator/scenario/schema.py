@@ -235,6 +235,12 @@ def _expectation() -> dict:
             "properties": {k: shapes.get(k, {}) for k in loader.EXPECT_KEYS}}
 
 
+def _show() -> dict:
+    """A show: step: the keys whose values it prints (never checked), or all."""
+    keys = {"anyOf": [{"const": "all"}, _list({"enum": list(loader.SHOW_KEYS)}, minItems=1)]}
+    return _obj({"show": keys}, ("show",), "print these keys' values in the trace instead of checking them")
+
+
 def scenario_schema() -> dict:
     """The JSON Schema of a scenario file."""
     props = setup_props()
@@ -245,7 +251,7 @@ def scenario_schema() -> dict:
     d = defs()
     d["expectation"] = _expectation()
     d["step"] = {"anyOf": [_obj({"expect": REF("expectation")}, ("expect",))]
-                    + [_action(k) for k in loader.ACTION_FIELDS]}
+                    + [_action(k) for k in loader.ACTION_FIELDS] + [_show()]}
     return {
         "$schema": DIALECT,
         "$id": "https://riftsim.invalid/schemas/scenario.schema.json",
