@@ -227,20 +227,20 @@ def test_a_conceding_players_countered_spell_names_who_has_priority(backend):
     """652.4 counters the conceder's spells; 652.5: C, who held priority, keeps it when B concedes; when C
     concedes holding priority, the next player D gets it (R10)."""
     got = lines(COUNTERED, backend)
-    at6 = [x for x in got if x[0] == 6]
-    assert at6[1] == (6, "reaction-spell is countered: its controller left", "652.4")
-    assert at6[-1] == (6, "C keeps priority", "652.4, 652.5")
     at9 = [x for x in got if x[0] == 9]
     assert at9[1] == (9, "reaction-spell is countered: its controller left", "652.4")
-    assert at9[-1] == (9, "priority passes to D", "652.5, R10")
+    assert at9[-1] == (9, "C keeps priority", "652.4, 652.5")
+    at13 = [x for x in got if x[0] == 13]
+    assert at13[1] == (13, "reaction-spell is countered: its controller left", "652.4")
+    assert at13[-1] == (13, "priority passes to D", "652.5, R10")
 
 
 @pytest.mark.parametrize("backend", ["compiled", "transitions"])
 def test_a_focus_holder_who_concedes_during_a_chain_names_the_new_focus_holder(backend):
     """652.5: focus goes to the next player; priority stays where the chain put it (313.3)."""
     got = lines(FOCUS_LEFT, backend)
-    assert got[-2:] == [(7, "C keeps priority", "652.4, 652.5"),
-                        (7, "focus passes to B; priority stays with the chain", "652.5")]
+    assert got[-2:] == [(11, "C keeps priority", "652.4, 652.5"),
+                        (11, "focus passes to B; priority stays with the chain", "652.5")]
 
 
 GIVES = {"priority_to_newest", "priority_to_next", "new_round", "focus_to_contester", "focus_keeps",
