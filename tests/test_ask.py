@@ -204,6 +204,17 @@ def test_json_positions_are_bounded(tmp_path, monkeypatch, capsys):
     assert err.splitlines()[1:] == ["1 scenario: 0 passed, 0 failed, 1 invalid, 0 pending"]      # --json: summary
 
 
+def test_show_steps_are_bounded(tmp_path, monkeypatch):
+    """Many show: steps cannot make memory explode: past the bound the file is refused in one line."""
+    from simulator.scenario import loader
+    monkeypatch.setattr(loader, "MAX_SHOWN", 20)
+    path = write(tmp_path, ASKING.replace("  - show: [passed, focus]\n", "  - show: all\n" * 5))
+    with pytest.raises(loader.ScenarioError) as e:
+        run(load(path))
+    assert str(e.value) == (f"{path}:16: step 8: the show: steps would print more than 20 units, chain items and "
+                            f"battlefields in all: refused")
+
+
 # -- the trace names who gets priority and focus ------------------------------------------------------
 
 def lines(path: str, backend: str = "compiled") -> list[tuple[int, str, str]]:

@@ -1,7 +1,7 @@
 """Run scenario files and print their traces: one line per event, with the rule (and ruling) it applies.
 
-Each file is a YAML scenario (docs/scenarios.md, spec/scenario-format.md): a starting
-position, then steps that act (do:) and check the position (expect:).
+Each file is a YAML scenario (docs/scenarios.md, docs/scenario-format.md): a starting
+position, then steps that act (do:), check the position (expect:) or print it (show:).
 
 exit status: 0 every expectation held; 1 an expectation failed or an action was illegal
 where none was expected; 2 a file is not a valid scenario (FILE:LINE: what is wrong).

@@ -74,6 +74,8 @@ MAX_DEPTH = 64
 MAX_NUMBER = 40
 #: candidate actions that the ``legal`` expectations of one run may check in all (a few seconds' work)
 MAX_CHECKS = 250_000
+#: units, chain items and battlefields that the ``show:`` steps of one run may print in all
+MAX_SHOWN = 1_000_000
 #: libyaml's parser when PyYAML has it (20x faster on a large file; same nodes, same line marks)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NUMERIC = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
@@ -546,7 +548,7 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
             try:
                 if st.action and not st.illegal:
                     watch.before(game.state, last)
-                failure = _do(game, sc, st) if st.action else _show(game, st, shown) if st.show else \
+                failure = _do(game, sc, st) if st.action else _show(game, sc, st, shown) if st.show else \
                     _check(game, sc, st)
                 if st.action and not st.illegal and not failure:
                     failure, last = watch.after(game.state, st.number, st.describe()), st.number
@@ -607,9 +609,14 @@ def _do(game, sc: Scenario, st: Step) -> str:
     return ""
 
 
-def _show(game, st: Step, shown: list) -> str:
-    """A show: step: the values of its keys, kept to be printed; it never fails."""
+def _show(game, sc: Scenario, st: Step, shown: list) -> str:
+    """A show: step: the values of its keys, kept to be printed; it never fails. Their size is bounded
+    (:data:`MAX_SHOWN`; units are never removed from the position, so each earlier show was at most as large)."""
     from simulator.scenario.view import position
+    g = game.state
+    if (len(shown) + 1) * (len(g.units) + len(g.chain) + len(g.bfs) + 1) > MAX_SHOWN:
+        raise ScenarioError(f"{sc.file}:{st.line}", f"step {st.number}: the show: steps would print more than "
+                                                    f"{MAX_SHOWN:,} units, chain items and battlefields in all: refused")
     shown.append((st.number, position(game.state, need(st.show, "the step's keys"))))
     return ""
 
