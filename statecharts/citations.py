@@ -114,6 +114,8 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('actions.targets-must-field-value-pairs', 'refusal', ('356',), 'targets must be (field, value) pairs of texts'),
     Cited('actions.unit-played-base-or-battlefield', 'refusal', ('359.2', '806'), 'a unit is played to its base or a battlefield its controller controls; ... does not control ...'),
     Cited('actions.unit-played-base-or-battlefield-ambush', 'refusal', ('359.2', '806', '822.1.b'), 'the same, for a unit with Ambush where its controller has no units (822.1.b)'),
+    # -- simulator/rules/chain.py
+    Cited('chain.turn-player-gets-priority', 'event', ('335.1', '312.2.a'), '{player} gets priority'),
     # -- simulator/rules/cleanup.py
     Cited('cleanup.ward-replaces-death', 'event', ('R21',), '{unit} would die: its ward replaces the death; instead it is healed and exhausted'),
     Cited('cleanup.replaced-no-own-death', 'event', ('R21', '808.1.d'), '{unit} does not die, so its {abilities} does not trigger'),
@@ -140,6 +142,7 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('concede.banished', 'event', ('652.1',), '{unit} is banished'),
     Cited('concede.replaced-token-battlefield-with-no', 'event', ('652.2', 'R9'), '{bf} is replaced by a token battlefield with no abilities; units there stay'),
     Cited('concede.countered-controller-left', 'event', ('652.4',), '{item} is countered: its controller left'),
+    Cited('concede.keeps-priority', 'event', ('652.4', '652.5'), '{player} keeps priority'),
     # -- simulator/rules/damage.py
     Cited('damage.must-assign-exactly-damage-their', 'refusal', ('465.2.a', '465.2.c'), "... must assign exactly ... damage (their units' summed might), not ..."),
     Cited('damage.both-have-less-than-lethal', 'refusal', ('465.2.c.3',), '... and ... both have less than lethal damage: a unit must be assigned lethal damage before the next one gets any'),

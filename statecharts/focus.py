@@ -47,7 +47,8 @@ FOCUS = Machine(
           say="everyone left has passed focus: the showdown ends"),
         T("holder_left", "Holding", "Holding", ("652.5", "R10"), effects=("focus_to_next",),
           say="focus passes to {player}"),
-        T("holder_left", "Waiting", "Waiting", ("652.5",), effects=("focus_to_next_silent",)),
+        T("holder_left", "Waiting", "Waiting", ("652.5",), effects=("focus_to_next_silent",),
+          say="focus passes to {player}; priority stays with the chain"),
     ),
     rules=("313", "341", "345", "346", "347", "348"),
     state_docs={

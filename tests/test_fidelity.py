@@ -341,7 +341,8 @@ def test_combat_clears_contested_when_control_is_settled_before_the_conquer_trig
            active={"kind": "combat", "at": "North", "attacker": "A", "defender": "B"})
     assert g.state.ms[("battlefield.status", "North")] == "Settled"
     ev = lines(g)
-    assert ev.index("North is no longer Contested: control is settled") < ev.index("spoils is finalized")
+    # 337.4, R17: the conquer trigger's controller gets priority, and the line says so
+    assert ev.index("North is no longer Contested: control is settled") < ev.index("spoils is finalized; A gets priority")
     assert rules_of(g, "control is settled") == "466.5, 466.5.a, 190.3.b"
     do(g, "A pass", "B pass")
     expect(g, state="neutral-open", active=None, contested=[], chain=[])

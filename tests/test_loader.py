@@ -95,7 +95,7 @@ BAD = {
                           "12: unknown key for in stun's fields (expected one of: unit)"),
     "target-field": (BASE + "  - {do: play, player: A, card: rune-prison, targets: {to: North}}\n",
                      "11: rune-prison takes no target to (it takes: unit)"),
-    "step-without-do": (BASE + "  - {player: A}\n", "11: a step has either do: or expect:"),
+    "step-without-do": (BASE + "  - {player: A}\n", "11: a step has one of do:, expect: or show:"),
     "expect-value": (BASE + "  - expect: {state: showdown}\n",
                      "11: state must be one of neutral-open, neutral-closed, showdown-open, showdown-closed, not showdown"),
     "illegal-type": (BASE.replace("to: North}", "to: North, illegal: 3}"),

@@ -1,7 +1,7 @@
 """Skirmish (3 players) and War (4 players): priority and focus rounds over every player still in the game,
 combat trigger placement, and the exclusion of a third player from a combat (seed 004; CR 339, 340.4,
 347.2, 462, 447.2, 464.2.e; rulings R2, R17)."""
-from conftest import do, expect, illegal, lines, rules_of
+from conftest import do, events, expect, illegal, lines, rules_of
 
 from mp_helpers import skirmish, trig, unit, war
 
@@ -23,7 +23,8 @@ def test_war_priority_round_needs_all_four_passes(backend):
            legal={"A": ["concede"], "B": ["concede"], "C": ["concede"], "D": ["concede", "pass"]})
     do(g, "D pass")
     expect(g, state="neutral-open", chain=[], priority="A", turn="A")
-    assert lines(g)[-4:-2] == ["every player has passed in succession", "normal-spell resolves"]
+    assert lines(g)[-5:-3] == ["every player has passed in succession", "normal-spell resolves"]
+    assert events(g)[-1][1:] == ("A gets priority", "335.1, 312.2.a")        # the turn player again (335.1)
 
 
 def test_war_reaction_needs_a_new_full_round_and_priority_returns_to_the_spell_controller(backend):

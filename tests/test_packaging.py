@@ -143,3 +143,18 @@ def test_default_positions_live_in_the_package():
     stray = sorted((ROOT / "verify").glob("*.yaml")) if (ROOT / "verify").is_dir() else []
     assert not stray, (f"{', '.join(p.name for p in stray)} in verify/ is not shipped and not explored by default: "
                        f"git mv it to simulator/verify/positions/ (docs/verification.md lists the figures)")
+
+
+def test_asking_from_another_folder(installed):
+    """Issue 34 item 1 from a non-editable install: show: steps, --show, --json (format 1) and its schema."""
+    import json
+    elsewhere = installed[3]
+    text = (ROOT / "scenarios" / "seed000-showdown-on-an-empty-battlefield.yaml").read_text()
+    (elsewhere / "ask.yaml").write_text(text + "  - show: [priority, decision]\n")
+    done = riftsim(installed, "simulate", "ask.yaml", "--show", "--lang", "fr")
+    assert done.returncode == 0 and "position : état " in done.stdout and "décision" in done.stdout, done.stderr
+    done = riftsim(installed, "simulate", "ask.yaml", "--json")
+    doc = json.loads(done.stdout)
+    assert done.returncode == 0 and doc["format"] == 1 and doc["steps"][-1]["kind"] == "show", done.stderr
+    schema = riftsim(installed, "schema", "--trace")
+    assert schema.returncode == 0 and json.loads(schema.stdout)["properties"]["format"] == {"const": 1}

@@ -37,13 +37,16 @@ def test_recording_is_the_same_run_as_simulate(path):
     assert rec.steps[0]["kind"] == "start" and len(rec.steps) == plain.steps_run + 1 + (plain.status != "pass")
 
 
-def test_seed001_keeps_the_silent_hand_back_to_execute():
-    """340.4, R17: after the Reaction resolves the chain goes back to Execute (silent) before the spell."""
+def test_seed001_names_the_hand_back_to_execute():
+    """340.4, R17: after the Reaction resolves the chain goes back to Execute before the spell, and its line
+    names who gets priority (issue 34: it was silent)."""
     rec = record(load(SEED001))
     loud_or_not = [(f.leaf, f.t.trigger, f.t.source, f.t.dest, f.silent) for f in rec.fired if f.leaf != "cleanup"]
-    assert len(loud_or_not) == 15 and sum(1 for x in loud_or_not if not x[4]) == 9
-    assert ("chain", "resolved", "Resolve", "Execute", True) in loud_or_not
-    i = loud_or_not.index(("chain", "resolved", "Resolve", "Execute", True))
+    assert len(loud_or_not) == 15 and sum(1 for x in loud_or_not if not x[4]) == 10
+    assert ("chain", "resolved", "Resolve", "Execute", False) in loud_or_not
+    i = loud_or_not.index(("chain", "resolved", "Resolve", "Execute", False))
+    ev = next(f.event for f in rec.fired if (f.leaf, f.t.trigger, f.t.dest) == ("chain", "resolved", "Execute"))
+    assert ev is not None and (ev.event, ev.rule) == ("A gets priority", "340.4, R17")
     assert loud_or_not[i + 1][:2] == ("chain", "pass") and loud_or_not[-1][1:4] == ("chain_closed", "Off", "Off")
 
 
@@ -87,15 +90,17 @@ def test_a_failed_expectation_is_recorded_at_its_step(tmp_path):
 
 
 def test_trace_diagram_draws_every_fired_transition_numbered_silent_ones_lighter():
-    """seed 001: the 15 transitions of its machines are drawn (9 with a sentence, 6 silent, among them
-    Resolve --resolved--> Execute), numbered in firing order; the cleanup passes are numbered entries."""
+    """seed 001: the 15 transitions of its machines are drawn (10 with a sentence, 5 silent, among them
+    Execute --pass--> Execute), numbered in firing order; the cleanup passes are numbered entries."""
     rec = record(load(SEED001))
     src = render.trace_graph(rec.fired, "seed001").source
     entries = render.numbered([render._fields(f) for f in rec.fired])
     caption = re.findall(r"#(\d+)  step (\d+)  (\S+)  (\S+)", src)
     assert [int(c[0]) for c in caption] == list(range(1, len(entries) + 1))
+    passes = [ln for ln in src.splitlines() if '"chain.Execute" -> "chain.Execute"' in ln and "pass" in ln]
+    assert len(passes) == 1 and f'color="{render.SILENT}"' in passes[0] and "(silent)" in passes[0]
     resolved = [ln for ln in src.splitlines() if '"chain.Resolve" -> "chain.Execute"' in ln and "resolved" in ln]
-    assert len(resolved) == 1 and f'color="{render.SILENT}"' in resolved[0] and "(silent)" in resolved[0]
+    assert len(resolved) == 1 and f'color="{render.SILENT}"' not in resolved[0]
     for e in rec.result.events:
         if e.machine:
             assert f"({e.rule})  {e.event}" in src

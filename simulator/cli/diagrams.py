@@ -592,14 +592,15 @@ def numbered(fired: list[tuple]) -> list[list[tuple]]:
 
 
 def _nums(ns: list[int]) -> str:
-    """``#1, #5``; a long list as its first two and last numbers with the count (the caption has all).
+    """``#1, #5``; a long list as its first and last numbers with the count (the caption has all): short, so
+    that two such labels side by side (a pair of states taken each way many times) do not run into each other.
 
     >>> _nums([2, 4]), _nums([2, 4, 6, 8, 10])
-    ('#2, #4', '#2, #4 ... #10 (5x)')
+    ('#2, #4', '#2 ... #10 (5x)')
     """
     if len(ns) <= 4:
         return ", ".join(f"#{n}" for n in ns)
-    return f"#{ns[0]}, #{ns[1]} ... #{ns[-1]} ({len(ns)}x)"
+    return f"#{ns[0]} ... #{ns[-1]} ({len(ns)}x)"
 
 
 def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
@@ -680,7 +681,8 @@ def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
                     continue
                 if key in taken:
                     color = VISITED if key in loud else SILENT
-                    c.edge(*ids, label=f"{_nums(taken[key])} {t.trigger}" + ("" if key in loud else " (silent)"),
+                    gap = "\n" if len(taken[key]) > 4 else " "     # a long label on two lines: narrower
+                    c.edge(*ids, label=f"{_nums(taken[key])}{gap}{t.trigger}" + ("" if key in loud else " (silent)"),
                            color=color, fontcolor=VISITED if key in loud else "#c2410c",
                            penwidth="2.5" if key in loud else "1.6", fontsize="11" if key in loud else "9",
                            style="solid" if key in loud else "dashed")

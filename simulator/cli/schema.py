@@ -9,6 +9,7 @@ checks what a schema can't say (ids, the rules' refusals).
 examples:
   riftsim schema > scenario.schema.json
   riftsim schema --positions > positions.schema.json
+  riftsim schema --trace > trace.schema.json          # the output of `riftsim simulate --json` (docs/trace-format.md)
   riftsim schema --check          # fail when the shipped copies are stale (a developer's check)
   riftsim schema --write          # regenerate the shipped copies in a source checkout
 """
@@ -23,6 +24,8 @@ from simulator.core.files import atomic_write
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--positions", action="store_true", help="the schema of verify positions files instead")
+    p.add_argument("--trace", action="store_true",
+                   help="the schema of `riftsim simulate --json` output instead (docs/trace-format.md)")
     p.add_argument("--check", action="store_true", help="exit 1 when a shipped schema differs from the vocabulary")
     p.add_argument("--write", action="store_true", help="rewrite the shipped schemas (in a source checkout)")
 
@@ -48,5 +51,10 @@ def run(args: argparse.Namespace) -> int:
         for k in stale:
             print(f"stale: {folder / schema.FILES[k]} (run `riftsim schema --write`)", file=sys.stderr)
         return 1 if stale else 0
+    if args.trace:
+        from importlib import resources
+        sys.stdout.write(resources.files("simulator.scenario").joinpath("schemas", "trace.schema.json")
+                         .read_text(encoding="utf-8"))
+        return 0
     sys.stdout.write(texts["positions" if args.positions else "scenario"])
     return 0

@@ -1,7 +1,7 @@
 """Run scenario files and print their traces: one line per event, with the rule (and ruling) it applies.
 
-Each file is a YAML scenario (docs/scenarios.md, spec/scenario-format.md): a starting
-position, then steps that act (do:) and check the position (expect:).
+Each file is a YAML scenario (docs/scenarios.md, docs/scenario-format.md): a starting
+position, then steps that act (do:), check the position (expect:) or print it (show:).
 
 exit status: 0 every expectation held; 1 an expectation failed or an action was illegal
 where none was expected; 2 a file is not a valid scenario (FILE:LINE: what is wrong).
@@ -11,6 +11,7 @@ examples:
   riftsim simulate scenarios/seed000-showdown-on-an-empty-battlefield.yaml --json
   riftsim simulate scenarios/ruling-R1-default-focus-holder-keeps-focus-on-conversion.yaml --ruling R1=attacker
                                                 (exit 1: under the other reading its expectations fail)
+  riftsim simulate scenarios/seed001-reaction-resolves-before-the-spell.yaml --show     (who acts after each step)
   riftsim simulate scenarios/seed001-reaction-resolves-before-the-spell.yaml --diagram trace.svg
   riftsim simulate scenarios/*.yaml --html viewer.html     (open it in a browser: step with the arrow keys)
 """
@@ -21,14 +22,20 @@ import json
 import pathlib
 import sys
 
-from simulator.core.errors import ScenarioError
+from simulator.core.errors import ScenarioError, TooCostly, need
 from simulator.core.text import shown
 from simulator.core.i18n import event_json, gettext_for, languages
 from simulator.game.validate import check_ruling
-from simulator.scenario.loader import Result, load, trace_line
+from simulator.scenario.loader import SHOW_KEYS, Result, load, trace_line
 from simulator.scenario.loader import run as run_scenario
 from simulator.game.setup import RULINGS
 from simulator.scenario.record import record
+from simulator.scenario.view import SHOW_DEFAULT, position, position_line
+
+#: the version of the --json trace format (docs/trace-format.md; schema simulator/scenario/schemas/trace.schema.json)
+FORMAT = 1
+#: at most this many unit, chain and battlefield entries over all the positions of one --json trace
+MAX_ENTRIES = 1_000_000
 
 
 def _ruling(text: str) -> tuple[str, str]:
@@ -45,10 +52,13 @@ def _ruling(text: str) -> tuple[str, str]:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (YAML); a directory means its *.yaml files")
     p.add_argument("--json", action="store_true",
-                   help="print one JSON object per scenario and line: "
-                        '{"scenario", "file", "status", "message", "events": [{"step", "event", "player", '
-                        '"detail", "rule", "transition"}], "final": {expectation keys}}; '
-                        "the summary goes to stderr")
+                   help=f"print one JSON object per scenario and line, trace format {FORMAT}: "
+                        '{"format", "scenario", "file", "status", "message", "rulings", "start", "steps": [{"step", '
+                        '"line", "kind", "label", "failure", "events", "position"}], "events", "final"}; see '
+                        "docs/trace-format.md (its JSON Schema: riftsim schema --trace); the summary goes to stderr")
+    p.add_argument("--show", action="store_true",
+                   help="after every step, print the position: state, focus, priority, who passed in succession, "
+                        "chain, and who must decide what (a show: step prints the keys it names)")
     alternatives = "; ".join(f"{r}={'|'.join(v)}" for r, v in RULINGS.items())
     p.add_argument("--ruling", action="append", type=_ruling, default=[], metavar="ID=VALUE",
                    help=f"pin a ruling alternative for every file, over the file's own rulings: ({alternatives}); "
@@ -91,14 +101,17 @@ def run(args: argparse.Namespace) -> int:
     results: list[Result] = []
     recorded = []
     for i, path in enumerate(args.files):
+        steps = None
         try:
             sc = load(path)
+            if args.json or args.show:
+                steps = Steps(sc.file, SHOW_KEYS if args.json else SHOW_DEFAULT, args.lang)
             if args.html:
-                rec = record(sc, backend=args.backend, rulings=rulings, lang=args.lang)   # the same run, kept
+                rec = record(sc, backend=args.backend, rulings=rulings, lang=args.lang, also=steps)   # the same run
                 recorded.append(rec)
                 res = rec.result
             else:
-                res = run_scenario(sc, backend=args.backend, rulings=rulings)
+                res = run_scenario(sc, backend=args.backend, rulings=rulings, observe=steps)
             if args.json:
                 _ = res.final                       # the final legal actions, under the run's bound
         except ScenarioError as e:
@@ -106,17 +119,20 @@ def run(args: argparse.Namespace) -> int:
             worst = 2
             print(shown(e), file=sys.stderr)
             if args.json:
-                print(json.dumps({"scenario": None, "file": path, "status": "invalid", "message": str(e),
-                                  "events": [], "final": None}), file=out)
+                print(json.dumps({"format": FORMAT, "scenario": None, "file": path, "status": "invalid",
+                                  "message": str(e), "rulings": rulings, "start": None, "steps": [], "events": [],
+                                  "final": None}), file=out)
             continue
         counts[res.status] += 1
         results.append(res)
         if res.status == "fail":
             worst = max(worst, 1)
         if args.json:
-            print(json.dumps({"scenario": sc.name, "file": path, "status": res.status, "message": res.message,
-                              "events": [event_json(e, args.lang) for e in res.events], "final": res.final}),
-                  file=out)
+            steps = need(steps, "the steps' positions")
+            print(json.dumps({"format": FORMAT, "scenario": sc.name, "file": path, "status": res.status,
+                              "message": res.message, "rulings": {**sc.rulings, **rulings}, "start": steps.start,
+                              "steps": steps.steps, "events": [event_json(e, args.lang) for e in res.events],
+                              "final": res.final}), file=out)
             if res.message and res.status == "fail":
                 print(shown(res.message), file=sys.stderr)
             continue
@@ -127,6 +143,10 @@ def run(args: argparse.Namespace) -> int:
             lines = [(e.step, trace_line(e, args.lang)) for e in res.events]
             if args.checks:
                 lines += [(n, f"{n}  expect: {text}  [held]") for n, text in res.checked]
+            if steps is not None:
+                lines += [(x["step"], f"{x['step']}  {position_line(x['position'], args.lang)}") for x in steps.steps
+                          if x["kind"] != "show"]
+            lines += [(n, f"{n}  {position_line(values, args.lang)}") for n, values in res.shown]
             for _, line in sorted(lines, key=lambda x: x[0]):
                 print(shown(line), file=out)
         print(shown(_result_line(res, args.lang)), file=out)
@@ -143,6 +163,40 @@ def run(args: argparse.Namespace) -> int:
         code = _diagram(results[0], args.diagram, args.backend, rulings)
         worst = max(worst, code)
     return worst
+
+
+class Steps:
+    """Each step's position and events while the scenario runs (``--show``, ``--json``): an observer of
+    :func:`simulator.scenario.loader.run`. The legal actions it lists count against the run's bound."""
+
+    def __init__(self, file: str, keys: tuple, lang: str = "en") -> None:
+        self.file, self.keys, self.lang = file, keys, lang
+        self.start: dict | None = None
+        self.steps: list[dict] = []
+        self.seen = self.entries = 0
+
+    def __call__(self, st, game, failure: str) -> None:
+        g = game.state
+        self.entries += len(g.units) + len(g.chain) + len(g.bfs) + 1
+        where = f"{self.file}:{st.line if st else 0}"
+        if self.entries > MAX_ENTRIES:
+            raise ScenarioError(where, f"the positions of every step hold more than {MAX_ENTRIES:,} units, chain "
+                                       f"items and battlefields in all: refused")
+        try:
+            pos = position(g, self.keys)
+        except TooCostly:
+            raise ScenarioError(where, "the positions' legal actions need more than the run's bound of candidate "
+                                       "checks: refused") from None
+        if st is None:
+            self.start, self.seen = pos, len(g.trace)
+            return
+        events, self.seen = g.trace[self.seen:], len(g.trace)
+        kind = "do" if st.action else "show" if st.show is not None else "expect"
+        entry = {"step": st.number, "line": st.line, "kind": kind, "label": st.describe(), "failure": failure,
+                 "events": [event_json(e, self.lang) for e in events], "position": pos}
+        if st.show is not None:
+            entry["shown"] = list(st.show)
+        self.steps.append(entry)
 
 
 def _header(sc, rulings: dict) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from statecharts.states import ChainState
 
-from simulator.core.log import fire
+from statecharts.citations import cite
+from simulator.core.log import fire, log
 from simulator.core.model import Item, State
 from simulator.core.registry import effect, guard
 
@@ -117,5 +118,9 @@ def _priority_to_nobody(g: State, inst, ctx) -> None:
 
 @effect("priority_to_turn_player")
 def _priority_to_turn_player(g: State, inst, ctx) -> None:
-    """335.1, 312.2.a: in the Main Phase with nothing to do, the turn player (or the invited teammate, R13)."""
-    g.priority = g.invited or g.turn
+    """335.1, 312.2.a: in the Main Phase with nothing to do, the turn player (or the invited teammate, R13);
+    the trace names them when they receive it (after a resolution, a showdown, a concession, a new turn)."""
+    holder = g.invited or g.turn
+    if g.priority != holder:
+        log(g, "{player} gets priority", cite("chain.turn-player-gets-priority"), holder)
+    g.priority = holder

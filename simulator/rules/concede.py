@@ -116,6 +116,8 @@ def _continue(g: State, inst, ctx) -> None:
             g.priority = inst
         if g.priority == inst or not g.chain or set(g.in_game()) <= set(g.passed):
             fire(g, "chain", "withdraw", player=inst)
+        elif g.priority is not None:
+            log(g, "{player} keeps priority", cite("concede.keeps-priority"), g.priority)
     fs = g.ms[("focus", None)]
     if ctx.get("held_focus"):
         g.focus = inst

@@ -89,7 +89,9 @@ def _to_next(g: State, inst, ctx) -> None:
 
 @effect("focus_to_next_silent")
 def _to_next_silent(g: State, inst, ctx) -> None:
+    """652.5: the next player gets focus; priority stays where the running chain put it (313.3)."""
     g.focus = next_focus(g, _holder(g))
+    ctx["player"] = g.focus
 
 
 @effect("focus_to_attacker")

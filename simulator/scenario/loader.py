@@ -57,6 +57,8 @@ UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "dam
                "ward": bool}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
                "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
+#: what a ``show:`` step may name (``all``: every one): the expectation keys, and two that are only shown
+SHOW_KEYS = EXPECT_KEYS + ("passed", "decision")
 PHASES = (Phase.Awaken, Phase.BeginningStep, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending,
           Phase.GameOver)
 
@@ -73,6 +75,8 @@ MAX_DEPTH = 64
 MAX_NUMBER = 40
 #: candidate actions that the ``legal`` expectations of one run may check in all (a few seconds' work)
 MAX_CHECKS = 250_000
+#: units, chain items and battlefields that the ``show:`` steps of one run may print in all
+MAX_SHOWN = 1_000_000
 #: libyaml's parser when PyYAML has it (20x faster on a large file; same nodes, same line marks)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NUMERIC = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
@@ -232,9 +236,10 @@ class Step:
     action: Action | None = None
     expect: dict | None = None
     illegal: bool | str = False
+    show: tuple[str, ...] | None = None     # a show: step prints these keys' values, never fails
 
     def describe(self) -> str:
-        return self.action.describe() if self.action else "expect"
+        return self.action.describe() if self.action else "show" if self.show is not None else "expect"
 
 
 @dataclass
@@ -278,6 +283,8 @@ class Validator(SetupValidator):
     def step(self, s: dict, i: int) -> Step:
         path = ("steps", i)
         line = self.lines.get(path, 1)
+        if "show" in s:                              # a question, never checked: its keys' values are printed
+            return Step(i + 1, line, show=SHOW_KEYS if s["show"] == "all" else tuple(dict.fromkeys(s["show"])))
         if "expect" in s:
             return Step(i + 1, line, expect=self.expectation(s["expect"], path + ("expect",)))
         kind, tag = s["do"], f"step {i + 1}"
@@ -416,6 +423,7 @@ class Result:
     steps_run: int = 0
     checks: int = 0
     checked: list = field(default_factory=list)   # (step, "state showdown-open, focus A") per expectation held
+    shown: list = field(default_factory=list)     # (step, {key: value}) per show: step
     _final: dict | None = field(default=None, repr=False)
 
     @property
@@ -446,13 +454,15 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
     failure = ""
     steps = checks = 0
     checked: list[tuple[int, str]] = []
+    shown: list[tuple[int, dict]] = []
     watch, last = loops.Watch(), 0
     with budget(MAX_CHECKS):            # the whole run's legal listings together (hostile input)
         for st in sc.steps:
             try:
                 if st.action and not st.illegal:
                     watch.before(game.state, last)
-                failure = _do(game, sc, st) if st.action else _check(game, sc, st)
+                failure = _do(game, sc, st) if st.action else _show(game, sc, st, shown) if st.show else \
+                    _check(game, sc, st)
                 if st.action and not st.illegal and not failure:
                     failure, last = watch.after(game.state, st.number, st.describe()), st.number
             except TooCostly:
@@ -463,7 +473,7 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
                 break
             steps += 1
             checks += st.expect is not None
-    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), game.state, steps, checks, checked)
+    res = Result(sc, "fail" if failure else "pass", failure, list(game.trace), game.state, steps, checks, checked, shown)
     if sc.pending is not None:
         if failure:
             res.status = "pending"
@@ -509,6 +519,18 @@ def _do(game, sc: Scenario, st: Step) -> str:
     if st.illegal:
         return f"expected {st.describe()} to be rejected" + (f" ({st.illegal})" if isinstance(st.illegal, str) else "") \
             + ", but it was legal"
+    return ""
+
+
+def _show(game, sc: Scenario, st: Step, shown: list) -> str:
+    """A show: step: the values of its keys, kept to be printed; it never fails. Their size is bounded
+    (:data:`MAX_SHOWN`; units are never removed from the position, so each earlier show was at most as large)."""
+    from simulator.scenario.view import position
+    g = game.state
+    if (len(shown) + 1) * (len(g.units) + len(g.chain) + len(g.bfs) + 1) > MAX_SHOWN:
+        raise ScenarioError(f"{sc.file}:{st.line}", f"step {st.number}: the show: steps would print more than "
+                                                    f"{MAX_SHOWN:,} units, chain items and battlefields in all: refused")
+    shown.append((st.number, position(game.state, need(st.show, "the step's keys"))))
     return ""
 
 

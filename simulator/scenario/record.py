@@ -140,7 +140,7 @@ class _Observer:
         events = g.trace[seen:]
         fired = rt.fired[kept:]
         self.fired.extend(fired)
-        entry: dict[str, Any] = {"n": st.number, "line": st.line, "kind": "do" if st.action else "expect",
+        entry: dict[str, Any] = {"n": st.number, "line": st.line, "kind": "do" if st.action else "show" if st.show is not None else "expect",
                  "label": st.describe(), "illegal": bool(st.illegal), "events": [event_data(e, self.lang)
                                                                                      for e in events],
                  "fired": [fired_data(f, events) for f in fired], "failure": failure, "state": self.snap(g)}
@@ -161,9 +161,16 @@ class _Observer:
 
 
 def record(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
-           snapshots: bool = True, lang: str = "en") -> Recorded:
+           snapshots: bool = True, lang: str = "en", also=None) -> Recorded:
     """Run ``sc`` (like ``simulate``) and keep every step's events and fired transitions (the events narrated in ``lang``), and with
-    ``snapshots`` its position after each step (:func:`snapshot`; bounded by :data:`MAX_ENTRIES`)."""
+    ``snapshots`` its position after each step (:func:`snapshot`; bounded by :data:`MAX_ENTRIES`); ``also``, if given,
+    observes the same run (``simulate --html --show``)."""
     obs = _Observer(backend, sc.file, snapshots, lang)
-    result = run_scenario(sc, backend=backend, rulings=rulings, observe=obs)
+
+    def both(st, game, failure: str) -> None:
+        obs(st, game, failure)
+        if also is not None:
+            also(st, game, failure)
+
+    result = run_scenario(sc, backend=backend, rulings=rulings, observe=both)
     return Recorded(sc, result, dict(rulings or {}), obs.steps, obs.fired)

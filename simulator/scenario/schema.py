@@ -365,11 +365,12 @@ def _step() -> dict:
     """A step: ``expect:``, or ``do:`` with the fields of that action (chosen by ``do``)."""
     kinds = list(loader.ACTION_FIELDS)
     return {"type": "object", "title": "a step",
-            "properties": {"do": {"enum": kinds}, "expect": {}},
-            "allOf": [{"oneOf": [{"required": ["do"]}, {"required": ["expect"]}],
-                       "x-messages": {"oneOf": "a step has either do: or expect:"}},
+            "properties": {"do": {"enum": kinds}, "expect": {}, "show": {}},
+            "allOf": [{"oneOf": [{"required": ["do"]}, {"required": ["expect"]}, {"required": ["show"]}],
+                       "x-messages": {"oneOf": "a step has one of do:, expect: or show:"}},
                       {"if": {"required": ["expect"]},
-                       "then": {**_obj({"expect": REF("expectation")}, ("expect",)), "title": "an expect step"}}]
+                       "then": {**_obj({"expect": REF("expectation")}, ("expect",)), "title": "an expect step"}},
+                      {"if": {"required": ["show"]}, "then": {**_show(), "title": "a show step"}}]
             + [{"if": {"required": ["do"], "properties": {"do": {"const": k}}}, "then": _action(k)} for k in kinds]}
 
 
@@ -410,6 +411,16 @@ def _expectation() -> dict:
     return {"type": "object", "minProperties": 1, "additionalProperties": False, "title": "an expectation",
             "x-messages": {"minProperties": "expect: names at least one key"},
             "properties": {k: shapes.get(k, {}) for k in loader.EXPECT_KEYS}}
+
+
+def _show() -> dict:
+    """A show: step: the keys whose values it prints (never checked), or all."""
+    known = f"known: {', '.join(loader.SHOW_KEYS)}, or all"
+    some = {**_list({"enum": list(loader.SHOW_KEYS), "x-messages": {"enum": f"show: unknown key {{value}} ({known})"}},
+                    minItems=1), "x-messages": {"minItems": "show: names at least one key, or all"}}
+    keys = {"anyOf": [{"const": "all"}, some],
+            "x-messages": {"anyOf": "show: takes a list of keys or all, not {kind} (e.g. show: [{value}])"}}
+    return _obj({"show": keys}, ("show",), "print these keys' values in the trace instead of checking them")
 
 
 def scenario_schema() -> dict:

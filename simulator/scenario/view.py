@@ -1,7 +1,11 @@
-"""The position as the scenario format's expectation keys (and the JSON trace's ``final``)."""
+"""The position as the scenario format's expectation keys (and the JSON trace's ``final``), and what
+a ``show:`` step or ``simulate --show`` prints of it (:func:`position`, :func:`position_line`)."""
 from __future__ import annotations
 
 from statecharts.states import CombatStep, Status
+from simulator.core.i18n import gettext_for
+from simulator.core.log import N_
+from simulator.game.validate import _fmt
 from simulator.game.actions import choice, legal
 from simulator.core.model import State
 from simulator.rules.moves import UNCONTESTED
@@ -91,3 +95,62 @@ def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
     if with_legal:
         v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
     return v
+
+
+# -- asking instead of asserting: show: steps and simulate --show ------------------------------------------
+
+#: keys a ``show:`` step may name besides the expectation keys: they are shown, never checked
+SHOW_ONLY = ("passed", "decision")
+#: what ``simulate --show`` prints after every step
+SHOW_DEFAULT = ("state", "focus", "priority", "passed", "chain", "decision")
+#: each key's words in the printed line (a template per key, so that a language may word it)
+LABELS = {
+    "state": N_("state {value}"), "turn": N_("turn {value}"), "focus": N_("focus {value}"),
+    "priority": N_("priority {value}"), "chain": N_("chain {value}"), "active": N_("active {value}"),
+    "staged": N_("staged {value}"), "contested": N_("contested {value}"), "controller": N_("controller {value}"),
+    "score": N_("score {value}"), "units": N_("units {value}"), "legal": N_("legal {value}"),
+    "players": N_("players {value}"), "winner": N_("winner {value}"), "phase": N_("phase {value}"),
+    "energy": N_("energy {value}"), "runes": N_("runes {value}"), "hidden": N_("hidden {value}"),
+    "gear": N_("gear {value}"), "passed": N_("passed {value}"), "decision": N_("decision {value}"),
+}
+
+
+def passed(g: State) -> dict:
+    """Who has passed in succession: priority while a chain exists (339), focus while someone holds it (347.2);
+    the passes of a chain or showdown that is over are not shown."""
+    return {"priority": list(g.passed) if g.chain else [], "focus": list(g.focus_passed) if g.focus else []}
+
+
+def decision(g: State, legal_now: dict) -> dict:
+    """Who must decide what now: per player still in the game, their legal actions but ``concede`` (always
+    legal, 651); an empty list: that player waits."""
+    return {p: [a for a in legal_now.get(p, []) if a != "concede"] for p in g.in_game()}
+
+
+def position(g: State, keys) -> dict:
+    """The values of ``keys`` (expectation keys, ``passed``, ``decision``) in the position ``g``."""
+    v = view(g, with_legal="legal" in keys or "decision" in keys, every=True)
+    v["passed"] = passed(g)
+    if "decision" in keys:
+        v["decision"] = decision(g, v["legal"])
+    return {k: v[k] for k in keys}
+
+
+def position_line(values: dict, lang: str = "en") -> str:
+    """``position: priority B | chain [deathknell] | decision B: pass; A waits``, worded in ``lang``."""
+    _ = gettext_for(lang)
+    parts = [_(LABELS[k]).format(value=_value(k, x, lang)) for k, x in values.items()]
+    return _("position: {values}").format(values=" | ".join(parts))
+
+
+def _value(key: str, x, lang: str) -> str:
+    _ = gettext_for(lang)
+    if key == "decision":
+        return "; ".join(_("{player} waits").format(player=p) if not acts else
+                         _("{player}: {actions}").format(player=p, actions=", ".join(acts))
+                         for p, acts in x.items()) or _("nobody")
+    if key == "passed":
+        return ", ".join(_(LABELS[k]).format(value=_value(k, who, lang)) for k, who in x.items())
+    if x is None:
+        return _("nobody") if key in ("focus", "priority", "winner") else "null"
+    return _fmt(x)
