@@ -1,4 +1,6 @@
-"""`riftsim verify` shows its progress on a terminal and stays quiet when piped (issue 17)."""
+"""`riftsim verify` shows its progress by work done (states, levels, a rate; issue 34 item 5): one line redrawn
+on a terminal, a plain line every --progress-every seconds when stderr is not a terminal, nothing with
+--no-progress; a percentage and a time left only from the positions' expected counts (explore: states:)."""
 import os
 import pty
 import select
@@ -25,18 +27,66 @@ POSITIONS = textwrap.dedent("""\
 CMD = [sys.executable, "-m", "simulator.cli.main", "verify", "--no-graph", "--jobs", "1", "--positions"]
 
 
-def test_piped_verify_prints_no_progress(tmp_path):
+def test_no_progress_prints_nothing_on_stderr(tmp_path):
     f = tmp_path / "p.yaml"
     f.write_text(POSITIONS)
-    done = subprocess.run([*CMD, str(f)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([*CMD, str(f), "--no-progress"], capture_output=True, text=True, timeout=300)
     assert "explore: 2 starting positions" in done.stdout
-    assert done.stderr == ""                                   # no bar, no carriage returns in a log
+    assert done.stderr == ""
+
+
+def larger(tmp_path):
+    """A shipped position of a few thousand states over a dozen levels: long enough for several progress lines."""
+    import yaml
+    from simulator.verify.command import DEFAULT_POSITIONS
+    ps = yaml.safe_load(DEFAULT_POSITIONS.read_text(encoding="utf-8"))["positions"]
+    f = tmp_path / "larger.yaml"
+    f.write_text(yaml.safe_dump({"positions": [p for p in ps if p["name"] == "duel-units-and-move-spell"]}))
+    return f
+
+
+def test_piped_verify_prints_a_plain_line_every_few_seconds(tmp_path):
+    """Not a terminal: plain lines (no carriage return), each counting states discovered so far and the rate,
+    the states growing line by line; never more than the search found."""
+    f = larger(tmp_path)
+    done = subprocess.run([*CMD, str(f), "--progress-every", "0.05"], capture_output=True, text=True, timeout=300)
+    states = int(done.stdout.split("duel-units-and-move-spell: ")[1].split(" states")[0])
+    lines = done.stderr.splitlines()
+    assert "\r" not in done.stderr and len(lines) >= 2, done.stderr
+    counts = []
+    for line in lines:
+        assert line.startswith("explore: ") and "/s), " in line and "positions done" in line, line
+        counts.append(int(line.split("explore: ")[1].split(" states")[0].replace(",", "")))
+    assert counts == sorted(counts) and 0 < counts[-1] <= states
+    assert any("level " in line for line in lines)
+
+
+def test_the_time_left_only_from_expected_counts():
+    """A percentage and a time left from the positions' explore: states: (the work to do), never from the
+    number of positions; none when a position has no expected count."""
+    import io
+    from simulator.verify.explore import Position
+    from simulator.verify.progress import Progress
+    big, small = Position("big", {}, states=9000), Position("small", {}, states=1000)
+    p = Progress([big, small], tty=False, stream=io.StringIO())
+    p.t0 -= 10
+    p.states.update(small=1000, big=1500)
+    p.levels["big"] = 7
+    p.closed.add("small")
+    p.finished = 1
+    line = p.line()
+    assert "2,500 states" in line and "1/2 positions done" in line and "level 7 of big" in line
+    assert "25% of ~10,000 expected" in line and "about 30 s left" in line        # 10 s for 2,500 of 10,000
+    unknown = Progress([big, Position("new", {})], tty=False, stream=io.StringIO())
+    unknown.states.update(big=1500)
+    assert "expected" not in unknown.line() and "left" not in unknown.line()
+    p.states["big"] = 12000                                  # past the expected count: no estimate that lies
+    assert "left" not in p.line()
 
 
 @pytest.mark.skipif(not hasattr(pty, "fork"), reason="needs a POSIX pseudo-terminal")
-def test_verify_at_a_terminal_shows_a_progress_bar(tmp_path):
-    f = tmp_path / "p.yaml"
-    f.write_text(POSITIONS)
+def test_verify_at_a_terminal_redraws_one_progress_line(tmp_path):
+    f = larger(tmp_path)
     pid, fd = pty.fork()
     if pid == 0:
         os.environ["TERM"] = "dumb"
@@ -61,8 +111,8 @@ def test_verify_at_a_terminal_shows_a_progress_bar(tmp_path):
         pass
     os.close(fd)
     text = out.decode(errors="replace")
-    assert "explore: 2 starting positions" in text
-    assert "explore:" in text and "position" in text and "2/2" in text, text      # the tqdm bar, e.g. 2/2
+    assert "explore: 1 starting positions" in text
+    assert "\r" in text and " states (" in text and "/s), " in text, text      # one line, redrawn in place
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
