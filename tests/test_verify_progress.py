@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from simulator.cli.main import main
+
 POSITIONS = textwrap.dedent("""\
     positions:
       - name: tiny-a
@@ -132,3 +134,59 @@ def test_levels_prints_a_line_per_level_on_stderr(tmp_path, jobs):
     assert last.startswith(f"{states:,} states (+") and "peak RSS" in last
     added = sum(int(line.split("(+")[1].split(")")[0].replace(",", "")) for line in lines)
     assert added + 1 == states                               # the start state and each level's new ones
+
+
+# -- riftsim mutate: quick by default with --sample, progress while it records, a failure that says what to do --
+
+def test_mutate_sample_is_quick_by_default(capsys, monkeypatch):
+    """--sample N runs only the scenarios stage unless --stages asks for the slow ones (tests, verify)."""
+    from simulator.verify import mutate
+    ran = []
+
+    def run_many(ms, stages, **kw):
+        ran.append((len(ms), stages))
+        yield from ()
+    monkeypatch.setattr(mutate, "run_many", run_many)
+    empty = {"coverage": "[]", "tests-coverage": '{"records": [], "tests": {}, "outside": []}'}
+    monkeypatch.setattr(mutate, "run_stage", lambda mu, stage, **kw: (False, empty.get(stage, "")))
+    assert main(["mutate", "--sample", "2"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert ran == [(2, ("scenarios",))]
+    assert "--sample: stage scenarios only" in out and "--stages scenarios,tests,verify" in out
+    assert "stages scenarios;" in out
+    ran.clear()
+    assert main(["mutate", "--sample", "2", "--stages", "scenarios,tests"]) in (0, 1)
+    assert ran == [(2, ("scenarios", "tests"))]                       # asked for: the slow stage runs
+
+
+def test_mutate_failing_unmutated_says_it_is_the_suite_and_what_to_do(capsys, monkeypatch):
+    from simulator.verify import mutate
+    monkeypatch.setattr(mutate, "run_stage", lambda mu, stage, **kw: (
+        (True, "tests/test_focus.py::test_x") if stage == "tests-coverage" else (False, "[]")))
+    assert main(["mutate", "--sample", "2", "--stages", "scenarios,tests"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "stage 'tests' already fails on the unmutated declarations (tests/test_focus.py::test_x)" in err
+    assert "not a mutant" not in err and "whatever the mutants" in err
+    assert "python -m pytest tests/test_focus.py::test_x" in err and "--stages scenarios" in err
+
+
+def test_mutate_outside_a_clone_names_what_is_missing(capsys, monkeypatch, tmp_path):
+    """An installed riftsim has no scenarios/ nor tests/: one line saying so, exit 2, before any work."""
+    from simulator.verify import mutate
+    monkeypatch.setattr(mutate, "ROOT", tmp_path)
+    monkeypatch.setattr(mutate, "run_stage", lambda *a, **kw: pytest.fail("ran a stage"))
+    assert main(["mutate", "--sample", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"stage scenarios ({tmp_path / 'scenarios'})" in err and "in a clone" in err
+
+
+def test_mutate_shows_progress_while_it_records_the_tests():
+    """Recording what each test fires takes minutes: a line on stderr as it goes (here after every test)."""
+    ids = ("tests/test_focus.py::test_focus_passes_after_a_card_started_chain",
+           "tests/test_focus.py::test_passing_priority_mid_chain_keeps_focus")
+    code = ("from simulator.verify import mutate; mutate.RECORDING_EVERY = 0; "
+            f"failed, out = mutate._stage_tests(record=True, only_tests={ids!r}); assert not failed, out")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "  recording: 1/2 tests run, " in done.stderr and "  recording: 2/2 tests run, " in done.stderr
