@@ -536,7 +536,6 @@ def test_the_address_follows_the_step_and_opens_it(driver, seed002_page):
 def test_autoplay_plays_and_pauses(driver, seed002_page):
     """Play advances one event at a time and stops by itself at the end; Pause (or Space) stops it."""
     import time
-    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
     data = page_data(seed002_page)
     last = len(data["scenarios"][0]["readings"][0]["steps"]) - 1
