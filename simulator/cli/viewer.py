@@ -271,6 +271,7 @@ g.edge.fired text { fill: var(--blue) !important; font-weight: 700; }
 #whole { font-size: 12px; max-height: 320px; overflow: auto; margin: 0; padding-left: 28px; }
 #whole li { cursor: pointer; } #whole li.now { background: #ffedd5; } #whole li.after { color: var(--muted); }
 #whole li.failed { color: var(--bad); font-weight: 600; }
+nav#controls { flex-wrap: wrap; } #position, #sub, #play { white-space: nowrap; }
 #sub { color: var(--muted); } #play { min-width: 80px; } #play.on { background: #fed7aa; }
 .changed { background: #fef08a; box-shadow: 0 0 0 2px #facc15; border-radius: 3px; }
 #legend { margin: 4px 0 0; font-size: 12px; color: var(--muted); } #legend .changed { display: inline-block; width: 14px; }
