@@ -106,7 +106,7 @@ positions:
 
 def verify(*args):
     import subprocess
-    done = subprocess.run([sys.executable, "-m", "simulator.cli.main", "verify", *args], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "simulator.cli.main", "verify", "--no-progress", *args], capture_output=True,
                           text=True, timeout=600)
     return done.returncode, done.stdout, done.stderr
 

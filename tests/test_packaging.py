@@ -158,3 +158,30 @@ def test_asking_from_another_folder(installed):
     assert done.returncode == 0 and doc["format"] == 1 and doc["steps"][-1]["kind"] == "show", done.stderr
     schema = riftsim(installed, "schema", "--trace")
     assert schema.returncode == 0 and json.loads(schema.stdout)["properties"]["format"] == {"const": 1}
+
+
+def test_verify_progress_and_mutate_from_an_installed_package(installed):
+    """Issue 34 item 5 from a non-editable install in an empty folder: verify's progress lines (not a terminal:
+    a plain line every --progress-every seconds, by states); mutate names what an install lacks, in one line."""
+    done = riftsim(installed, "verify", "--max-states", "3000", "--no-graph", "--jobs", "1", "--progress-every", "0.05")
+    assert "Traceback" not in done.stderr and done.returncode in (0, 4), done.stderr
+    lines = done.stderr.splitlines()
+    assert lines and all(ln.startswith("explore: ") and " states (" in ln for ln in lines), done.stderr
+    done = riftsim(installed, "mutate", "--sample", "2")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "in a clone" in done.stderr, done.stderr
+
+
+def test_the_viewer_page_from_an_installed_package(installed):
+    """Issue 34 item 7: the page written by an installed riftsim has the inspector's controls and, in French,
+    the rules' titles from the shipped catalogue."""
+    import json
+    import re
+    elsewhere = installed[3]
+    shutil.copy(ROOT / "scenarios" / "seed002-showdown-becomes-a-combat.yaml", elsewhere / "s2.yaml")
+    done = riftsim(installed, "simulate", "-q", "s2.yaml", "--html", "v.html", "--lang", "fr")
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = (elsewhere / "v.html").read_text(encoding="utf-8")
+    assert all(f'id="{i}"' in text for i in ("prev-event", "next-event", "play", "filter"))
+    data = json.loads(re.search(r'id="riftsim-data">(.*?)</script>', text, re.S).group(1))
+    assert data["titles"]["144"] == "144: déplacer une unité d’un emplacement à un autre"
+    assert data["ui"]["play"] == "Lecture"

@@ -118,7 +118,7 @@ def test_a_rule_reading_a_removed_players_points_breaks_it(monkeypatch, full_ide
 def _verify(*args):
     import subprocess
     import sys
-    done = subprocess.run([sys.executable, "-m", "simulator.cli.main", "verify", "--no-graph", *args],
+    done = subprocess.run([sys.executable, "-m", "simulator.cli.main", "verify", "--no-graph", "--no-progress", *args],
                           capture_output=True, text=True, timeout=600)
     return done.returncode, done.stdout, done.stderr
 

@@ -136,7 +136,7 @@ def test_the_key_has_the_parts_named():
 
 
 def _verify(*args):
-    return subprocess.run([sys.executable, "-m", "simulator.cli.main", "verify", "--no-graph", *args],
+    return subprocess.run([sys.executable, "-m", "simulator.cli.main", "verify", "--no-graph", "--no-progress", *args],
                           capture_output=True, text=True, timeout=600)
 
 

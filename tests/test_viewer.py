@@ -432,3 +432,199 @@ def test_compare_in_french_names_the_first_difference(capsys):
     assert "-- première différence : " in out and "étape 7 (B pass)" in out
     assert "lecture A (toutes les décisions par défaut) : RÉUSSI : 12 étapes" in out
     assert "lecture B (R1=attacker) : ÉCHEC : " in out and "-- lecture B à partir de là :" in out
+
+
+# -- issue 34 item 7: the viewer as a state-machine inspector --------------------------------------
+
+def machines_after(before: dict, fired: list, k: int) -> dict:
+    """A recorded state whose machines are ``before``'s with the step's first ``k`` fired transitions applied."""
+    ms = dict(before["machines"])
+    for t in fired[:k]:
+        ms[t["key"]] = t["dest"]
+    return {**before, "machines": ms}
+
+
+def event_view(driver) -> dict:
+    return driver.execute_script(r"""
+      const q = (s) => [...document.querySelectorAll(s)];
+      const now = document.querySelector(".pane ol.fired li.now");
+      return {step: Number(document.body.dataset.step), event: Number(document.body.dataset.event),
+              sub: document.getElementById("sub").textContent, hash: location.hash,
+              now: now ? {i: Number(now.dataset.fired), label: now.querySelector(".label").textContent, ids: now.title} : null,
+              after: q(".pane ol.fired li.after").length,
+              edges: q("g.edge.now > title").map((t) => t.textContent),
+              lines: q(".pane .trace li[data-event]:not(.after)").map((li) => li.firstChild.textContent)};
+    """)
+
+
+def test_the_events_of_one_step_one_by_one(driver, seed002_page):
+    """Step 1 of seed 002 (A moves a1 to North) fires 26 transitions: Shift+-> and the event buttons show them one
+    at a time. After the first, North is Contested (190.3.a.1, 450) while the turn machine is still Neutral and focus
+    Off (308 and 345 come later in the step); each event is named by its rules' titles, its guard and effect
+    identifiers on hover; the last event is the whole step."""
+    from selenium.webdriver.common.keys import Keys
+    data = page_data(seed002_page)
+    steps = data["scenarios"][0]["readings"][0]["steps"]
+    fired = steps[1]["fired"]
+    open_page(driver, seed002_page)
+    body = driver.find_element("tag name", "body")
+    body.send_keys(Keys.SHIFT, Keys.ARROW_RIGHT)
+    v, figs = event_view(driver), shown(driver)["figs"]
+    assert (v["step"], v["event"], v["sub"]) == (1, 1, f"event 1 of {len(fired)}")
+    assert "battlefield.status.Contested" in figs["battlefield[North]"]["current"]
+    assert figs["turn"]["current"] == ["turn.mode.Neutral", "turn.window.Open"] and figs["focus"]["current"] == ["focus.Off"]
+    assert v["edges"] == ["battlefield.status.Calm->battlefield.status.Contested"]
+    assert v["now"]["label"] == "; ".join(title(r) for r in fired[0]["rules"]) and "190.3.a.1" in v["now"]["label"]
+    assert "--contest" in v["now"]["ids"] and v["after"] == len(fired) - 1
+    assert v["lines"] == [e["event"] for e in steps[1]["events"][:fired[0]["event"] + 1]]
+    for k in range(2, len(fired) + 1):
+        driver.find_element("id", "next-event").click()
+        v, figs = event_view(driver), shown(driver)["figs"]
+        assert (v["step"], v["event"]) == (1, k)
+        want = expected_currents(machines_after(steps[0]["state"], fired, k), data["machines"])
+        assert {key: f["current"] for key, f in figs.items()} == want, k
+        t = fired[k - 1]
+        if k < len(fired):
+            assert v["now"]["i"] == k - 1 and v["now"]["label"] == "; ".join(title(r) for r in t["rules"])
+            assert all(g in v["now"]["ids"] for g in t["guards"] + t["effects"]) and t["trigger"] in v["now"]["ids"]
+    assert v["now"] is None and v["lines"] == [e["event"] for e in steps[1]["events"]]      # the whole step
+    driver.find_element("id", "next-event").click()          # step 2 (an expectation) fires nothing: one stop
+    assert (event_view(driver)["step"], event_view(driver)["event"]) == (2, 0)
+    driver.find_element("id", "prev-event").click()
+    assert (event_view(driver)["step"], event_view(driver)["event"]) == (1, len(fired))
+    body.send_keys(Keys.SHIFT, Keys.ARROW_LEFT)
+    assert (event_view(driver)["step"], event_view(driver)["event"]) == (1, len(fired) - 1)
+    driver.find_element("css selector", '.pane ol.fired li[data-fired="3"]').click()     # a click on an event
+    assert (event_view(driver)["step"], event_view(driver)["event"]) == (1, 4)
+    body.send_keys(Keys.ARROW_RIGHT)                                                      # a step: all its events
+    assert (event_view(driver)["step"], event_view(driver)["event"]) == (2, 0)
+    assert console_errors(driver) == []
+
+
+def test_what_changed_since_the_previous_step_is_highlighted(driver, seed002_page):
+    """Step 1: a1 moves to North (144), North becomes Contested (450) and a showdown opens there, A gains focus
+    (345) and the turn state becomes showdown-open (308); priority (A's already), b1 in B's base, South, the turn and
+    the score did not change and are not highlighted."""
+    open_page(driver, seed002_page, "#step=1")
+    changed = driver.execute_script(r"""
+      return [...document.querySelectorAll(".pane [data-changed]")].map((e) =>
+        e.dataset.unit ? "unit " + e.dataset.unit : e.dataset.bf ? "bf " + e.dataset.bf : "field " + e.dataset.field);
+    """)
+    assert sorted(changed) == ["bf North", "field focus", "field state", "unit a1"], changed
+    assert driver.find_element("css selector", '.pane [data-unit="a1"]').value_of_css_property("background-color") \
+        != driver.find_element("css selector", '.pane [data-unit="b1"]').value_of_css_property("background-color")
+    open_page(driver, seed002_page, "#step=0")
+    assert driver.find_elements("css selector", ".pane [data-changed]") == []
+    assert console_errors(driver) == []
+
+
+def test_the_address_follows_the_step_and_opens_it(driver, seed002_page):
+    open_page(driver, seed002_page)
+    driver.find_element("id", "next").click()
+    driver.find_element("id", "next").click()
+    assert driver.execute_script("return location.hash") == "#step=2"
+    driver.find_element("id", "next-event").click()             # step 3 fires one transition: that is the whole step
+    assert driver.execute_script("return location.hash") == "#step=3" and event_view(driver)["sub"] == "event 1 of 1"
+    driver.find_element("id", "next").click()
+    driver.find_element("id", "next-event").click()             # step 5 (B plays move-spell): its first event
+    assert driver.execute_script("return location.hash") == "#step=5&event=1"
+    open_page(driver, seed002_page, "#step=9&event=7")           # a shared link opens that step and event
+    v = event_view(driver)
+    assert (v["step"], v["event"], v["hash"]) == (9, 7, "#step=9&event=7") and v["now"]["i"] == 6
+    assert console_errors(driver) == []
+
+
+def test_autoplay_plays_and_pauses(driver, seed002_page):
+    """Play advances one event at a time and stops by itself at the end; Pause (or Space) stops it."""
+    import time
+    from selenium.webdriver.support.ui import WebDriverWait
+    data = page_data(seed002_page)
+    last = len(data["scenarios"][0]["readings"][0]["steps"]) - 1
+    open_page(driver, seed002_page, "#step=1&event=20")
+    play = driver.find_element("id", "play")
+    assert play.text == "\u25b6 Play"
+    play.click()
+    assert driver.execute_script("return document.body.dataset.playing") == "yes" and "Pause" in play.text
+    WebDriverWait(driver, 10).until(lambda d: event_view(d)["event"] >= 22)
+    play.click()
+    at = event_view(driver)
+    time.sleep(1.6)
+    assert event_view(driver)["event"] == at["event"] and driver.execute_script("return document.body.dataset.playing") == ""
+    driver.find_element("tag name", "body").send_keys(" ")                           # Space: play again
+    WebDriverWait(driver, 10).until(lambda d: (event_view(d)["step"], event_view(d)["event"]) > (at["step"], at["event"]))
+    driver.find_element("tag name", "body").send_keys(" ")
+    open_page(driver, seed002_page, f"#step={last - 1}")
+    driver.find_element("id", "play").click()
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.body.dataset.playing") == "")
+    assert event_view(driver)["step"] == last                # stopped by itself at the end
+    assert console_errors(driver) == []
+
+
+def test_the_whole_trace_filtered_by_rule_id(driver, seed002_page):
+    """466 (the combat, seed 002's last pass): only the lines citing 466 or one of its subrules; 323.1 does not
+    match 323.12 or 323.13."""
+    data = page_data(seed002_page)
+    events = [e for s in data["scenarios"][0]["readings"][0]["steps"] for e in s["events"]]
+
+    def citing(rule):
+        return [e["event"] for e in events
+                if any(r == rule or r.startswith(rule + ".") for r in (x.strip() for x in e["rule"].split(",")))]
+    open_page(driver, seed002_page)
+    box = driver.find_element("id", "filter")
+    for rule in ("466", "323.1", "323.12"):
+        box.clear()
+        box.send_keys(rule)
+        visible = driver.execute_script(
+            "return [...document.querySelectorAll('#whole li:not([hidden])')].map((li) => li.firstChild.textContent)")
+        assert [t.split("  ", 1)[1] for t in visible] == citing(rule), rule
+        assert driver.find_element("id", "filter-count").text == f"{len(citing(rule))} lines cite {rule}"
+    assert citing("466") and not citing("323.1")
+    box.send_keys(*["\b"] * 10)                               # emptied with the keyboard: every line again
+    assert len(driver.find_elements("css selector", "#whole li:not([hidden])")) == len(events)
+    assert console_errors(driver) == []
+
+
+def visible_words(driver) -> list:
+    """Every word shown on the page in the page's own words: not names, state names or scenario syntax (marked
+    translate=no), rule ids, diagrams, the scenario picker, text marked in another language, nor the trace lines
+    (the catalogues' narration, checked by tests/test_i18n.py; an action's targets stay in the file's syntax)."""
+    return driver.execute_script(r"""
+      const out = [];
+      const skip = (e) => e.closest('[translate="no"], .rule, svg, template, script, style, select, #scenario-info b, [lang="en"], li[data-event], #whole li');
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      while (walk.nextNode()) {
+        const n = walk.currentNode, p = n.parentElement;
+        if (!p || skip(p) || !p.getClientRects().length) continue;
+        out.push(...n.textContent.split(/[^A-Za-zÀ-ÿ’']+/).filter((w) => w.length > 1));
+      }
+      for (const e of document.querySelectorAll("button, input")) {
+        if (e.title) out.push(...e.title.split(/[^A-Za-zÀ-ÿ’']+/).filter((w) => w.length > 1));
+        if (e.placeholder) out.push(...e.placeholder.split(/[^A-Za-zÀ-ÿ’']+/).filter((w) => w.length > 1));
+      }
+      return out;
+    """)
+
+
+def test_the_french_page_has_no_english_word_left(driver, tmp_path):
+    """`--lang fr`: at a step with units attacking and defending, exhausted, out of play, a chain and a sub-step, no
+    word of the page's English vocabulary (viewer.CHROME, less the words French shares) is shown."""
+    from simulator.cli import viewer
+    out = tmp_path / "fr.html"
+    assert main(["simulate", "-q", SEED002, "--html", str(out), "--lang", "fr"]) == 0
+
+    def vocabulary(lang):
+        return {w.casefold() for v in viewer.chrome(lang).values() for w in re.split(r"[^A-Za-zÀ-ÿ’']+", v) if len(w) > 1}
+    english = vocabulary("en") - vocabulary("fr")
+    assert {"damage", "exhausted", "attacker", "event", "play", "filter"} <= english
+    for fragment in ("#step=0", "#step=5", "#step=9&event=30", "#step=13", "#step=14"):
+        open_page(driver, out, fragment)
+        left = sorted({w for w in visible_words(driver) if w.casefold() in english})
+        assert left == [], (fragment, left)
+    assert driver.find_element("id", "play").text == "\u25b6 Lecture"
+    assert "défausse" in driver.find_element("css selector", '.pane [data-unit="a1"]').text        # a1 died (trash)
+    steps = page_data(out)["scenarios"][0]["readings"][0]["steps"]
+    fight = next(i for i, s in enumerate(steps) if any(u["designation"] for b in s["state"]["board"] for u in b["units"]))
+    open_page(driver, out, f"#step={fight}")
+    units = driver.find_element("css selector", ".pane .bfs").text
+    assert "attaquant" in units and "défenseur" in units, units
+    assert console_errors(driver) == []

@@ -22,7 +22,7 @@ import statecharts
 
 from simulator.cli.atomic import write_atomic
 from simulator.cli.titles import titles
-from simulator.core.i18n import gettext_for
+from simulator.core.i18n import gettext_for, rule_title
 from simulator.core.log import N_
 from simulator.core.text import shown
 
@@ -34,7 +34,28 @@ CHROME = {
     "prev": N_("Previous step"),
     "next": N_("Next step"),
     "last": N_("Last step"),
-    "keys": N_("keys: \u2190 \u2192 step, Home / End"),
+    "keys": N_("keys: \u2190 \u2192 step, Shift+\u2190 \u2192 event, Space play, Home / End"),
+    "prev_event": N_("Previous event"),
+    "next_event": N_("Next event"),
+    "play": N_("Play"),
+    "pause": N_("Pause"),
+    "event": N_("event"),
+    "events": N_("Events of this step, one by one"),
+    "events_hint": N_("each transition the step fired, in order, named by its rules; hover for the guard and effect identifiers"),
+    "filter": N_("Filter by rule"),
+    "filter_hint": N_("a rule id, e.g. 466 (also 466.2, 466.3.a...)"),
+    "lines_cite": N_("lines cite"),
+    "changed": N_("changed since the previous step"),
+    "whole_step": N_("players, chain and board: as the whole step leaves them"),
+    "damage": N_("damage"),
+    "stunned": N_("stunned"),
+    "exhausted": N_("exhausted"),
+    "attacker": N_("attacker"),
+    "defender": N_("defender"),
+    "trash": N_("trash"),
+    "removed": N_("removed from the game"),
+    "guards": N_("guards"),
+    "effects": N_("effects"),
     "step": N_("step"),
     "of": N_("of"),
     "start": N_("starting position"),
@@ -114,7 +135,8 @@ def page_data(scenarios: list[dict], lang: str = "en") -> dict:
                 for f in s["fired"]:
                     rules.update(f["rules"])
             rules.update(r["rulings"])
-    return {"ui": chrome(lang), "lang": lang, "titles": titles(sorted(rules)), "machines": machines_data(), "scenarios": scenarios}
+    named = {r: rule_title(t, lang) for r, t in titles(sorted(rules)).items()}
+    return {"ui": chrome(lang), "lang": lang, "titles": named, "machines": machines_data(), "scenarios": scenarios}
 
 
 def page(scenarios: list[dict], svgs: dict[str, str], title: str | None = None, lang: str = "en") -> str:
@@ -161,10 +183,15 @@ PAGE = """<!DOCTYPE html>
   <input id="slider" type="range" min="0" max="0" value="0">
   <button id="next" type="button">\u25b6</button>
   <button id="last" type="button">\u00bb</button>
+  <button id="prev-event" type="button">\u2039</button>
+  <button id="next-event" type="button">\u203a</button>
+  <button id="play" type="button"></button>
   <span id="position"></span>
+  <span id="sub"></span>
   <span id="keys"></span>
 </nav>
 <div id="diverge"></div>
+<p id="legend"><span class="changed">&#8203;</span> <span id="legend-text"></span></p>
 <main id="panes"></main>
 <section id="diagrams-section">
   <h2 id="diagrams-title"></h2>
@@ -172,7 +199,9 @@ PAGE = """<!DOCTYPE html>
   <div id="reading-choice"></div>
   <div id="diagrams"></div>
 </section>
-<section id="whole-section"><h2 id="whole-title"></h2><ol id="whole"></ol></section>
+<section id="whole-section"><h2 id="whole-title"></h2>
+  <label id="filter-wrap"><span id="filter-label"></span> <input id="filter" type="search" size="14"> <span id="filter-count"></span></label>
+  <ol id="whole"></ol></section>
 %SVGS%
 <script type="application/json" id="riftsim-data">%DATA%</script>
 <script>%JS%</script>
@@ -242,6 +271,16 @@ g.edge.fired text { fill: var(--blue) !important; font-weight: 700; }
 #whole { font-size: 12px; max-height: 320px; overflow: auto; margin: 0; padding-left: 28px; }
 #whole li { cursor: pointer; } #whole li.now { background: #ffedd5; } #whole li.after { color: var(--muted); }
 #whole li.failed { color: var(--bad); font-weight: 600; }
+nav#controls { flex-wrap: wrap; } #position, #sub, #play { white-space: nowrap; }
+#sub { color: var(--muted); } #play { min-width: 80px; } #play.on { background: #fed7aa; }
+.changed { background: #fef08a; box-shadow: 0 0 0 2px #facc15; border-radius: 3px; }
+#legend { margin: 4px 0 0; font-size: 12px; color: var(--muted); } #legend .changed { display: inline-block; width: 14px; }
+ol.fired { font-size: 12px; margin: 4px 0 0; padding-left: 24px; max-height: 240px; overflow: auto; }
+ol.fired li { cursor: pointer; } ol.fired li.now { background: #dbeafe; font-weight: 600; } ol.fired li.after, ul.events li.after { color: #9ca3af; }
+ol.fired .ids { color: var(--muted); font-family: ui-monospace, monospace; font-size: 11px; }
+.box.trace h4 { margin: 8px 0 0; font-size: 12px; color: var(--muted); font-weight: 600; }
+g.edge.now path { stroke: #f59e0b !important; stroke-width: 6px; } g.edge.now polygon { stroke: #f59e0b !important; fill: #f59e0b !important; }
+#filter-wrap { display: block; margin: 0 0 6px; font-size: 12px; } #filter-count { color: var(--muted); }
 """
 
 JS = r"""
@@ -251,7 +290,10 @@ JS = r"""
   const UI = DATA.ui, TITLES = DATA.titles;
   const $ = (id) => document.getElementById(id);
   let sc = null, index = 0, shown = 0;           // scenario, step index, reading whose states the diagrams show
+  let sub = -1, timer = null;                      // events of the step shown (-1: all of them), the autoplay
+  const NO = {translate: "no"};                     // names, state names, scenario syntax: written as they are
 
+  function words(tag, attrs, text) { return el(tag, Object.assign({translate: "no", text: text}, attrs || {})); }
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -271,18 +313,33 @@ JS = r"""
   function steps(reading) { return reading.steps; }
   function count() { return Math.max(...sc.readings.map((r) => r.steps.length)); }
   function stepOf(reading, i) { return reading.steps[Math.min(i, reading.steps.length - 1)]; }
+  function firedCount() { return stepOf(sc.readings[shown], index).fired.length; }
+  function upTo() { const f = firedCount(); return sub < 0 || sub > f ? f : sub; }   // events of the step shown
+  function ruleTitles(rs) {                        // "ID: title; ...": the id (and a ruling's name) as written
+    const out = document.createDocumentFragment();
+    rs.forEach((r, i) => {
+      const t = TITLES[r] || r, cut = t.indexOf(": ");
+      if (i) out.append("; ");
+      if (cut < 0) out.append(words("span", {}, t)); else out.append(words("span", {}, t.slice(0, cut + 2)), t.slice(cut + 2));
+    });
+    return out;
+  }
 
   // -- chrome ---------------------------------------------------------------------------------
   $("title").textContent = UI.title;
   document.title = UI.title;
   $("picker-label").textContent = UI.scenario;
-  for (const [id, key] of [["first", "first"], ["prev", "prev"], ["next", "next"], ["last", "last"]]) {
+  for (const [id, key] of [["first", "first"], ["prev", "prev"], ["next", "next"], ["last", "last"],
+                           ["prev-event", "prev_event"], ["next-event", "next_event"]]) {
     $(id).title = UI[key]; $(id).setAttribute("aria-label", UI[key]);
   }
   $("keys").textContent = UI.keys;
   $("diagrams-title").textContent = UI.diagrams;
   $("diagrams-hint").textContent = UI.diagrams_hint;
   $("whole-title").textContent = UI.whole_trace;
+  $("filter-label").textContent = UI.filter;
+  $("filter").placeholder = UI.filter_hint; $("filter").title = UI.filter_hint;
+  $("legend-text").textContent = UI.changed;
   DATA.scenarios.forEach((s, i) => $("picker").append(el("option", {value: i, text: s.name})));
   if (DATA.scenarios.length < 2) $("picker-wrap").hidden = true;
 
@@ -300,7 +357,7 @@ JS = r"""
       for (const inst of insts) {
         const tpl = document.getElementById("svg-" + m.name);
         const svg = tpl.content.firstElementChild.cloneNode(true);
-        const cap = el("figcaption", {}, m.name + (inst ? " [" + inst + "]" : "") + " ", el("span", {class: "st"}));
+        const cap = el("figcaption", NO, m.name + (inst ? " [" + inst + "]" : "") + " ", el("span", {class: "st"}));
         const fig = el("figure", {class: "machine", "data-machine": m.name, "data-instance": inst || ""}, cap, svg);
         fig.addEventListener("click", () => fig.classList.toggle("big"));
         const nodes = new Map(), edges = new Map();
@@ -315,11 +372,14 @@ JS = r"""
       }
     }
   }
-  function drawDiagrams(step) {
-    const ms = step.state.machines;
+  function drawDiagrams(step, before, k) {
+    // after the first k events of the step: the states before it, each fired transition applied in turn
+    const done = step.fired.slice(0, k);
+    const ms = k === step.fired.length ? step.state.machines : Object.assign({}, before.state.machines);
+    if (k !== step.fired.length) for (const t of done) ms[t.key] = t.dest;
     for (const f of figures) {
       f.nodes.forEach((g) => g.classList.remove("current"));
-      f.edges.forEach((gs) => gs.forEach((g) => g.classList.remove("fired")));
+      f.edges.forEach((gs) => gs.forEach((g) => g.classList.remove("fired", "now")));
       const states = [];
       for (const leaf of f.machine.leaves) {
         const key = f.inst ? leaf + "[" + f.inst + "]" : leaf;
@@ -328,10 +388,13 @@ JS = r"""
         states.push(f.machine.leaves.length > 1 ? leaf.split(".").pop() + ": " + state : state);
         const g = f.nodes.get(leaf + "." + state);
         if (g) g.classList.add("current");
-        for (const t of step.fired) {
-          if (t.key !== key) continue;
-          for (const e of f.edges.get(leaf + "." + t.source + "->" + leaf + "." + t.dest) || []) e.classList.add("fired");
-        }
+        done.forEach((t, j) => {
+          if (t.key !== key) return;
+          for (const e of f.edges.get(leaf + "." + t.source + "->" + leaf + "." + t.dest) || []) {
+            e.classList.add("fired");
+            if (j === k - 1 && k < step.fired.length) e.classList.add("now");
+          }
+        });
       }
       f.fig.querySelector("figcaption .st").textContent = states.join(", ");
       f.fig.dataset.current = states.join(", ");
@@ -339,105 +402,158 @@ JS = r"""
   }
 
   // -- panels ---------------------------------------------------------------------------------
-  function unitEl(u) {
-    const cls = "unit" + (u.designation ? " " + u.designation : "") + (u.zone !== "board" ? " dead" : "");
-    const bits = [u.controller];
-    if (u.damage) bits.push("dmg " + u.damage);
-    if (u.stunned) bits.push("stunned");
-    if (u.exhausted) bits.push("exhausted");
-    if (u.designation) bits.push(u.designation);
-    if (u.zone !== "board") bits.push(u.zone);
-    return el("span", {class: cls, "data-unit": u.id, title: u.kind + (u.card ? " " + u.card : "")},
-      u.id + " ", el("span", {class: "m", text: String(u.might)}), " (" + bits.join(", ") + ")");
+  // -- what changed since the previous step: keys "field:NAME", "unit:ID", "bf:NAME", "item:NAME" -----
+  function changes(st, prev) {
+    const out = new Set();
+    if (!prev) return out;
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    for (const k of ["turn", "phase", "turn_state", "focus", "priority", "score", "winner", "chain_state"])
+      if (!same(st[k], prev[k])) out.add("field:" + k);
+    const units = (s) => {
+      const m = new Map();
+      for (const b of s.board) for (const u of b.units) m.set(u.id, [b.name, u]);
+      for (const [p, us] of Object.entries(s.bases)) for (const u of us) m.set(u.id, ["base " + p, u]);
+      for (const u of s.gone) m.set(u.id, ["gone", u]);
+      return m;
+    };
+    const was = units(prev);
+    units(st).forEach((v, id) => { if (!same(v, was.get(id))) out.add("unit:" + id); });
+    const bfs = new Map(prev.board.map((b) => [b.name, b]));
+    for (const b of st.board) {
+      const o = bfs.get(b.name);
+      if (!o || !same([b.status, b.controller, b.contested, b.staged, b.active], [o.status, o.controller, o.contested, o.staged, o.active]))
+        out.add("bf:" + b.name);
+    }
+    const items = new Map(prev.chain.map((it) => [it.name, it]));
+    for (const it of st.chain) if (!same(it, items.get(it.name))) out.add("item:" + it.name);
+    return out;
   }
-  function statusBox(st) {
+  function mark(e, ch, key) { if (ch.has(key)) { e.classList.add("changed"); e.dataset.changed = ""; } return e; }
+  function unitEl(u, ch) {
+    const cls = "unit" + (u.designation ? " " + u.designation : "") + (u.zone !== "board" ? " dead" : "");
+    const bits = [words("span", {}, u.controller)];
+    if (u.damage) bits.push(UI.damage + " " + u.damage);
+    if (u.stunned) bits.push(UI.stunned);
+    if (u.exhausted) bits.push(UI.exhausted);
+    if (u.designation) bits.push(UI[u.designation] || u.designation);
+    if (u.zone !== "board") bits.push(UI[u.zone] || u.zone);
+    const list = [];
+    bits.forEach((b, i) => { if (i) list.push(", "); list.push(b); });
+    return mark(el("span", {class: cls, "data-unit": u.id, title: u.kind + (u.card ? " " + u.card : "")},
+      words("span", {}, u.id), " ", el("span", {class: "m", text: String(u.might)}), " (", ...list, ")"), ch, "unit:" + u.id);
+  }
+  function statusBox(st, ch) {
     const kv = el("dl", {class: "kv"});
-    const add = (k, v, attr) => { kv.append(el("dt", {text: UI[k]}), el("dd", {"data-field": attr || k, text: v})); };
+    const add = (k, v, attr) => {
+      kv.append(el("dt", {text: UI[k]}), mark(el("dd", {"data-field": attr || k, translate: "no", text: v}), ch, "field:" + (k === "state" ? "turn_state" : k)));
+    };
     add("turn", st.turn); add("phase", st.phase); add("state", st.turn_state);
     add("focus", st.focus || UI.nobody); add("priority", st.priority || UI.nobody);
     add("score", Object.entries(st.score).map(([p, n]) => p + " " + n).join(", "));
     if (st.winner) add("winner", [].concat(st.winner).join(", "));
     return el("div", {class: "box status"}, el("h2", {text: UI.status}), kv);
   }
-  function boardBox(st) {
+  function boardBox(st, ch) {
     const bfs = el("div", {class: "bfs"});
     for (const b of st.board) {
       const tags = el("div", {class: "meta"});
-      tags.append(el("span", {class: "tag", "data-field": "status", text: b.status}));
+      tags.append(words("span", {class: "tag", "data-field": "status"}, b.status));
       if (b.contested) tags.append(el("span", {class: "tag contested", text: UI.contested}));
-      for (const k of b.staged) tags.append(el("span", {class: "tag staged", text: UI.staged + " " + k}));
-      if (b.active && st.active) tags.append(el("span", {class: "tag active", text: UI.active + " " + st.active.kind}));
+      for (const k of b.staged) tags.append(el("span", {class: "tag staged"}, UI.staged + " ", words("span", {}, k)));
+      if (b.active && st.active) tags.append(el("span", {class: "tag active"}, UI.active + " ", words("span", {}, st.active.kind)));
       const units = el("div", {class: "units"});
       if (!b.units.length) units.append(el("span", {class: "muted", text: UI.no_units}));
-      for (const u of b.units) units.append(unitEl(u));
-      bfs.append(el("div", {class: "bf" + (b.contested ? " contested" : "") + (b.active ? " active" : ""), "data-bf": b.name},
-        el("div", {class: "name", text: b.name}),
+      for (const u of b.units) units.append(unitEl(u, ch));
+      bfs.append(mark(el("div", {class: "bf" + (b.contested ? " contested" : "") + (b.active ? " active" : ""), "data-bf": b.name},
+        words("div", {class: "name"}, b.name),
         el("div", {class: "meta", "data-field": "controller", text: b.controller ? UI.controller + " " + b.controller : UI.uncontrolled}),
-        tags, units));
+        tags, units), ch, "bf:" + b.name));
     }
     const bases = el("div", {class: "meta"});
     for (const [p, us] of Object.entries(st.bases)) {
-      const line = el("div", {"data-base": p}, UI.base + " " + p + ": ");
+      const line = el("div", {"data-base": p}, UI.base + " ", words("span", {}, p), ": ");
       if (!us.length) line.append(el("span", {class: "muted", text: "\u2014"}));
-      for (const u of us) line.append(unitEl(u));
+      for (const u of us) line.append(unitEl(u, ch));
       bases.append(line);
     }
     if (st.gone.length) {
       const line = el("div", {"data-gone": ""}, UI.gone + ": ");
-      for (const u of st.gone) line.append(unitEl(u));
+      for (const u of st.gone) line.append(unitEl(u, ch));
       bases.append(line);
     }
     return el("div", {class: "box board"}, el("h2", {text: UI.board}), bfs, bases);
   }
-  function chainBox(st) {
-    const box = el("div", {class: "box chain-box"}, el("h2", {}, UI.chain + " ", el("span", {class: "tag", "data-field": "chain_state", text: st.chain_state})));
+  function chainBox(st, ch) {
+    const box = el("div", {class: "box chain-box"}, el("h2", {}, UI.chain + " ",
+      mark(words("span", {class: "tag", "data-field": "chain_state"}, st.chain_state), ch, "field:chain_state")));
     if (!st.chain.length) { box.append(el("div", {class: "muted", text: UI.chain_empty})); return box; }
     const ol = el("ol", {class: "chain"});
     for (const it of [...st.chain].reverse()) {        // newest first: it resolves first
       const targets = it.targets.map(([f, v]) => f + ": " + v).join(", ");
-      ol.append(el("li", {class: it.finalized ? "finalized" : "pending", "data-item": it.name},
-        el("b", {text: it.name}), " \u2014 " + it.controller + " \u00b7 " + it.kind + (targets ? " \u00b7 " + targets : "") + " \u00b7 ",
-        el("i", {text: it.finalized ? UI.finalized : UI.pending})));
+      ol.append(mark(el("li", {class: it.finalized ? "finalized" : "pending", "data-item": it.name},
+        words("b", {}, it.name), " \u2014 ", words("span", {}, it.controller + " \u00b7 " + it.kind + (targets ? " \u00b7 " + targets : "")), " \u00b7 ",
+        el("i", {text: it.finalized ? UI.finalized : UI.pending})), ch, "item:" + it.name));
     }
     box.append(ol);
     return box;
   }
-  function traceBox(reading, step, stopped) {
+  function traceBox(reading, step, stopped, k) {
     const box = el("div", {class: "box trace"});
-    const head = step.n === 0 ? UI.start : UI.step + " " + step.n + ": " + step.label;
-    box.append(el("h2", {text: UI.trace}), el("div", {class: "step-label"}, el("b", {text: head})));
+    const head = step.n === 0 ? el("b", {text: UI.start}) : el("b", {}, UI.step + " " + step.n + ": ", words("span", {}, step.label));
+    box.append(el("h2", {text: UI.trace}), el("div", {class: "step-label"}, head));
+    const partial = k < step.fired.length;
+    let seen = -1;                                   // the last trace line written by the events shown
+    for (const t of step.fired.slice(0, k)) if (t.event !== null && t.event !== undefined) seen = Math.max(seen, t.event);
     if (stopped) box.append(el("div", {class: "muted", text: UI.stopped}));
     if (step.failure) box.append(el("div", {class: "failure", "data-failure": ""}, UI.failed + ": " + step.failure));
     if (step.expect) {
       const ul = el("ul", {class: "expect"});
-      for (const [k, v] of step.expect) ul.append(el("li", {class: step.failure ? "bad" : "ok"}, UI.expect + " " + k + " " + v + (step.failure ? "" : " \u2014 " + UI.held)));
+      for (const [k, v] of step.expect) ul.append(el("li", {class: step.failure ? "bad" : "ok"}, UI.expect + " ", words("span", {}, k + " " + v), step.failure ? "" : " \u2014 " + UI.held));
       box.append(ul);
     }
     const ul = el("ul", {class: "events"});
     const differs = sc.diverge && index === sc.diverge.index ? sc.diverge.event : Infinity;
-    step.events.forEach((e, k) => ul.append(el("li", {"data-event": "", class: k >= differs ? "differs" : null}, e.event, rules(e.rule))));
+    step.events.forEach((e, j) => ul.append(el("li", {"data-event": "", class: [j >= differs ? "differs" : "", partial && j > seen ? "after" : ""].join(" ").trim() || null}, e.event, rules(e.rule))));
     if (!step.events.length && !step.expect) box.append(el("div", {class: "muted", text: UI.no_events}));
     box.append(ul);
     const silent = step.fired.filter((f) => f.silent);
     if (silent.length) {
       const by = new Map();                          // per machine: its silent transitions, in order
       for (const f of silent) { if (!by.has(f.key)) by.set(f.key, []); by.get(f.key).push(f); }
-      const parts = [...by].map(([k, fs]) => fs.length > 2
-        ? k + " \u00d7" + fs.length + " (" + [...new Set(fs.map((f) => f.trigger))].join(", ") + ")"
-        : fs.map((f) => k + " " + f.trigger + ": " + f.source + " \u2192 " + f.dest).join("; "));
-      box.append(el("div", {class: "silent", "data-silent": silent.length}, UI.silent + ": " + parts.join("; ")));
+      const parts = [...by].map(([key, fs]) => key + " \u00d7" + fs.length);
+      box.append(el("div", {class: "silent", "data-silent": silent.length}, UI.silent + ": ", words("span", {}, parts.join("; "))));
     }
+    if (step.fired.length) box.append(firedList(step, k));
+    if (partial) box.append(el("div", {class: "muted", "data-whole-step": "", text: UI.whole_step}));
     const legal = Object.entries(step.state.legal).filter(([, a]) => a.length).map(([p, a]) => p + ": " + a.join(", "));
-    if (legal.length) box.append(el("div", {class: "legal"}, UI.legal + " \u2014 " + legal.join(" | ")));
+    if (legal.length) box.append(el("div", {class: "legal"}, UI.legal + " \u2014 ", words("span", {}, legal.join(" | "))));
     return box;
+  }
+  function firedList(step, k) {
+    // every transition the step fired, in order: a judge reads the rules' titles; the identifiers on hover
+    const ol = el("ol", {class: "fired"});
+    step.fired.forEach((t, j) => {
+      const ids = t.machine + (t.instance ? "[" + t.instance + "]" : "") + ": " + t.source + " --" + t.trigger
+        + ((t.guards || []).length || (t.unless || []).length ? " [" + [...(t.guards || []), ...(t.unless || []).map((u) => "!" + u)].join(" & ") + "]" : "")
+        + "--> " + t.dest + ((t.effects || []).length ? " / " + t.effects.join(", ") : "");
+      const li = el("li", {"data-fired": j, title: ids, class: k < step.fired.length ? (j === k - 1 ? "now" : j >= k ? "after" : null) : null},
+        el("span", {class: "label"}, ruleTitles(t.rules)), rules(t.rules.join(", ")), " ",
+        words("span", {class: "ids"}, (t.instance ? t.instance + ": " : "") + t.source + " \u2192 " + t.dest));
+      li.addEventListener("click", () => goEvent(index, j + 1));
+      ol.append(li);
+    });
+    return el("div", {}, el("h4", {text: UI.events, title: UI.events_hint}), ol);
   }
   function pane(reading, r) {
     const step = stepOf(reading, index), st = step.state;
+    const prev = index > 0 ? stepOf(reading, index - 1) : null;
+    const ch = changes(st, prev && prev !== step ? prev.state : null);
     const stopped = index >= reading.steps.length;
+    const k = r === shown ? upTo() : step.fired.length;
     const title = sc.readings.length > 1 ? UI.reading + " " + "AB"[r] + ": " + reading.label : null;
     const p = el("section", {class: "pane", "data-reading": r});
     if (title) p.append(el("h3", {}, title + " ", el("span", {class: "badge " + reading.status, text: UI[reading.status] || reading.status})));
-    p.append(traceBox(reading, step, stopped), el("div", {class: "row"}, statusBox(st), chainBox(st)), boardBox(st));
+    p.append(traceBox(reading, step, stopped, k), el("div", {class: "row"}, statusBox(st, ch), chainBox(st, ch)), boardBox(st, ch));
     return p;
   }
 
@@ -450,14 +566,29 @@ JS = r"""
       const items = s.events.map((e) => [e.event, e.rule]);
       if (s.failure) items.push([UI.failed + ": " + s.failure, ""]);
       for (const [text, rule] of items) {
-        const li = el("li", {"data-step": i, class: (i === index ? "now" : i > index ? "after" : "") + (rule === "" && s.failure ? " failed" : "")},
+        const li = el("li", {"data-step": i, "data-rules": rule, class: (i === index ? "now" : i > index ? "after" : "") + (rule === "" && s.failure ? " failed" : "")},
           (s.n ? s.n + "  " : "") + text, rules(rule));
         li.addEventListener("click", () => go(i));
         ol.append(li);
       }
     });
-    const now = ol.querySelector("li.now");
+    filter();
+    const now = ol.querySelector("li.now:not([hidden])");
     if (now) ol.scrollTop = Math.max(0, now.offsetTop - ol.offsetTop - 60);   // the list scrolls, not the page
+  }
+
+  function cites(list, want) {                     // "466" matches 466, 466.2, 466.3.a; "R1" not R10
+    return list.split(",").map((x) => x.trim()).some((r) => r === want || r.startsWith(want + "."));
+  }
+  function filter() {
+    const want = $("filter").value.trim();
+    let n = 0;
+    for (const li of $("whole").children) {
+      li.hidden = want !== "" && !cites(li.dataset.rules || "", want);
+      if (!li.hidden) n++;
+    }
+    $("filter-count").textContent = want ? n + " " + UI.lines_cite + " " + want : "";
+    document.body.dataset.filter = want;
   }
 
   // -- stepping -------------------------------------------------------------------------------
@@ -467,21 +598,53 @@ JS = r"""
     $("slider").value = index;
     const step0 = stepOf(sc.readings[0], index);
     $("position").textContent = UI.step + " " + index + " " + UI.of + " " + (n - 1);
+    const f = firedCount(), k = upTo();
+    $("sub").textContent = f ? UI.event + " " + k + " " + UI.of + " " + f : "";
     const panes = $("panes");
     panes.textContent = "";
     sc.readings.forEach((r, i) => panes.append(pane(r, i)));
     if (sc.diverge && index >= sc.diverge.index) panes.querySelectorAll(".pane").forEach((p) => p.classList.add("diff"));
-    drawDiagrams(stepOf(sc.readings[shown], index));
+    const r = sc.readings[shown];
+    drawDiagrams(stepOf(r, index), stepOf(r, Math.max(0, index - 1)), k);
     drawWhole();
     document.body.dataset.step = index;
+    document.body.dataset.event = k;
+    const h = (DATA.scenarios.length > 1 ? "scenario=" + DATA.scenarios.indexOf(sc) + "&" : "") + "step=" + index + (k < f ? "&event=" + k : "");
+    if (location.hash.slice(1) !== h) history.replaceState(null, "", "#" + h);   // the address names this step
     document.body.dataset.scenario = sc.file;
     $("first").disabled = $("prev").disabled = index === 0;
     $("next").disabled = $("last").disabled = index === n - 1;
+    $("prev-event").disabled = index === 0 && k === 0;
+    $("next-event").disabled = atEnd();
   }
-  function go(i) { index = Math.max(0, Math.min(count() - 1, i)); draw(); }
+  function go(i) { index = Math.max(0, Math.min(count() - 1, i)); sub = -1; draw(); }
+  function goEvent(i, k) { index = Math.max(0, Math.min(count() - 1, i)); sub = k; draw(); }
+  function atEnd() { return index === count() - 1 && upTo() === firedCount(); }
+  function nextEvent() {                           // one transition at a time; a step without any is one stop
+    if (upTo() < firedCount()) return goEvent(index, upTo() + 1);
+    if (index === count() - 1) return;
+    index += 1;
+    goEvent(index, Math.min(1, firedCount()));
+  }
+  function prevEvent() {
+    if (upTo() > 1) return goEvent(index, upTo() - 1);
+    if (index === 0) return goEvent(0, 0);
+    index -= 1;
+    go(index);
+  }
+  function play(on) {
+    if (timer) { clearInterval(timer); timer = null; }
+    if (on) {
+      if (atEnd()) go(0);
+      timer = setInterval(() => { nextEvent(); if (atEnd()) play(false); }, 700);
+    }
+    $("play").textContent = on ? "\u275a\u275a " + UI.pause : "\u25b6 " + UI.play;
+    $("play").classList.toggle("on", on);
+    document.body.dataset.playing = on ? "yes" : "";
+  }
   function pick(k) {
     sc = DATA.scenarios[k];
-    index = 0; shown = 0;
+    index = 0; shown = 0; sub = -1;
     const r0 = sc.readings[0];
     const info = $("scenario-info");
     info.textContent = "";
@@ -514,26 +677,35 @@ JS = r"""
     draw();
   }
   $("first").addEventListener("click", () => go(0));
+  $("prev-event").addEventListener("click", () => prevEvent());
+  $("next-event").addEventListener("click", () => nextEvent());
+  $("play").addEventListener("click", () => play(!timer));
+  $("filter").addEventListener("input", () => filter());
   $("prev").addEventListener("click", () => go(index - 1));
   $("next").addEventListener("click", () => go(index + 1));
   $("last").addEventListener("click", () => go(count() - 1));
   $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
   $("picker").addEventListener("change", (e) => pick(Number(e.target.value)));
   document.addEventListener("keydown", (e) => {
-    if (e.target && e.target.tagName === "SELECT") return;
-    if (e.key === "ArrowRight") { go(index + 1); e.preventDefault(); }
+    if (e.target && (e.target.tagName === "SELECT" || e.target.id === "filter")) return;
+    if (e.key === "ArrowRight" && e.shiftKey) { nextEvent(); e.preventDefault(); }
+    else if (e.key === "ArrowLeft" && e.shiftKey) { prevEvent(); e.preventDefault(); }
+    else if (e.key === " ") { play(!timer); e.preventDefault(); }
+    else if (e.key === "ArrowRight") { go(index + 1); e.preventDefault(); }
     else if (e.key === "ArrowLeft") { go(index - 1); e.preventDefault(); }
     else if (e.key === "Home") { go(0); e.preventDefault(); }
     else if (e.key === "End") { go(count() - 1); e.preventDefault(); }
   });
   function fromHash() {
     const h = new URLSearchParams(location.hash.slice(1));
-    const k = Number(h.get("scenario") || 0), i = Number(h.get("step") || 0);
-    pick(k >= 0 && k < DATA.scenarios.length ? k : 0);
-    $("picker").value = sc === DATA.scenarios[k] ? k : 0;
-    if (i) go(i);
+    const k = Number(h.get("scenario") || 0), i = Number(h.get("step") || 0), ev = h.get("event");
+    const want = k >= 0 && k < DATA.scenarios.length ? k : 0;
+    if (sc !== DATA.scenarios[want]) pick(want);
+    $("picker").value = want;
+    if (ev !== null && Number(ev) >= 0) goEvent(i || 0, Number(ev)); else go(i || 0);
   }
   window.addEventListener("hashchange", fromHash);
+  play(false);
   fromHash();
 })();
 """

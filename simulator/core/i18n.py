@@ -116,6 +116,22 @@ def value_word(word: str, lang: str = "en") -> str:
     return catalogue(lang).pgettext("value", word) if lang != "en" and has(lang, word, "value") else word
 
 
+#: the message context of a rule's title (``statecharts.titles.TITLES``)
+TITLE = "rule title"
+
+
+def rule_title(title: str, lang: str = "en") -> str:
+    """A rule's title as :func:`statecharts.titles.title` gives it (``ID: text``), its text in ``lang``.
+
+    >>> rule_title("144: moving a unit between locations", "fr")
+    '144: déplacer une unité d’un emplacement à un autre'
+    """
+    rule, sep, text = title.partition(": ")
+    if lang == "en" or not sep or not has(lang, text, TITLE):
+        return title
+    return f"{rule}: {catalogue(lang).pgettext(TITLE, text)}"
+
+
 def gettext_for(lang: str):
     """``_`` for the command line's own sentences (headers, results)."""
     return catalogue(lang).gettext
@@ -146,6 +162,11 @@ def scan(source: str, filename: str = "<source>"):
         return None
 
     for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "TITLES" and \
+                isinstance(node.value, ast.Dict):                  # statecharts/titles.py: the rules' titles
+            for v in node.value.values:
+                if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                    messages.append((v.lineno, TITLE, v.value))
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "VALUE_WORDS"
                                                 for t in node.targets):
             for elt in getattr(node.value, "elts", []):
@@ -165,6 +186,8 @@ def scan(source: str, filename: str = "<source>"):
                 says = const(kw.value) if kw.arg == "say" else None
                 if says:
                     messages += [(kw.value.lineno, None, m) for m in says if m]
+        elif name == "Ruling" and len(node.args) >= 4 and (default := const(node.args[3])):
+            messages += [(node.args[3].lineno, TITLE, m) for m in default]      # a ruling's title: its default
         elif name in ("N_", "_") and node.args and (marked := const(node.args[0])):
             messages += [(node.lineno, None, m) for m in marked]
         elif name == "log" and isinstance(node.func, ast.Name) and len(node.args) >= 2:

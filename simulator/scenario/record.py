@@ -91,7 +91,7 @@ def fired_data(f: Fired, events: list) -> dict:
     idx = next((i for i, e in enumerate(events) if e is f.event), None) if f.event is not None else None
     return {"machine": f.leaf, "instance": f.inst, "key": machine_key(f.leaf, f.inst), "trigger": f.t.trigger,
             "source": f.t.source, "dest": f.t.dest, "rules": list(f.t.rules), "silent": f.event is None,
-            "event": idx}
+            "event": idx, "guards": list(f.t.guards), "unless": list(f.t.unless), "effects": list(f.t.effects)}
 
 
 @dataclass

@@ -94,8 +94,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--export", metavar="FILE.graphml", help="write the explored state space as GraphML (even with --no-graph)")
     p.add_argument("--out", metavar="DIR", default="verify-counterexamples",
                    help="where violations are written as scenario files (default: verify-counterexamples/)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="a progress bar on stderr while exploring (default: only when stderr is a terminal)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                   help="the work done on stderr while exploring (states, levels, states/s; a percentage and the time "
+                        "left only from the positions' expected counts): one line redrawn on a terminal, otherwise a "
+                        "line every --progress-every seconds (default: on)")
+    p.add_argument("--progress-every", type=_progress_every, default=None, metavar="SECONDS",
+                   help="when stderr is not a terminal: seconds between two progress lines (default: 30)")
     p.add_argument("--levels", action="store_true",
                    help="a line per breadth-first level on stderr (depth, states, times, peak memory): for a long search")
     p.add_argument("--checkpoint", metavar="DIR",
@@ -215,10 +219,25 @@ def write_counterexample(out: Path, pos: Position, v: Violation, n: int) -> Path
 
 # -- running ---------------------------------------------------------------------------------------
 
-def _level_printer(pos: Position):
+def _on_level(pos: Position, levels: bool):
+    """What a search calls after each level: the progress report, and with ``--levels`` a line on stderr."""
+    from simulator.verify import progress
+
     def show(lv) -> None:
-        print(shown(f"{pos.name}: {lv.line()}"), file=sys.stderr, flush=True)
+        progress.report(pos.name, lv.depth, lv.states)
+        if levels:
+            print(shown(f"{pos.name}: {lv.line()}"), file=sys.stderr, flush=True)
     return show
+
+
+def _progress_every(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
 
 
 def _duration(text: str) -> float:
@@ -242,7 +261,7 @@ def _bound_duration(text: str) -> float:
 def _work(job) -> Result:
     pos, max_states, depth, graph, measure, backend, export, levels, ckpt, max_seconds = job
     r = explore(pos, max_states=max_states, max_depth=depth, graph=graph, measure=measure, backend=backend,
-                labels=export, on_level=_level_printer(pos) if levels else None, checkpoint=ckpt,
+                labels=export, on_level=_on_level(pos, levels), checkpoint=ckpt,
                 stable=ckpt is not None, max_seconds=max_seconds)      # a search resumed in another process: fingerprints of every process
     return finish(pos, r, export, backend)
 
@@ -265,17 +284,18 @@ def finish(pos: Position, r: Result, export: bool, backend: str = "compiled") ->
 
 def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int | None = None,
                   depth: int | None = None, graph: bool = False, measure: bool = False,
-                  backend: str = "compiled", progress: bool = False, export: bool = False,
+                  backend: str = "compiled", progress=None, export: bool = False,
                   cluster: str | None = None, shards: int | None = None, levels: bool = False,
                   checkpoint=None, max_seconds: float | None = None) -> list[Result]:
-    """Explore every position; results in the positions' order. ``progress``: a bar on stderr, a tick per position.
+    """Explore every position; results in the positions' order. ``progress``: a started
+    :class:`~simulator.verify.progress.Progress` told when each position is done (it closes it).
 
     ``jobs`` processes: the positions run largest first (their ``explore: states:``) one per process, except a
     position bigger than the others' share (or the only one), which all ``jobs`` processes explore together
     (:mod:`simulator.verify.shard`). ``cluster``: every position sharded over a Dask cluster's workers.
     ``max_seconds``: each position's time bound (``Result.bound``)."""
     work = [(p, max_states, depth, graph, measure, backend, export, levels, checkpoint, max_seconds) for p in positions]
-    bar = _bar(len(work)) if progress else None
+    bar = progress
     results: list = [None] * len(work)
     total = sum(p.states for p in positions)
     try:
@@ -331,25 +351,15 @@ def _sharded(job, transport, n: int, stable: bool = False) -> Result:
     pool = transport(make)
     try:
         r = search(pos, pool, limit=max_states, backend=backend, measure=measure,
-                   on_level=_level_printer(pos) if levels else None, checkpoint=ckpt, max_seconds=max_seconds)
+                   on_level=_on_level(pos, levels), checkpoint=ckpt, max_seconds=max_seconds)
     finally:
         pool.close()
     return finish(pos, r, export, backend)
 
 
-def _bar(total: int):
-    import shutil
-    from tqdm import tqdm
-    size = shutil.get_terminal_size((80, 24))       # a terminal that reports no size (0 x 0) gets 80 x 24
-    return tqdm(total=total, desc="explore", unit="position", file=sys.stderr, leave=False,
-                ncols=max(size.columns, 40), nrows=max(size.lines, 5),
-                mininterval=0, miniters=1)              # a tick per position: a few, each worth showing
-
-
 def _tick(bar, r: Result) -> None:
     if bar is not None:
-        bar.set_postfix_str(f"{r.position}: {r.states} states", refresh=False)
-        bar.update(1)
+        bar.done(r.position, r.states)
 
 
 def state_graph(results: list[Result]):
@@ -427,7 +437,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = run_positions(positions, jobs=jobs, max_states=args.max_states, depth=args.depth,
                                 graph=graph, measure=args.stats, backend=args.backend,
-                                progress=_show_progress(args), export=bool(args.export),
+                                progress=_progress(args, positions), export=bool(args.export),
                                 cluster=args.cluster, shards=args.shards, levels=args.levels, checkpoint=ckpt,
                                 max_seconds=max_time)
     finally:
@@ -597,11 +607,12 @@ def _resuming(args):
     return ck, [pos]
 
 
-def _show_progress(args) -> bool:
-    """A progress bar only for a person watching: stderr is a terminal, and --progress/--no-progress say."""
-    if args.progress is not None:
-        return args.progress
-    return sys.stderr.isatty()
+def _progress(args, positions):
+    """The progress line (``simulator.verify.progress``), started; None with --no-progress."""
+    from simulator.verify.progress import EVERY, Progress
+    if not args.progress:
+        return None
+    return Progress(positions, tty=sys.stderr.isatty(), every=args.progress_every or EVERY).start()
 
 
 def _invariant_names():

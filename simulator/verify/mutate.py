@@ -68,6 +68,8 @@ SLOW_TESTS = ("test_loader.py", "test_diagrams.py", "test_docs.py", "test_layers
 #: and, in the files kept, the tests that render pictures (graphviz: seconds each, no rule in them) and the
 #: exhaustive exploration (what stage 3 does in full)
 SLOW_KEYWORDS = "not svg and not exhaustive_exploration"
+#: seconds between two progress lines while stage 2 records what each test fires (minutes in all)
+RECORDING_EVERY = 10.0
 #: a child's exit status when Ctrl-C interrupted it (no outcome: the run stops, nothing is recorded for it)
 INTERRUPTED = 130
 
@@ -257,6 +259,8 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
     failed: list[str] = []
     current: list[str] = [""]
     wanted = set(only_tests) if only_tests is not None else None
+    t0 = time.monotonic()
+    ran = [0, 0, t0 + RECORDING_EVERY]                    # tests finished, tests collected, next progress line
 
     class Watch:
         def pytest_runtest_logreport(self, report):
@@ -272,6 +276,14 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
         def pytest_collection_modifyitems(self, session, config, items):
             if wanted is not None:
                 items[:] = [i for i in items if i.nodeid in wanted]
+            ran[1] = len(items)
+
+        def pytest_runtest_logfinish(self, nodeid, location):
+            ran[0] += 1
+            if record and time.monotonic() >= ran[2]:          # alive, and how far: a line every RECORDING_EVERY s
+                ran[2] = time.monotonic() + RECORDING_EVERY
+                print(f"  recording: {ran[0]:,}/{ran[1]:,} tests run, {time.monotonic() - t0:.0f} s",
+                      file=sys.__stderr__, flush=True)
 
     files = [str(p) for p in sorted((ROOT / "tests").glob("test_*.py")) if p.name not in SLOW_TESTS]
     if wanted is not None:
@@ -329,7 +341,9 @@ def verify_baseline() -> dict:
     global _BASE
     from simulator.verify import command
     positions = [p for path in command.DEFAULT_FILES for p in command.load_positions(str(path))[0]]
-    results = command.run_positions(positions, jobs=1, graph=True, export=True)   # export: keep the labelled graph
+    from simulator.verify.progress import Progress
+    results = command.run_positions(positions, jobs=1, graph=True, export=True,   # export: keep the labelled graph
+                                    progress=Progress(positions, tty=sys.stderr.isatty()).start())
     _BASE = {"results": {r.position: r for r in results},
              "digests": {r.position: d for r, d in zip(results, graph_digests(results))}}
     return _BASE
@@ -781,14 +795,53 @@ def read_run(path: Path, header: dict) -> tuple[dict[str, tuple[bool, str]], dic
 
 # -- the command ----------------------------------------------------------------------------------
 
+#: the stages of ``--sample N`` unless ``--stages`` says otherwise: seconds a mutant
+QUICK = ("scenarios",)
+
+
+def _missing(stages: tuple[str, ...]) -> str:
+    """Why ``stages`` cannot run here ('' when they can): the scenarios and tests stages run the project's
+    ``scenarios/``, ``tests/golden/`` and ``tests/``, which a clone has and an installed riftsim does not."""
+    need = {"scenarios": ROOT / "scenarios", "tests": ROOT / "tests"}
+    gone = [f"{st} ({need[st]})" for st in stages if st in need and not need[st].is_dir()]
+    if not gone:
+        return ""
+    return (f"stage {', '.join(gone)} runs the project's own scenarios and tests, which an installed riftsim does "
+            f"not have: run riftsim mutate in a clone (pip install -e . there), or choose --stages verify")
+
+
+def _unmutated_failure(stage: str, why: str, stages: tuple[str, ...]) -> str:
+    """The message when a stage fails on the unmutated declarations: nothing can be measured; what to do.
+
+    >>> print(_unmutated_failure("tests-coverage", "tests/test_a.py::test_b, tests/test_c.py::test_d", QUICK))
+    stage 'tests' already fails on the unmutated declarations (tests/test_a.py::test_b, tests/test_c.py::test_d), so no \
+mutant can be measured by it: the suite fails here, whatever the mutants. See why with: python -m pytest \
+tests/test_a.py::test_b; fix it, or leave the stage out: --stages scenarios
+    """
+    kind, _, what = why.partition(": ") if why.startswith(("tests: ", "expect: ", "golden: ", "crash: ")) else ("", "", why)
+    name = what.split(", ")[0].split(": ")[0]
+    if stage.startswith("tests"):
+        stage = "tests"
+        see = f"python -m pytest {name}" if "::" in name else "python -m pytest -x -q tests/"
+    elif kind == "golden":
+        see = f"riftsim approve --check {name}"
+    else:
+        see = f"riftsim simulate scenarios/{name}.yaml" if name and " " not in name else "riftsim simulate scenarios/"
+    others = [st for st in stages if st != stage]
+    skip = f", or leave the stage out: --stages {','.join(others)}" if others else ""
+    return (f"stage '{stage}' already fails on the unmutated declarations ({what[:300]}), so no mutant can be "
+            f"measured by it: the suite fails here, whatever the mutants. See why with: {see}; fix it{skip}")
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", action="store_true", help="print every mutant's id and stop")
     p.add_argument("--only", metavar="TEXT", action="append", help="only mutants whose id contains TEXT; repeatable")
     p.add_argument("--ids", metavar="FILE", help="only the mutants whose ids are listed in FILE, one a line")
     p.add_argument("--sample", type=int, metavar="N",
                    help="only N mutants, chosen by a stable hash of their ids (one per operator first)")
-    p.add_argument("--stages", default=",".join(STAGES),
-                   help=f"comma-separated stages to run, in order (default: {','.join(STAGES)})")
+    p.add_argument("--stages", default=None,
+                   help=f"comma-separated stages to run, in order (default: {','.join(STAGES)}; with --sample only "
+                        f"scenarios, the quick one: the slow stages are asked for, e.g. --stages {','.join(STAGES)})")
     p.add_argument("--no-golden", action="store_true",
                    help="stage 'scenarios' ignores the golden files (the score the suite had before them)")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
@@ -812,7 +865,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import statecharts
 
-    stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
+    quick = args.stages is None and bool(args.sample)
+    stages = QUICK if quick else tuple(s.strip() for s in (args.stages or ",".join(STAGES)).split(",") if s.strip())
     bad = [s for s in stages if s not in STAGES]
     if bad or not stages:
         print(f"riftsim mutate: unknown stage {bad[0] if bad else '(none)'}: choose from {', '.join(STAGES)}",
@@ -821,6 +875,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:         # a log written as it goes (not atomic): a regular file, a FIFO or a character device
         from simulator.core.files import target
         target(args.json)                        # (a folder, a block device...: refused in one line, before any work)
+    missing = _missing(stages) if not args.list else ""
+    if missing:
+        print(f"riftsim mutate: {missing}", file=sys.stderr)
+        return 2
+    if quick and not args.same_graph and not args.list:
+        print(f"--sample: stage {QUICK[0]} only (seconds a mutant); the slow stages are asked for: "
+              f"--stages {','.join(STAGES)}", flush=True)
     everything = mutants(statecharts.MACHINES)
     try:
         equivalents = load_equivalents()
@@ -875,17 +936,19 @@ def run(args: argparse.Namespace) -> int:
     eq_survived: list[Mutant] = []
     base_killed, why = run_mutant(None, stages[:1], golden_check=not args.no_golden)
     if base_killed:
-        print(f"riftsim mutate: the unmutated declarations already fail ({why}): fix the suite first", file=sys.stderr)
+        print(f"riftsim mutate: {_unmutated_failure(stages[0], why, stages)}", file=sys.stderr)
         return 1
     skip: dict = dict(passed)
     only: dict = {}
     for stage, cov in (("scenarios", "coverage"), ("tests", "tests-coverage")):
         if stage not in stages or all(m.id in done or stage in passed.get(m.id, ()) for m in ms):
             continue                                  # (a resumed run: every mutant is past that stage)
+        if stage == "tests":
+            print("stage 'tests': recording, on the unmutated declarations, what each fast test fires (once; "
+                  "minutes) ...", flush=True)
         failed, fired = run_stage(None, cov)
         if failed:
-            print(f"riftsim mutate: stage {stage} fails unmutated, recording what it fires ({fired[:300]})",
-                  file=sys.stderr)
+            print(f"riftsim mutate: {_unmutated_failure(stage, fired, stages)}", file=sys.stderr)
             return 1
         if stage == "scenarios":
             never = unreached(statecharts.MACHINES, json.loads(fired), stage)
