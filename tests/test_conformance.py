@@ -199,7 +199,7 @@ def test_bad_input_is_one_line_naming_where(tmp_path, capsys):
     cut.write_text(fixtures.dumps(broken))
     line = next(i for i, x in enumerate(cut.read_text().splitlines(), 1) if '"n": 2' in x) - 1
     assert main(["conformance", str(cut), "--engine", REFERENCE]) == 2
-    assert capsys.readouterr().err.strip() == f"riftsim: {cut}:{line}: command 2 has no observe"
+    assert capsys.readouterr().err.strip() == f"riftsim: {cut}:{line}: entry 2 of commands needs 'observe'"
     assert main(["conformance", str(SEED000.parent.parent / "tests"), "--engine", "/nonexistent/engine"]) == 2
     assert main(["export", "--fixtures", str(tmp_path / "x"), str(tmp_path / "missing.yaml")]) == 2
     assert not (tmp_path / "x").exists(), "nothing is written when a scenario is refused"

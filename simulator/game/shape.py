@@ -23,10 +23,10 @@ from typing import Any
 
 from simulator.core.errors import ScenarioError
 
-FILES = {"scenario": "scenario.schema.json", "positions": "positions.schema.json"}
+FILES = {"scenario": "scenario.schema.json", "positions": "positions.schema.json", "fixture": "fixture.schema.json"}
 #: the schema each kind of document is checked with: a file's own, or a definition inside one
 ROOTS = {"scenario": ("scenario", None), "positions": ("positions", None), "setup": ("positions", "setup"),
-         "step": ("scenario", "step")}
+         "step": ("scenario", "step"), "fixture": ("fixture", None)}
 TYPES = {"object": "a mapping", "array": "a list", "string": "a text", "integer": "a whole number",
          "number": "a number", "boolean": "true or false", "null": "nothing (null)"}
 
@@ -180,19 +180,18 @@ def name_of(path: tuple, doc) -> str:
     for k in ("id", "name"):
         if isinstance(owner, dict) and isinstance(owner.get(k), str) and head and isinstance(head[-1], int):
             return f"{fmt(owner[k])}'s {last}"
-    if head and head[-1] == "explore":
-        return f"explore.{last}"
-    if head and head[-1] == "rulings":
-        return f"ruling {fmt(last)}"
-    if head and head[-1] == "hands":
-        return f"{fmt(last)}'s hand"
+    if head and head[-1] in _UNDER:
+        return _UNDER[head[-1]].format(last=last, fmt=fmt(last))
     if len(head) >= 3 and head[-3] in ("effect", "deathknell") and isinstance(head[-2], int):
         return f"{head[-1]} {last}"
-    if head and head[-1] in ("score", "resources", "energy", "runes", "hands", "control", "controller"):
-        return f"{fmt(last)}'s {head[-1]}"
     if len(head) == 2 and head[0] == "cards":
         return f"card {fmt(head[1])}'s {last}"
     return str(last)
+
+
+#: how a key is named under these parents: ``explore.turns``, ``ruling R1``, ``A's hand``, ``A's score``
+_UNDER = {"explore": "explore.{last}", "rulings": "ruling {fmt}", "hands": "{fmt}'s hand",
+          **{k: "{fmt}'s " + k for k in ("score", "resources", "energy", "runes", "control", "controller")}}
 
 
 def object_name(path: tuple, x, s) -> str:

@@ -201,48 +201,19 @@ def shipped_schema() -> str:
 
 
 def check_format(doc: Any, file: str, text: str = "") -> dict:
-    """A fixture read back: ScenarioError ``FILE:LINE: what`` unless it is an object of a format this riftsim
-    knows, with every part the driver reads (``text``, the file's text, gives the line)."""
-    path = _shape_problem(doc)
-    if path is None:
-        return doc
-    at, what = path
-    line = 1
+    """A fixture read back: ScenarioError ``FILE:LINE: what`` unless it is valid against the fixture JSON Schema
+    (the one structural check, as for scenario files; ``text``, the file's text, gives the line)."""
+    lines: dict[tuple, int] = {(): 1}
     if text:
         try:
-            line = parse(text, file)[1].get(at, 1)
+            lines = parse(text, file)[1]
         except ScenarioError:
             pass
-    raise ScenarioError(f"{file}:{line}", what)
-
-
-def _shape_problem(doc: Any) -> tuple[tuple, str] | None:
-    """(path, what is wrong) of the first part of a fixture the driver could not read, or None."""
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:    # the version first: another one is not broken
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
-        return ("format",) if isinstance(doc, dict) else (), f"not a fixture of format {FORMAT} (format: {got!r})"
-    for k, kind in (("name", str), ("position", dict), ("initial", dict), ("commands", list)):
-        if not isinstance(doc.get(k), kind):
-            return (k,), f"the fixture's {k} is missing or not {'a text' if kind is str else 'an ' + kind.__name__}"
-    entries: list[tuple[tuple, Any]] = [(("initial",), doc["initial"])]
-    entries += [(("commands", i), c) for i, c in enumerate(doc["commands"])]
-    for at, e in entries:
-        what = "the start" if len(at) == 1 else f"command {at[1] + 1}"
-        keys = ("events", "decide", "observe") + (("n", "command") if len(at) > 1 else ())
-        missing = [k for k in keys if not isinstance(e, dict) or k not in e]
-        if missing:
-            return at, f"{what} has no {', '.join(missing)}"
-        if not isinstance(e["events"], list) or not all(isinstance(x, dict) and _texts(x.get("rules"))
-                                                        for x in e["events"]):
-            return at + ("events",), f"{what}'s events are not a list of objects, each with its rules (texts)"
-        if "refused" in e and not (isinstance(e["refused"], dict) and _texts(e["refused"].get("rules"))):
-            return at + ("refused",), f"{what}'s refused has no rules (a list of texts)"
-        if not isinstance(e["decide"], dict):
-            return at + ("decide",), f"{what}'s decide is not an object"
-        lost = [k for k in OBSERVED if not isinstance(e["observe"], dict) or k not in e["observe"]]
-        if lost:
-            return at + ("observe",), f"{what}'s observe has no {', '.join(lost)}"
-    return None
+        raise ScenarioError(f"{file}:{lines.get(('format',), 1)}", f"not a fixture of format {FORMAT} (format: {got!r})")
+    shape.check(doc, "fixture", file, lines)
+    return doc
 
 
 def _texts(v: Any) -> bool:
