@@ -399,16 +399,20 @@ class Validator(SetupValidator):
             for who in v:
                 self.player(who, p + (who,), k)
         elif k in ("units", "gear"):
-            for uid, fields in v.items():
-                self.unit_id(uid, p + (uid,), k, gear=k == "gear")
-                for f, x in fields.items():
-                    if UNIT_FIELDS.get(f) == "place":
-                        self.place(x, p + (uid, f), f)
-                    elif UNIT_FIELDS.get(f) == "player":
-                        self.player(x, p + (uid, f), f)
+            self.named_units(k, v, p)
         elif k == "winner":
             for j, x in enumerate(v if isinstance(v, list) else [v]):
                 self.player(x, p + (j,) if isinstance(v, list) else p, k, null=True)
+
+    def named_units(self, k: str, v: dict, p: Path) -> None:
+        """An expectation's units (or gear): declared ids, and the places and players their fields name."""
+        for uid, fields in v.items():
+            self.unit_id(uid, p + (uid,), k, gear=k == "gear")
+            for f, x in fields.items():
+                if UNIT_FIELDS.get(f) == "place":
+                    self.place(x, p + (uid, f), f)
+                elif UNIT_FIELDS.get(f) == "player":
+                    self.player(x, p + (uid, f), f)
 
 
 # -- running ------------------------------------------------------------------------------------------

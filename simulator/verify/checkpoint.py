@@ -262,9 +262,14 @@ def check_shard(part) -> str | None:
         return f"sg is a {type(part['sg']).__name__}"
     if type(part["coverage"]) is not set or not all(type(r) is tuple for r in part["coverage"]):
         return "coverage is not a set of transitions"
-    if type(part["frontier"]) is not list:
-        return f"frontier is a {type(part['frontier']).__name__}"
-    for i, x in enumerate(part["frontier"]):
+    return _frontier_problem(part["frontier"])
+
+
+def _frontier_problem(frontier) -> str | None:
+    """What is wrong with a shard's frontier (a list of (state, id, depth, end-turns)), or None."""
+    if type(frontier) is not list:
+        return f"frontier is a {type(frontier).__name__}"
+    for i, x in enumerate(frontier):
         if type(x) is not tuple or len(x) != 4 or not _named(x[0], *FRONTIER_STATES) or not all(map(_count, x[1:])):
             return f"frontier entry {i} is not (state, id, depth, end-turns)"
     return None
