@@ -77,6 +77,25 @@ def test_every_declared_transition_is_an_edge_labelled_trigger_guards_rules(mach
                 assert any(f"[{t.guards[0]}" in lab for lab in labels)
 
 
+@pytest.mark.parametrize("machine", statecharts.MACHINES, ids=lambda m: m.name)
+def test_a_diagram_in_french_differs_only_by_its_words(machine):
+    """The translation hook (``diagram_words("fr")``) changes the titles and the state descriptions only: the same
+    nodes and edges, every edge label (trigger [guards] (rules) / effects => sends) as declared, every state box
+    still headed by its state name; English through the hook is the same DOT, byte for byte."""
+    from simulator.core.i18n import diagram_words
+    en, fr = render.machine_graph(machine).source, render.machine_graph(machine, diagram_words("fr")).source
+    assert render.machine_graph(machine, diagram_words("en")).source == en
+    assert en != fr
+    assert edges(fr) == edges(en)
+    nodes_en, nodes_fr = dict(NODE.findall(en)), dict(NODE.findall(fr))
+    assert nodes_fr.keys() == nodes_en.keys()
+    for leaf in machine.leaves():
+        for s in leaf.states:
+            label = re.search(r'label="([^"\n]*)', nodes_fr[f"{leaf.name}.{s}"])
+            assert label and label.group(1) == s
+    assert diagram_words("fr")(machine.title) in fr and machine.title not in fr
+
+
 def test_turn_regions_are_separate_clusters_307_310():
     """Seed 002 / 310: Neutral/Showdown and Open/Closed are two distinctions, drawn as two regions."""
     src = render.machine_graph(statecharts.TURN).source

@@ -166,3 +166,24 @@ def test_a_third_language_is_only_a_catalogue(tmp_path, monkeypatch):
         assert "5  A XX-passe  [347.2]" in [trace_line(e, "xx") for e in res.events]
     finally:
         i18n.catalogue.cache_clear()
+
+
+def test_every_machine_title_and_state_description_the_diagrams_draw_is_catalogued():
+    """The dynamic check of the diagrams' words: every machine and region title and every state description
+    of ``statecharts.MACHINES`` is extracted (context ``statechart``) and drawn in French by the translation
+    hook of the diagrams (e.g. turn.window's Closed: "a chain exists; only Reaction (309.1.a)"); English is
+    the declaration's own text, and a state name or an identifier is not looked up."""
+    import statecharts
+    texts = set()
+    for m in statecharts.MACHINES:
+        texts.add(m.title)
+        for leaf in m.leaves():
+            texts |= {leaf.title, *leaf.state_docs.values()}
+    extracted = {msg for ctx, msg, _ in declared()[0] if ctx == i18n.STATECHART}
+    assert texts - extracted == set()
+    fr, en = i18n.diagram_words("fr"), i18n.diagram_words("en")
+    untranslated = sorted(t for t in texts if fr(t) == t)
+    assert untranslated == [], untranslated
+    assert fr("a chain exists; only Reaction (309.1.a)") == "une chaîne existe ; Reaction seulement (309.1.a)"
+    assert all(en(t) == t for t in texts)
+    assert fr("Closed") == "Closed" and fr("close_state") == "close_state"

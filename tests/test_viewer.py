@@ -628,3 +628,66 @@ def test_the_french_page_has_no_english_word_left(driver, tmp_path):
     units = driver.find_element("css selector", ".pane .bfs").text
     assert "attaquant" in units and "défenseur" in units, units
     assert console_errors(driver) == []
+
+
+def diagram_vocabulary() -> set[str]:
+    """The English words the machine diagrams draw from the declarations (machine and region titles, state
+    descriptions) and from their own words (``region``, ``one per``), case-folded, less what is a name and
+    not a word: state names, identifiers (trigger, guard, effect and send names; machine and region names are
+    drawn as dotted tokens, which :func:`svg_words` leaves out), rule and ruling ids, the card keywords the French catalogue keeps as names (Action, Reaction, Tank, Backline) and
+    the chain's mnemonic (HOT FEPR); and less the words French spells the same (combat, combats, cycle, runes, score)."""
+    import statecharts
+    from simulator.cli import diagrams
+    texts, names = ["region", *diagrams.PER.values()], {"action", "reaction", "tank", "backline", "hot", "fepr",
+                                                        "combat", "combats", "cycle", "runes", "score"}
+    for m in statecharts.MACHINES:
+        texts.append(m.title)
+        for leaf in m.leaves():
+            texts += [leaf.title, *leaf.state_docs.values()]
+            names.update(s.casefold() for s in leaf.states)
+            for t in leaf.transitions:      # a one-word identifier (``add``, ``pass``) is drawn as a word
+                names.update(i.casefold() for i in (t.trigger, *t.guards, *t.unless, *t.effects, *t.sends))
+    words = {w.casefold() for text in texts for w in re.findall(r"[A-Za-z][A-Za-z']*", text) if len(w) > 1}
+    return words - names
+
+
+def svg_words(driver) -> list[str]:
+    """Every word of the text drawn in the page's diagrams (the SVG text of every figure), less the tokens that
+    are identifiers (holding ``_``, ``.`` or ``:``, e.g. ``trigger_on_move``, ``turn.mode``, ``focus:chain_closed``)."""
+    text = driver.execute_script(
+        "return [...document.querySelectorAll('#diagrams svg text')].map((t) => t.textContent).join('\\n');")
+    tokens = re.split(r"[\s,;()\[\]/&!=>«»\u00a0]+", text)
+    return [w.strip("'’") for t in tokens if t and not re.search(r"[_.:]", t)
+            for w in re.findall(r"[A-Za-zÀ-ÿ’']+", t) if len(w) > 1]
+
+
+def test_the_french_page_draws_its_diagrams_in_french(driver, tmp_path):
+    """`--lang fr`: the machines' diagrams on the page are drawn with the French catalogue's words (machine titles,
+    region titles, state descriptions: e.g. turn's 308 "une confrontation ou un combat en cours"); no English word
+    of them is left, while state names and edge labels (trigger, guard and effect identifiers, rule ids) stay as
+    declared, and the legend says so in French. The English page's diagrams are diagrams/'s SVGs, byte for byte."""
+    from pathlib import Path
+    from simulator.cli import diagrams
+    english = diagram_vocabulary()
+    assert {"chain", "focus", "priority", "cleanup", "finalized", "progress", "region", "per"} <= english
+    fr, en = tmp_path / "fr.html", tmp_path / "en.html"
+    assert main(["simulate", "-q", SEED002, "--html", str(fr), "--lang", "fr"]) == 0
+    assert main(["simulate", "-q", SEED002, "--html", str(en)]) == 0
+    open_page(driver, en, "#step=5")
+    left_en = {w.casefold() for w in svg_words(driver)} & english
+    assert {"chain", "priority", "finalized", "region"} <= left_en         # the check sees English where it is
+    open_page(driver, fr, "#step=5")
+    words = svg_words(driver)
+    assert sorted({w for w in words if w.casefold() in english}) == []
+    drawn = driver.execute_script("return [...document.querySelectorAll('#diagrams svg text')].map((t) => t.textContent);")
+    assert "État du tour : neutre/confrontation x ouvert/fermé (307-310)" in drawn
+    assert "région turn.mode" in drawn and "Neutral" in drawn and "begin_showdown" in drawn   # names stay names
+    assert any("trigger_on_showdown_start" in t for t in drawn)                             # effect identifier
+    legend = driver.find_element("id", "diagrams-legend").text
+    assert "identifiants" in legend and "déclencheur [gardes] (règles)" in legend
+    assert console_errors(driver) == []
+    text = en.read_text(encoding="utf-8")
+    root = Path(__file__).resolve().parents[1] / "diagrams"
+    for m in diagrams.statecharts.MACHINES:
+        svg = diagrams._strip_svg((root / f"{m.name}.svg").read_text(encoding="utf-8"))
+        assert f'<template id="svg-{m.name}">{svg}</template>' in text, m.name

@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         data = [{"name": sc.name, "file": sc.file, "diverge": d,
                  "readings": [scenario_data(a, label_a), scenario_data(b, label_b)]}]
         try:
-            write_page(args.html, data, inline_svgs(), title=f"riftsim compare: {sc.name}", lang=lang)
+            write_page(args.html, data, inline_svgs(lang=lang), title=f"riftsim compare: {sc.name}", lang=lang)
         except OSError as e:
             print(shown(f"riftsim compare: cannot write {args.html}: {e.strerror or e}"), file=sys.stderr)
             return 2

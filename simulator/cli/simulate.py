@@ -224,7 +224,7 @@ def _html(recorded: list, out_path: str, lang: str = "en") -> int:
         print(shown(f"riftsim simulate: no valid scenario to show, {out_path} not written"), file=sys.stderr)
         return 2
     try:
-        write_page(out_path, scenarios, inline_svgs(), lang=lang)
+        write_page(out_path, scenarios, inline_svgs(lang=lang), lang=lang)
     except OSError as e:
         print(shown(f"riftsim simulate: cannot write {out_path}: {e.strerror or e}"), file=sys.stderr)
         return 2

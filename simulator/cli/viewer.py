@@ -85,6 +85,8 @@ CHROME = {
     "whole_trace": N_("Whole trace"),
     "diagrams": N_("Statecharts"),
     "diagrams_hint": N_("current state of every machine highlighted; the transitions this step fired in blue (click a diagram to enlarge)"),
+    "diagrams_ids": N_("state names and edge labels are the declared identifiers, kept as written: "
+                       "trigger [guards] (rules) / effects => sends"),
     "silent": N_("silent transitions"),
     "expect": N_("expect"),
     "held": N_("held"),
@@ -196,6 +198,7 @@ PAGE = """<!DOCTYPE html>
 <section id="diagrams-section">
   <h2 id="diagrams-title"></h2>
   <p id="diagrams-hint"></p>
+  <p id="diagrams-legend"></p>
   <div id="reading-choice"></div>
   <div id="diagrams"></div>
 </section>
@@ -255,7 +258,7 @@ ul.events { margin: 0; padding-left: 18px; } ul.events li { margin: 2px 0; }
 li.differs { background: #dbeafe; }
 .diff { outline: 2px solid #60a5fa; outline-offset: 2px; }
 #diagrams-section, #whole-section { margin-top: 16px; background: white; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
-#diagrams-hint { margin: 0 0 8px; color: var(--muted); font-size: 12px; }
+#diagrams-hint, #diagrams-legend { margin: 0 0 8px; color: var(--muted); font-size: 12px; }
 #diagrams { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 10px; align-items: start; }
 figure.machine { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 4px; cursor: zoom-in; background: white; }
 figure.machine.big { grid-column: 1 / -1; cursor: zoom-out; }
@@ -336,6 +339,7 @@ JS = r"""
   $("keys").textContent = UI.keys;
   $("diagrams-title").textContent = UI.diagrams;
   $("diagrams-hint").textContent = UI.diagrams_hint;
+  $("diagrams-legend").textContent = UI.diagrams_ids;
   $("whole-title").textContent = UI.whole_trace;
   $("filter-label").textContent = UI.filter;
   $("filter").placeholder = UI.filter_hint; $("filter").title = UI.filter_hint;

@@ -132,6 +132,30 @@ def rule_title(title: str, lang: str = "en") -> str:
     return f"{rule}: {catalogue(lang).pgettext(TITLE, text)}"
 
 
+#: the message context of a declared machine's title and of its states' descriptions (what the diagrams draw)
+STATECHART = "statechart"
+
+
+def diagram_words(lang: str = "en"):
+    """The translation hook of the statechart diagrams: a text -> the text in ``lang``. A declared machine
+    title or state description is looked up under the context :data:`STATECHART`, a diagram's own words
+    (``N_``) without one; English, and a text the catalogue lacks, are returned unchanged.
+
+    >>> words = diagram_words("fr")
+    >>> words("no chain exists (309)"), words("Empty")
+    ('aucune chaîne n’existe (309)', 'Empty')
+    """
+    if lang == "en":
+        return str
+    cat = catalogue(lang)
+
+    def words(text: str) -> str:
+        if has(lang, text, STATECHART):
+            return cat.pgettext(STATECHART, text)
+        return cat.gettext(text) if has(lang, text) else text
+    return words
+
+
 def gettext_for(lang: str):
     """``_`` for the command line's own sentences (headers, results)."""
     return catalogue(lang).gettext
@@ -186,6 +210,11 @@ def scan(source: str, filename: str = "<source>"):
                 says = const(kw.value) if kw.arg == "say" else None
                 if says:
                     messages += [(kw.value.lineno, None, m) for m in says if m]
+        elif name == "Machine" and len(node.args) >= 2 and (title := const(node.args[1])):
+            messages += [(node.args[1].lineno, STATECHART, m) for m in title if m]     # a machine's title
+            for kw in node.keywords:                                               # its states' descriptions
+                if kw.arg == "state_docs" and isinstance(kw.value, ast.Dict):
+                    messages += [(v.lineno, STATECHART, d) for v in kw.value.values for d in const(v) or () if d]
         elif name == "Ruling" and len(node.args) >= 4 and (default := const(node.args[3])):
             messages += [(node.args[3].lineno, TITLE, m) for m in default]      # a ruling's title: its default
         elif name in ("N_", "_") and node.args and (marked := const(node.args[0])):
