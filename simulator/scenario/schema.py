@@ -85,6 +85,13 @@ def _obj(props: dict, required: tuple = (), description: str = "", extra: bool =
     return out
 
 
+def word_or_mapping(words: list, mappings: list, unknown: str) -> dict:
+    """A name from ``words``, or one of ``mappings``: chosen by the value's kind with if/then (not an anyOf of
+    the three), so an editor's raw error on a misspelled name is that name against the list of names."""
+    return {"if": {"type": "string"}, "then": {"enum": words, "x-messages": {"enum": unknown}},
+            "else": {"anyOf": mappings, "x-messages": {"anyOf": unknown}}}
+
+
 def _list(item: dict, **kw) -> dict:
     return {"type": "array", "items": item, **kw}
 
@@ -225,10 +232,9 @@ def _keyword() -> dict:
     deathknell = _obj({"deathknell": _list(REF("effect"))}, ("deathknell",), "deathknell: an on-death ability (808)")
     words = f"a keyword ({', '.join(plain)}), a numbered one as {{NAME: N}} ({', '.join(numbered)}), " \
             "or {deathknell: [effects]} (808)"
-    return {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, deathknell, _numbered()],
-            "description": words,
-            "x-messages": {"anyOf": f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)}, "
-                                    "{{deathknell: [effects]}})"}}
+    return {**word_or_mapping(list(cardlib.KEYWORDS), [deathknell, _numbered()],
+                              f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)}, "
+                              "{{deathknell: [effects]}})"), "description": words}
 
 
 def _numbered() -> dict:
