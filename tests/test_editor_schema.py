@@ -37,6 +37,8 @@ CASES = {
     "expect-unknown-key": ("$.steps[0].expect", "'stat' was unexpected"),
     "ruling-bad-value": ("$.rulings.R1", "'maybe' is not one of ['default', 'attacker']"),
     "top-unknown-key": ("$", "'setps' was unexpected"),
+    "condition-unknown": ("$.units[0].abilities[0].if", "'sunny' is not one of"),
+    "give-keyword-unknown": ("$.cards.z.effect[0]['give-keyword'].keyword", "'flying' is not one of"),
 }
 
 

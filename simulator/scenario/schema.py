@@ -92,6 +92,12 @@ def word_or_mapping(words: list, mappings: list, unknown: str) -> dict:
             "else": {"anyOf": mappings, "x-messages": {"anyOf": unknown}}}
 
 
+def one_or_list(one: dict, **kw) -> dict:
+    """``one``, or a list of them: chosen by the value's kind (if/then), so an editor's error is about the
+    entry, not "is not of type 'array'"."""
+    return {"if": {"type": "array"}, "then": _list(one, **kw), "else": one}
+
+
 def _list(item: dict, **kw) -> dict:
     return {"type": "array", "items": item, **kw}
 
@@ -253,18 +259,19 @@ def _numbered() -> dict:
 def _given_keyword() -> dict:
     """give-keyword's keyword: a name, or a numbered one with its value (the default is 1; 807.2, 814.2)."""
     numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
-    return {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, _numbered()], "title": "a keyword",
+    return {**word_or_mapping(list(cardlib.KEYWORDS), [_numbered()],
+                              f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)})"),
+            "title": "a keyword",
             "description": f"give-keyword's keyword: a name, or a numbered one as {{NAME: N}} ({', '.join(numbered)}; "
-                           f"the default is 1); Assault and Shield add up with the unit's own (807.2, 814.2)",
-            "x-messages": {"anyOf": f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)})"}}
+                           f"the default is 1); Assault and Shield add up with the unit's own (807.2, 814.2)"}
 
 
 def defs() -> dict:
-    one = {"x-messages": {"anyOf": f"unknown condition {{value}} (conditions: {', '.join(cardlib.CONDITIONS)})"},
-           "anyOf": [{"enum": [c for c, n in cardlib.CONDITIONS.items() if not n]},
-                     {**_obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n}, description="{might-at-least: N}"),
-                      "minProperties": 1, "maxProperties": 1}]}
-    condition = {"anyOf": [one, _list(one, minItems=1)],
+    one = word_or_mapping([c for c, n in cardlib.CONDITIONS.items() if not n],
+                          [{**_obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n},
+                                   description="{might-at-least: N}"), "minProperties": 1, "maxProperties": 1}],
+                          f"unknown condition {{value}} (conditions: {', '.join(cardlib.CONDITIONS)})")
+    condition = {**one_or_list(one, minItems=1),
                  "description": "a condition, or a list of them that must all hold (383.2)"}
     bf_entry = _obj({"name": NAME, "provider": WORD, "abilities": or_null(_list(REF("battlefield_ability")))}, ("name",))
     battlefield = {"anyOf": [NAME, {**bf_entry, "title": "a battlefield"}]}
@@ -438,8 +445,7 @@ def _show() -> dict:
     known = f"known: {', '.join(loader.SHOW_KEYS)}, or all"
     some = {**_list({"enum": list(loader.SHOW_KEYS), "x-messages": {"enum": f"show: unknown key {{value}} ({known})"}},
                     minItems=1), "x-messages": {"minItems": "show: names at least one key, or all"}}
-    keys = {"anyOf": [{"const": "all"}, some],
-            "x-messages": {"anyOf": "show: takes a list of keys or all, not {kind} (e.g. show: [{value}])"}}
+    keys = word_or_mapping(["all"], [some], "show: takes a list of keys or all, not {kind} (e.g. show: [{value}])")
     return _obj({"show": keys}, ("show",), "print these keys' values in the trace instead of checking them")
 
 
