@@ -125,7 +125,7 @@ def standalone(ref: str) -> dict:
         if isinstance(x, list):
             return [swap(v) for v in x]
         return x
-    body = SCHEMA["$defs"]["cards"]["additionalProperties"]["anyOf"][0] if ref == "card" else SCHEMA["$defs"][ref]
+    body = SCHEMA["$defs"]["cards"]["additionalProperties"] if ref == "card" else SCHEMA["$defs"][ref]
     return swap(copy.deepcopy(body))
 
 

@@ -56,7 +56,18 @@ NAME = {**WORD, "not": {"enum": list(RESERVED)}, "x-messages": {**PRINTABLE["x-m
 
 
 def or_null(shape: dict) -> dict:
-    """``shape``, or null: a key left empty means none (``abilities:`` with nothing after it)."""
+    """``shape``, or null: a key left empty means none (``abilities:`` with nothing after it).
+
+    The null is added to the shape's own ``type`` rather than as an ``anyOf`` alternative: every other
+    keyword only applies to its kind of value, so null passes them, and an editor's raw error then points
+    at the wrong key inside (``$.units[0]: 'mihgt' was unexpected``), not at the whole value ("is not of
+    type 'null'").
+
+    >>> or_null({"type": "array", "items": {}})
+    {'type': ['array', 'null'], 'items': {}}
+    """
+    if isinstance(shape.get("type"), str):
+        return {**shape, "type": [shape["type"], "null"]}
     return {"anyOf": [shape, {"type": "null"}]}
 
 
@@ -72,6 +83,19 @@ def _obj(props: dict, required: tuple = (), description: str = "", extra: bool =
     if description:
         out["description"] = description
     return out
+
+
+def word_or_mapping(words: list, mappings: list, unknown: str) -> dict:
+    """A name from ``words``, or one of ``mappings``: chosen by the value's kind with if/then (not an anyOf of
+    the three), so an editor's raw error on a misspelled name is that name against the list of names."""
+    return {"if": {"type": "string"}, "then": {"enum": words, "x-messages": {"enum": unknown}},
+            "else": {"anyOf": mappings, "x-messages": {"anyOf": unknown}}}
+
+
+def one_or_list(one: dict, **kw) -> dict:
+    """``one``, or a list of them: chosen by the value's kind (if/then), so an editor's error is about the
+    entry, not "is not of type 'array'"."""
+    return {"if": {"type": "array"}, "then": _list(one, **kw), "else": one}
 
 
 def _list(item: dict, **kw) -> dict:
@@ -214,10 +238,9 @@ def _keyword() -> dict:
     deathknell = _obj({"deathknell": _list(REF("effect"))}, ("deathknell",), "deathknell: an on-death ability (808)")
     words = f"a keyword ({', '.join(plain)}), a numbered one as {{NAME: N}} ({', '.join(numbered)}), " \
             "or {deathknell: [effects]} (808)"
-    return {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, deathknell, _numbered()],
-            "description": words,
-            "x-messages": {"anyOf": f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)}, "
-                                    "{{deathknell: [effects]}})"}}
+    return {**word_or_mapping(list(cardlib.KEYWORDS), [deathknell, _numbered()],
+                              f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)}, "
+                              "{{deathknell: [effects]}})"), "description": words}
 
 
 def _numbered() -> dict:
@@ -236,29 +259,30 @@ def _numbered() -> dict:
 def _given_keyword() -> dict:
     """give-keyword's keyword: a name, or a numbered one with its value (the default is 1; 807.2, 814.2)."""
     numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
-    return {"anyOf": [{"enum": list(cardlib.KEYWORDS)}, _numbered()], "title": "a keyword",
+    return {**word_or_mapping(list(cardlib.KEYWORDS), [_numbered()],
+                              f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)})"),
+            "title": "a keyword",
             "description": f"give-keyword's keyword: a name, or a numbered one as {{NAME: N}} ({', '.join(numbered)}; "
-                           f"the default is 1); Assault and Shield add up with the unit's own (807.2, 814.2)",
-            "x-messages": {"anyOf": f"unknown keyword {{value}} (keywords: {', '.join(cardlib.KEYWORDS)})"}}
+                           f"the default is 1); Assault and Shield add up with the unit's own (807.2, 814.2)"}
 
 
 def defs() -> dict:
-    one = {"x-messages": {"anyOf": f"unknown condition {{value}} (conditions: {', '.join(cardlib.CONDITIONS)})"},
-           "anyOf": [{"enum": [c for c, n in cardlib.CONDITIONS.items() if not n]},
-                     {**_obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n}, description="{might-at-least: N}"),
-                      "minProperties": 1, "maxProperties": 1}]}
-    condition = {"anyOf": [one, _list(one, minItems=1)],
+    one = word_or_mapping([c for c, n in cardlib.CONDITIONS.items() if not n],
+                          [{**_obj({c: WHOLE for c, n in cardlib.CONDITIONS.items() if n},
+                                   description="{might-at-least: N}"), "minProperties": 1, "maxProperties": 1}],
+                          f"unknown condition {{value}} (conditions: {', '.join(cardlib.CONDITIONS)})")
+    condition = {**one_or_list(one, minItems=1),
                  "description": "a condition, or a list of them that must all hold (383.2)"}
     bf_entry = _obj({"name": NAME, "provider": WORD, "abilities": or_null(_list(REF("battlefield_ability")))}, ("name",))
     battlefield = {"anyOf": [NAME, {**bf_entry, "title": "a battlefield"}]}
-    cards = {"type": "object", "maxProperties": MAX_CARDS,
+    cards = {"type": ["object", "null"], "maxProperties": MAX_CARDS,
              "x-messages": {"maxProperties": f"cards has {{count:,}} custom cards: at most {MAX_CARDS:,}"},
              "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$", "not": {"enum": sorted(cardlib.CATALOGUE)},
                                "x-messages": {"pattern": "card id {value} must be a word (letters, digits, - _ .)",
                                               "not": "card {value} is already in the built-in catalogue: pick "
                                                      "another id"}},
-             "additionalProperties": {"anyOf": [_card(), {"type": "null"}]}}
-    rulings = {**_obj({rid: {"enum": list(values)} for rid, values in RULINGS.items()}), "x-messages": {
+             "additionalProperties": or_null(_card())}
+    rulings = {**or_null(_obj({rid: {"enum": list(values)} for rid, values in RULINGS.items()})), "x-messages": {
         "additionalProperties": f"unknown ruling {{key}}: rulings with alternatives are {', '.join(RULINGS)}"}}
     players = {**_list(NAME, minItems=2, maxItems=max(n for n, _ in MODES.values()), uniqueItems=True),
                "x-messages": {"uniqueItems": "duplicate player {twice}"}}
@@ -285,7 +309,7 @@ def defs() -> dict:
         "players": players,
         "rulings": rulings,
         "cards": cards,
-        "nullable_word": {"anyOf": [WORD, {"type": "null"}]},
+        "nullable_word": or_null(WORD),
     }
 
 
@@ -302,16 +326,16 @@ def setup_props() -> dict:
         "battlefields": or_null(_list(REF("battlefield"), maxItems=MAX_BATTLEFIELDS)),
         "control": or_null({"type": "object", "additionalProperties": REF("nullable_word")}),
         "score": or_null({"type": "object", "additionalProperties": WHOLE}),
-        "units": {"anyOf": [_list(REF("unit")), {"type": "null"}]},
-        "gear": {"anyOf": [_list(REF("gear")), {"type": "null"}]},
+        "units": or_null(_list(REF("unit"))),
+        "gear": or_null(_list(REF("gear"))),
         "hands": or_null({"type": "object",
-                          "additionalProperties": {"anyOf": [{**_list(REF("card_id"), maxItems=MAX_HAND), "x-messages": {
-                              "maxItems": f"{{what}} has {{count:,}} cards: at most {MAX_HAND:,}"}}, {"type": "null"}]}}),
-        "cards": or_null(REF("cards")),
-        "rulings": or_null(REF("rulings")),
-        "resources": {"type": "object", "additionalProperties": {"anyOf": [
+                          "additionalProperties": or_null({**_list(REF("card_id"), maxItems=MAX_HAND), "x-messages": {
+                              "maxItems": f"{{what}} has {{count:,}} cards: at most {MAX_HAND:,}"}})}),
+        "cards": REF("cards"),
+        "rulings": REF("rulings"),
+        "resources": {"type": "object", "additionalProperties": or_null(
             _obj({"runes": {"type": "integer", "minimum": 0, "maximum": 1000},
-                  "energy": {"type": "integer", "minimum": 0, "maximum": 1000}}), {"type": "null"}]},
+                  "energy": {"type": "integer", "minimum": 0, "maximum": 1000}})),
                       "description": "per player: ready runes and the energy pool (costs are paid only with it)"},
         "assign": {"enum": ["manual", "auto"], "default": "auto",
                    "description": "manual: players assign their combat damage with assign steps (465.2.c)"},
@@ -364,13 +388,17 @@ def _action(kind: str) -> dict:
 def _step() -> dict:
     """A step: ``expect:``, or ``do:`` with the fields of that action (chosen by ``do``)."""
     kinds = list(loader.ACTION_FIELDS)
+    given = lambda k: {"required": [k]}  # noqa: E731
+    # discriminated by its first key (if/then, never oneOf over whole steps): a second one of do:, expect:
+    # or show: is then an unknown key of that kind of step, which an editor names ('expect' was unexpected)
     return {"type": "object", "title": "a step",
             "properties": {"do": {"enum": kinds}, "expect": {}, "show": {}},
-            "allOf": [{"oneOf": [{"required": ["do"]}, {"required": ["expect"]}, {"required": ["show"]}],
-                       "x-messages": {"oneOf": "a step has one of do:, expect: or show:"}},
-                      {"if": {"required": ["expect"]},
+            "allOf": [{"anyOf": [{"required": ["do"]}, {"required": ["expect"]}, {"required": ["show"]}],
+                       "x-messages": {"anyOf": "a step has one of do:, expect: or show:"}},
+                      {"if": {"required": ["expect"], "not": given("do")},
                        "then": {**_obj({"expect": REF("expectation")}, ("expect",)), "title": "an expect step"}},
-                      {"if": {"required": ["show"]}, "then": {**_show(), "title": "a show step"}}]
+                      {"if": {"required": ["show"], "not": {"anyOf": [given("do"), given("expect")]}},
+                       "then": {**_show(), "title": "a show step"}}]
             + [{"if": {"required": ["do"], "properties": {"do": {"const": k}}}, "then": _action(k)} for k in kinds]}
 
 
@@ -393,8 +421,7 @@ def _expectation() -> dict:
         "focus": REF("nullable_word"),
         "priority": REF("nullable_word"),
         "chain": _list(TEXT),
-        "active": {"anyOf": [{"type": "null"},
-                             _obj({"kind": kinds, "at": WORD, "attacker": WORD, "defender": WORD}, ("kind", "at"))]},
+        "active": or_null(_obj({"kind": kinds, "at": WORD, "attacker": WORD, "defender": WORD}, ("kind", "at"))),
         "staged": {"type": "object", "additionalProperties": _list(kinds)},
         "contested": _list(WORD),
         "controller": {"type": "object", "additionalProperties": REF("nullable_word")},
@@ -405,7 +432,7 @@ def _expectation() -> dict:
         "winner": {"anyOf": [{"type": "null"}, WORD, _list(WORD)]},
         "energy": {"type": "object", "additionalProperties": WHOLE},
         "runes": {"type": "object", "additionalProperties": WHOLE},
-        "hidden": {"type": "object", "additionalProperties": {"anyOf": [_list(REF("card_id")), {"type": "null"}]}},
+        "hidden": {"type": "object", "additionalProperties": or_null(_list(REF("card_id")))},
         "gear": {"type": "object", "additionalProperties": _obj({"exhausted": {"type": "boolean"}})},
     }
     return {"type": "object", "minProperties": 1, "additionalProperties": False, "title": "an expectation",
@@ -418,8 +445,7 @@ def _show() -> dict:
     known = f"known: {', '.join(loader.SHOW_KEYS)}, or all"
     some = {**_list({"enum": list(loader.SHOW_KEYS), "x-messages": {"enum": f"show: unknown key {{value}} ({known})"}},
                     minItems=1), "x-messages": {"minItems": "show: names at least one key, or all"}}
-    keys = {"anyOf": [{"const": "all"}, some],
-            "x-messages": {"anyOf": "show: takes a list of keys or all, not {kind} (e.g. show: [{value}])"}}
+    keys = word_or_mapping(["all"], [some], "show: takes a list of keys or all, not {kind} (e.g. show: [{value}])")
     return _obj({"show": keys}, ("show",), "print these keys' values in the trace instead of checking them")
 
 
