@@ -42,6 +42,7 @@ def test_checking_early_is_the_same_search(monkeypatch, name, n):
     same(*both(monkeypatch, lambda: search(POSITIONS[name], n)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 2])
 def test_checking_early_at_a_depth_cut_of_the_four_player_position(monkeypatch, n):
     """The whole last level of a depth cut is never expanded: held as outcomes, the same search."""

@@ -115,6 +115,7 @@ def outcome(out: str) -> list[str]:
     return [line for line in out.splitlines() if line.startswith(("  duel-small:", "coverage:", "invariants:"))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_the_command_stops_and_resumes_in_new_processes(tmp_path, jobs):
     """`--checkpoint DIR --stop-after 0` stops after each level (exit 75, one line saying how to go on);

@@ -171,6 +171,7 @@ def test_the_searched_positions_exist():
     assert len(SEARCHES) == 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 2])
 @pytest.mark.parametrize("name", list(SEARCHES))
 def test_the_search_is_the_same_with_and_without_the_skip(name, n, monkeypatch):

@@ -60,6 +60,7 @@ def bundled(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_every_bundled_scenario_exports_to_a_schema_valid_fixture_and_the_reference_adapter_passes_them(bundled, capsys):
     out = bundled
     written = sorted(out.glob("*.json"))
@@ -255,6 +256,7 @@ def test_skip_leaves_a_key_out_of_the_comparison(tmp_path, capsys):
     assert code == 0
 
 
+@pytest.mark.slow
 def test_the_python_adapter_of_the_docs_passes_every_bundled_fixture(bundled, tmp_path, capsys):
     text = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
     block = text.split("### Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]

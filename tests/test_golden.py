@@ -61,6 +61,7 @@ def test_a_changed_trace_fails_with_a_diff_and_says_how_to_approve(tmp_path, mon
     assert "no approved golden output" in why and f"riftsim approve {path.stem}" in why
 
 
+@pytest.mark.slow
 def test_approve_writes_then_check_is_clean(tmp_path, monkeypatch, capsys):
     """`riftsim approve` writes every missing file and deletes orphans; `--check` then finds nothing."""
     from simulator.cli.main import main

@@ -485,6 +485,7 @@ def test_positions_larger_than_a_game_are_refused(tmp_path, capsys, key, text, w
         Game.from_setup(setup)
 
 
+@pytest.mark.slow
 def test_a_run_that_asks_for_too_many_legal_listings_is_refused(tmp_path):
     """60 units, 15 battlefields and 100 move cards in hand, then 1,600 steps asking for legal actions:
     each listing checks ~90,000 candidates; the run's budget (250,000) refuses it with the step's line."""

@@ -54,6 +54,7 @@ def _killed(mid: str) -> tuple[bool, str]:
     return mutate.run_mutant(BY_ID[mid], ("scenarios", "tests"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mid", ISSUE_MUTANTS)
 def test_the_mutants_the_issue_found_are_killed(mid):
     assert mid in BY_ID, f"mutant {mid!r} no longer exists (its declaration changed): update ISSUE_MUTANTS"
@@ -64,6 +65,7 @@ def test_the_mutants_the_issue_found_are_killed(mid):
 SAMPLE = [m.id for m in mutate.sample(ALL, 7, skip=EQUIVALENT)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mid", SAMPLE)
 def test_a_sample_of_mutants_is_killed(mid):
     """One mutant per operator, chosen by a stable hash of its id (the same while the declarations stay)."""

@@ -22,6 +22,8 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+# each test here builds or uses a non-editable install (a wheel built offline): .ci/run's slow step
+pytestmark = pytest.mark.slow
 
 
 def _run(cmd, cwd, **kw):

@@ -61,12 +61,8 @@ def _searched(pos, depth=None):
     return explore(pos, graph=False, max_depth=depth)
 
 
-# the largest concede spaces run in .ci/run's slow step
-HEAVY = {"skirmish-conversion-after-the-contester-left", "war-combat-triggers-concede", "skirmish-concede",
-         "skirmish-staged-behind-a-showdown"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in HEAVY else n for n in CONCEDE])
+@pytest.mark.slow                 # exhaustive: every state of every concede position (.ci/run's slow step)
+@pytest.mark.parametrize("name", CONCEDE)
 def test_removed_cards_forgotten_is_a_bisimulation(monkeypatch, name):
     """652.3: on every state of a concede position, the states one by a removed card's short identity behave
     alike (findings, winner, every successor); the search with it on has exactly one state per class."""

@@ -155,6 +155,7 @@ def test_positions_run_largest_first_results_in_file_order():
     assert [r.states for r in rs] == [r.states for r in verify.run_positions(ps, jobs=1)]
 
 
+@pytest.mark.slow
 def test_sharded_search_on_a_local_two_worker_dask_cluster():
     """--cluster: the same sharded search as Dask actors on a local cluster of two worker processes
     (loopback only), the one-core result; the CLI prints the one-core figures."""

@@ -26,6 +26,8 @@ from simulator.scenario import bundled, loader
 from test_packaging import _run, install
 
 ROOT = Path(__file__).resolve().parents[1]
+# each test here builds or uses a non-editable install (a wheel built offline): .ci/run's slow step
+pytestmark = pytest.mark.slow
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 MODES = ("duel", "skirmish", "war", "magma-chamber")
 

@@ -116,6 +116,7 @@ SEARCHES["war-4p-3-cards-4-turns cut at depth 6"] = (BIG, 6)
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 2])
 @pytest.mark.parametrize("name", list(SEARCHES))
 def test_the_search_is_the_same_with_and_without_the_generated_procedure(name, n, monkeypatch):

@@ -29,8 +29,6 @@ from simulator.verify.symmetry import identity, interchangeable, plan
 
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
 SYMMETRIC = sorted(name for name, p in POSITIONS.items() if plan(p.start()) is not None)
-# the two largest spaces run in .ci/run's slow step (each alone takes longer than the rest of this file)
-HEAVY = {"duel-cards", "skirmish-conversion-after-the-contester-left"}
 WAR4 = dataclasses.replace(load_positions("bench/positions/war-4p-3-cards-4-turns.yaml")[0][0], max_states=10 ** 9)
 
 
@@ -48,7 +46,8 @@ def _symmetric(pos):
     return dataclasses.replace(pos, symmetry=True)
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in HEAVY else n for n in SYMMETRIC])
+@pytest.mark.slow                 # exhaustive: every state of every such position (.ci/run's slow step)
+@pytest.mark.parametrize("name", SYMMETRIC)
 def test_interchangeable_battlefields_are_a_bisimulation(name):
     """323.12-13: on every state of a default position with interchangeable battlefields, the states one up to a
     renaming of them behave alike (findings, winner, every successor's class); the search with symmetry on has

@@ -247,7 +247,7 @@ def test_both_backends_explore_the_same_space():
     ({"explore": {"concede": "yes"}}, "explore.concede must be true or false"),
     ({"explore": {"speed": 3}}, "unknown key speed in explore"),
     ({"hands": {"A": ["no-such-card"]}}, "unknown card no-such-card in A's hand"),
-    ({"units": [{"id": "u1", "at": "base"}]}, "needs 'owner'"),
+    ({"units": [{"id": "u1", "at": "base", "might": 1}]}, "needs 'owner'"),
     # issue 11 item 3: what used to be explored silently
     ({"units": [{"id": "u1", "owner": "C", "might": 1}]}, "unknown player C in u1's owner"),
     ({"units": [{"id": "u1", "owner": "A", "at": "Nowhere", "might": 1}]}, "unknown place Nowhere"),

@@ -355,6 +355,7 @@ def test_compare_page_shows_both_readings_and_the_first_difference(driver, tmp_p
     assert console_errors(driver) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ci", ["true", ""])
 def test_a_missing_browser_fails_in_ci_and_skips_elsewhere(tmp_path, ci):
     """CI=true with no browser is a failure (the suite must not pass by skipping); elsewhere a skip."""
@@ -534,6 +535,7 @@ def test_the_address_follows_the_step_and_opens_it(driver, seed002_page):
     assert console_errors(driver) == []
 
 
+@pytest.mark.slow
 def test_autoplay_plays_and_pauses(driver, seed002_page):
     """Play advances one event at a time and stops by itself at the end; Pause (or Space) stops it."""
     import time
