@@ -17,6 +17,9 @@ from simulator.game import engine
 from simulator.verify.command import DEFAULT_FILES, load_positions
 from simulator.verify.explore import actions_of, explore
 
+# exhaustive (both backends compared on every explored state): .ci/run's slow step
+pytestmark = pytest.mark.slow
+
 ALL = os.environ.get("RIFTSIM_DIFF_ALL") == "1"
 POSITIONS = [p for f in DEFAULT_FILES for p in load_positions(str(f))[0]]
 FAST_STATES = 120

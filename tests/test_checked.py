@@ -17,6 +17,9 @@ from simulator.verify.command import DEFAULT_FILES, load_positions
 from simulator.verify.explore import Checked, Position, Shard, explore
 from test_shard import DUEL, same, sharded
 
+# exhaustive (whole searches compared with checking early and late): .ci/run's slow step
+pytestmark = pytest.mark.slow
+
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
 WAR4 = dataclasses.replace(load_positions("bench/positions/war-4p-3-cards-4-turns.yaml")[0][0], max_states=10 ** 9)
 install()

@@ -18,6 +18,9 @@ from simulator.verify.command import DEFAULT_FILES, load_positions
 from simulator.verify.explore import Monitor, Position, actions_of, explore, fast_fingerprint, successor
 from simulator.verify.explore import Shard, search
 
+# exhaustive (sharded searches in processes and on a cluster, compared with one core): .ci/run's slow step
+pytestmark = pytest.mark.slow
+
 POSITIONS = {p.name: p for f in DEFAULT_FILES for p in load_positions(str(f))[0]}
 install()          # the real guards and effects first: the broken ones the tests patch in then stay
 DUEL = {"players": ["A", "B"], "battlefields": ["North", "South"],
@@ -155,7 +158,6 @@ def test_positions_run_largest_first_results_in_file_order():
     assert [r.states for r in rs] == [r.states for r in verify.run_positions(ps, jobs=1)]
 
 
-@pytest.mark.slow
 def test_sharded_search_on_a_local_two_worker_dask_cluster():
     """--cluster: the same sharded search as Dask actors on a local cluster of two worker processes
     (loopback only), the one-core result; the CLI prints the one-core figures."""
