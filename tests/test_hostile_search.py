@@ -8,6 +8,7 @@ the bounds cut what used to run for hours.
 from __future__ import annotations
 
 import os
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -21,10 +22,7 @@ from simulator.scenario import loader
 from simulator.verify import command
 
 #: a death loop: phoenix's play trigger kills it, its death trigger plays a copy of it, which enters and so on
-DEATH_LOOP = """\
-positions:
-  - name: death-loop
-    explore: {turns: 1}
+DEATH_POSITION = """\
     players: [A, B]
     battlefields: [North]
     cards:
@@ -33,6 +31,11 @@ positions:
         {name: rise, trigger: on-death, effect: [{play: {card: phoenix}}]}]}
     hands: {A: [phoenix]}
 """
+DEATH_LOOP = """\
+positions:
+  - name: death-loop
+    explore: {turns: 1}
+""" + DEATH_POSITION
 
 #: an on-play that plays a copy of itself: the board grows by one unit a round, no position ever repeats
 ECHO = """\
@@ -121,17 +124,8 @@ def test_simulate_reports_a_schedule_loop_as_the_steps_failure(monkeypatch):
     assert "the game is a draw [R22]" in res.message
 
 
-DEATH_STEPS = """\
-name: a death loop
-players: [A, B]
-battlefields: [North]
-cards:
-  phoenix: {type: unit, might: 1, abilities: [
-    {name: burn, trigger: on-play, effect: [{damage: {unit: self, amount: 1}}]},
-    {name: rise, trigger: on-death, effect: [{play: {card: phoenix}}]}]}
-hands: {A: [phoenix]}
-steps:
-"""
+#: the death loop's position (the positions file's, one level up) as a scenario
+DEATH_STEPS = "name: a death loop\n" + textwrap.dedent(DEATH_POSITION) + "steps:\n"
 
 
 def test_simulate_reports_a_loop_of_forced_passes_with_its_round(tmp_path, capsys):
