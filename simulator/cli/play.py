@@ -245,6 +245,11 @@ class Session(cmd.Cmd):
         except ParseError as e:
             self.say(shown(f"? {e}"))
             return False
+        self.act(action)
+        return False
+
+    def act(self, action: Action) -> bool:
+        """Carry out ``action``: its trace lines and the status, or why it is refused (the state unchanged)."""
         g = self.game
         before, prev = len(g.state.trace), g.state
         self.watch.before(g.state, self.number)
@@ -267,7 +272,7 @@ class Session(cmd.Cmd):
         looped = self.watch.after(g.state, self.number, action.describe())
         if looped:
             self.say(shown(f"riftsim: {looped}"))
-        return False
+        return True
 
     def do_legal(self, arg: str) -> bool:
         """legal [PLAYER]: the legal actions, with the targets each card can take"""
