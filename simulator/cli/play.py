@@ -218,6 +218,7 @@ class Session(cmd.Cmd):
         self.watch = loops.Watch()                  # a loop no player decision can end (R22)
         self.actions: list[Action] = []
         self.number = 0
+        self.source: str | None = None              # the scenario's text, when it is not read from sc.file
         self.use_rawinput = tty
         self.prompt = "riftsim> " if tty else ""
 
@@ -337,7 +338,7 @@ class Session(cmd.Cmd):
     def scenario_text(self) -> str:
         """The session as a scenario file: the source file's position, this session's actions, the end."""
         from simulator.scenario.loader import read_text
-        doc = yaml.safe_load(read_text(self.sc.file)) or {}
+        doc = yaml.safe_load(read_text(self.sc.file) if self.source is None else self.source) or {}
         out = {k: v for k, v in doc.items() if k not in ("steps", "pending")}
         out["name"] = f"{doc.get('name', 'session')} (riftsim play session)"
         seen = view(self.game.state, with_legal=False)

@@ -29,7 +29,7 @@ from simulator.core.errors import RiftsimError
 from simulator.core.i18n import narrate, rule_title
 from simulator.game.actions import legal
 from simulator.scenario import bundled
-from simulator.scenario.loader import load
+from simulator.scenario.loader import loads
 from simulator.scenario.record import record
 from simulator.scenario.view import view
 
@@ -51,8 +51,7 @@ def start(folder: str = ".") -> str:
 
 
 def _load(text: str):
-    Path(FILE).write_text(text, encoding="utf-8")
-    return load(FILE)
+    return loads(text, FILE)
 
 
 def check(text: str) -> str:
@@ -106,6 +105,7 @@ def play(text: str, upto: int, lang: str = "en") -> str:
     except RiftsimError as e:
         return json.dumps({"error": str(e)})
     session = Session(sc, sc.game(), lang=lang, stdout=io.StringIO())
+    session.source = text
     for st in sc.steps:
         if st.number > upto:
             break
@@ -130,7 +130,7 @@ def _answer(said: str) -> str:
     _play["legal"] = options
     return json.dumps({"error": "", "said": said, "status": status(g, _play["lang"]),
                        "trace": [narrate_line(e, _play["lang"]) for e in g.trace], "legal": buttons,
-                       "undo": bool(session.history), "actions": len(session.actions)}, ensure_ascii=False)
+                       "undo": bool(session.history), "played": len(session.history)}, ensure_ascii=False)
 
 
 def narrate_line(e, lang: str) -> dict:

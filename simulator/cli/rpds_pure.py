@@ -57,7 +57,9 @@ class HashTrieMap(Mapping):
         return hash(frozenset(self._d.items()))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Mapping) and dict(self._d) == dict(other.items())
+        if not isinstance(other, HashTrieMap):
+            return NotImplemented
+        return self._d == other._d
 
     def __repr__(self) -> str:
         return f"HashTrieMap({self._d!r})"

@@ -92,6 +92,10 @@
   });
 
   // -- run: result, expectations, trace with rule titles, the viewer ------------------------------
+  function traceLine(line) {
+    return el("li", {"data-step": line.step}, el("span", {class: "n", text: line.step}), "  ",
+      el("span", {class: "text", text: line.text}), " ", ruleLinks(line.rules));
+  }
   function ruleLinks(ids) {
     const out = document.createDocumentFragment();
     for (const r of ids) {
@@ -112,22 +116,22 @@
     box.textContent = "";
     $("result-section").hidden = false;
     if (result.error) {
-      box.append(el("span", {class: "badge fail", text: "FAIL"}), " ", el("span", {text: result.error}));
+      box.append(el("span", {class: "badge fail", text: W.invalid}), " ", el("span", {text: result.error}));
       for (const id of ["expectations", "trace", "rules"]) $(id).textContent = "";
       $("viewer-section").hidden = $("play-section").hidden = true;
       document.body.dataset.status = "invalid";
       return;
     }
-    box.append(el("span", {class: "badge " + result.status, text: result.status.toUpperCase()}), " ",
+    box.append(el("span", {class: "badge " + result.status, "data-status": result.status, text: W[result.status]}), " ",
       el("b", {text: result.name}), result.message ? el("div", {class: "fail", text: result.message}) : null);
     const ex = $("expectations");
     ex.textContent = "";
     for (const x of result.expectations)
       ex.append(el("li", {class: x.verdict, "data-verdict": x.verdict},
-        W[x.verdict] + " \u2014 " + x.step + ": expect " + x.text, x.failure ? el("div", {text: x.failure}) : null));
+        W[x.verdict] + " \u2014 " + x.step + ": " + W.expect + " ", el("span", {translate: "no", text: x.text}), x.failure ? el("div", {text: x.failure}) : null));
     const ol = $("trace");
     ol.textContent = "";
-    for (const line of result.lines) ol.append(el("li", {}, line.step + "  " + line.text, ruleLinks(line.rules)));
+    for (const line of result.lines) ol.append(traceLine(line));
     const dl = $("rules");
     dl.textContent = "";
     for (const [r, t] of Object.entries(result.titles)) {
@@ -167,10 +171,10 @@
     }
     const ol = $("play-trace");
     ol.textContent = "";
-    for (const line of a.trace) ol.append(el("li", {}, line.step + "  " + line.text, ruleLinks(line.rules)));
+    for (const line of a.trace) ol.append(traceLine(line));
     ol.scrollTop = ol.scrollHeight;
     $("undo").disabled = !a.undo;
-    document.body.dataset.actions = String(a.actions);
+    document.body.dataset.actions = String(a.played);
   }
   function playFrom(n) { $("saved-box").hidden = true; board(app.play($("source").value, n, lang)); }
   $("play-start").addEventListener("click", () => playFrom(Number($("play-step").value)));
