@@ -125,6 +125,15 @@ def test_playground_runs_plays_undoes_and_saves(tmp_path, monkeypatch):
     assert run(loads(saved, "saved.yaml")).status == "pass"
 
 
+def test_the_page_opens_in_the_language_it_was_built_for():
+    """`riftsim site OUT --lang fr`: <html lang="fr">, the French title, both languages' words for the switch."""
+    html = site.page("fr", ["files/x.js"]).decode()
+    assert '<html lang="fr">' in html and f"<title>{site.words('fr')['title']}</title>" in html
+    data = json.loads(html.split('id="site-data">', 1)[1].split("</script>", 1)[0])
+    assert data["lang"] == "fr" and data["words"]["fr"]["run"] == "Lancer" and data["words"]["en"]["run"] == "Run"
+    assert set(data["words"]["fr"]) == set(site.WORDS) and data["files"] == ["files/x.js"]
+
+
 def test_share_link_round_trip_and_bounds():
     text = bundled.find(SEED2).read_text()
     assert playground.unpack(playground.pack(text)) == text

@@ -27,7 +27,7 @@ from simulator.cli.titles import titles
 from simulator.cli.viewer import page, scenario_data
 from simulator.core.errors import RiftsimError
 from simulator.core.i18n import narrate, rule_title
-from simulator.game.actions import legal
+from simulator.game.actions import Action, legal
 from simulator.scenario import bundled
 from simulator.scenario.loader import loads
 from simulator.scenario.record import record
@@ -67,6 +67,16 @@ def _rules(ids: str) -> list[str]:
     return [r.strip() for r in ids.split(",") if r.strip()]
 
 
+def _rule_order(rule: str) -> tuple:
+    """Rules in reading order: 466.2 before 466.10, the rulings (R1, R2, ..., R10) after them.
+
+    >>> sorted(["R10", "466.10", "R2", "466.2.a", "144"], key=_rule_order)
+    ['144', '466.2.a', '466.10', 'R2', 'R10']
+    """
+    parts = rule.lstrip("R").split(".")
+    return (rule.startswith("R"), [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts])
+
+
 def run(text: str, lang: str = "en") -> str:
     """Run the scenario as ``riftsim simulate --html`` does: the result, the trace (each line's rules), every
     expectation (held, failed, not reached), the rules' titles, and the viewer's page."""
@@ -87,7 +97,7 @@ def run(text: str, lang: str = "en") -> str:
         said = s["expect"] if s else [[k, json.dumps(v)] for k, v in st.expect.items()]
         expectations.append({"step": st.number, "line": st.line, "text": ", ".join(f"{k} {v}" for k, v in said),
                              "verdict": verdict, "failure": s["failure"] if s else ""})
-    cited = sorted({r for x in lines for r in x["rules"]} | set(rec.rulings) | set(sc.rulings))
+    cited = sorted({r for x in lines for r in x["rules"]} | set(rec.rulings) | set(sc.rulings), key=_rule_order)
     named = {r: rule_title(t, lang) for r, t in titles(cited).items()}
     data = {"name": sc.name, "file": sc.file, "readings": [scenario_data(rec)], "diverge": None}
     viewer = page([data], _site.get("diagrams", {}).get(lang, {}), lang=lang)
@@ -121,7 +131,8 @@ def play(text: str, upto: int, lang: str = "en") -> str:
 def _answer(said: str) -> str:
     session: Session = _play["session"]
     g = session.game.state
-    options, buttons = [], {}
+    options: list[Action] = []
+    buttons: dict[str, list[dict]] = {}
     for p in view(g, with_legal=False)["players"]:
         buttons[p] = []
         for a in legal(g, p):

@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from importlib.util import find_spec
 from pathlib import Path
@@ -68,7 +69,7 @@ WORDS = {
     "run": N_("Run"),
     "share": N_("Share link"),
     "share_hint": N_("this address carries the scenario: send it"),
-    "result": N_("Result"),
+    "result": N_("Result"),              # a heading of the page, not a state
     "expectations": N_("Expectations"),
     "held": N_("held"),
     "failed": N_("failed"),
@@ -124,12 +125,15 @@ def tarball() -> Path:
             raise RiftsimError(f"riftsim site needs the npm package pyodide@{PYODIDE}: npm is not installed "
                                f"(apt-get install npm), and {tgz} is not there")
         where.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run([npm, "pack", f"pyodide@{PYODIDE}", "--silent"], cwd=where, capture_output=True,
-                              text=True)
-        if done.returncode != 0 or not tgz.is_file():
-            why = (done.stderr.strip().splitlines() or ["no answer"])[-1]
-            raise RiftsimError(f"riftsim site: npm pack pyodide@{PYODIDE} failed (no network to the npm "
-                               f"registry?): {why}")
+        with tempfile.TemporaryDirectory(dir=where) as tmp:       # never a half-written tarball in the cache
+            done = subprocess.run([npm, "pack", f"pyodide@{PYODIDE}", "--silent"], cwd=tmp, capture_output=True,
+                                  text=True)
+            got = Path(tmp) / tgz.name
+            if done.returncode != 0 or not got.is_file():
+                why = (done.stderr.strip().splitlines() or ["no answer"])[-1]
+                raise RiftsimError(f"riftsim site: npm pack pyodide@{PYODIDE} failed (no network to the npm "
+                                   f"registry?): {why}")
+            os.replace(got, tgz)
     digest = "sha512-" + base64.b64encode(hashlib.sha512(tgz.read_bytes()).digest()).decode()
     if digest != INTEGRITY:
         raise RiftsimError(f"{tgz}: its sha512 is not the npm registry's for pyodide@{PYODIDE}: delete it and "
