@@ -211,6 +211,7 @@ def served(built):
 def _open(browser, url: str, allowed: str):
     """A page on ``url`` with every request outside ``allowed`` aborted (and listed), its console errors kept."""
     ctx = browser.new_context()
+    ctx.set_default_timeout(120_000)            # a shared machine: Pyodide runs slowly there
     page = ctx.new_page()
     page.outside, page.errors = [], []
 
@@ -226,7 +227,7 @@ def _open(browser, url: str, allowed: str):
     page.on("request", lambda r: None if r.url.startswith(allowed) or r.url.startswith(("data:", "blob:", "about:"))
             else page.outside.append(r.url))
     t0 = time.monotonic()
-    page.goto(url)
+    page.goto(url, wait_until="domcontentloaded", timeout=180_000)
     page.wait_for_function("document.body.dataset.ready !== ''", timeout=180_000)
     assert page.evaluate("document.body.dataset.ready") == "yes", page.inner_text("#status")
     page.load_seconds = time.monotonic() - t0
