@@ -279,6 +279,8 @@ def test_pick_an_example_run_it_and_read_the_trace(page):
     _run(page)
     assert page.get_attribute("#summary .badge", "data-status") == "pass"
     want = json.loads(playground.run(text, "en"))
+    assert page.inner_text("#summary .badge") == "PASS" and page.inner_text("#summary b") == want["name"]
+    assert "null" not in page.inner_text("#summary") and page.locator("#summary div.fail").count() == 0
     assert page.locator("#expectations li[data-verdict=held]").count() == len(want["expectations"]) > 0
     assert page.evaluate(TRACE) == [[str(x["step"]), x["text"], x["rules"]] for x in want["lines"]]
     link = page.locator("#trace a.rule[data-rule='144']").first
@@ -333,6 +335,23 @@ def test_a_broken_file_shows_riftsim_s_own_error(page):
     assert want.startswith("scenario.yaml:") and page.inner_text("#check") == want
     _run(page)
     assert page.evaluate("document.body.dataset.status") == "invalid" and want in page.inner_text("#summary")
+
+
+@pytest.mark.slow
+def test_a_failed_expectation_is_marked_where_it_failed(page):
+    """Step 2 of seed 002 expects focus B where A, who made North Contested, holds it (345): FAIL with riftsim's
+    message; that expectation failed, the later ones not reached."""
+    text = _pick(page, SEED2).replace("active: {kind: showdown, at: North}, focus: A}",
+                                      "active: {kind: showdown, at: North}, focus: B}")
+    page.fill("#source", text)
+    page.wait_for_function("document.body.dataset.checked === 'ok'")
+    _run(page)
+    want = json.loads(playground.run(text, "en"))
+    assert want["status"] == "fail" and "expected focus B, got A" in want["message"]
+    assert page.get_attribute("#summary .badge", "data-status") == "fail"
+    assert page.inner_text("#summary div.fail") == want["message"]
+    verdicts = page.locator("#expectations li").evaluate_all("(xs) => xs.map((x) => x.dataset.verdict)")
+    assert verdicts == [x["verdict"] for x in want["expectations"]] == ["failed"] + ["not_reached"] * (len(verdicts) - 1)
 
 
 @pytest.mark.slow

@@ -123,7 +123,8 @@
       return;
     }
     box.append(el("span", {class: "badge " + result.status, "data-status": result.status, text: W[result.status]}), " ",
-      el("b", {text: result.name}), result.message ? el("div", {class: "fail", text: result.message}) : null);
+      el("b", {text: result.name}));
+    if (result.message) box.append(el("div", {class: "fail", text: result.message}));
     const ex = $("expectations");
     ex.textContent = "";
     for (const x of result.expectations)
