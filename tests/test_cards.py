@@ -11,8 +11,9 @@ import sys
 
 from simulator.cli.main import main
 from simulator.core import catalogue
-from simulator.core.cards import KEYWORDS, REAL, keyword
+from simulator.core.cards import KEYWORDS, keyword
 
+REAL = catalogue.real()
 #: the cards of the first catalogue (scenarios name them); tests/test_cards_catalogue.py plays every modelled card
 NAMES = sorted(n for n in REAL if catalogue.entries()[n].set == "unsorted" or n in (
     "Rune Prison", "Discipline", "Disintegrate", "Consult the Past", "Confront", "Defy", "Charm", "Call to Glory",

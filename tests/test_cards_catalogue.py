@@ -88,18 +88,23 @@ def test_status_full_partial_none():
 
 # -- loaded lazily ----------------------------------------------------------------------------------------
 
-def _loaded(*argv: str) -> set[str]:
+def _loaded(*argv: str) -> tuple[set[str], bool]:
+    """The modules one command imported, and whether it read the set files."""
     code = ("import sys\nfrom simulator.cli.main import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n"
-            "    pass\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
+            "    pass\nc = sys.modules.get('simulator.core.catalogue')\n"
+            "print(' '.join(sorted(sys.modules)), bool(c and c._load.cache_info().currsize), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code, *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    return set(done.stderr.split())
+    *mods, read = done.stderr.split()
+    return set(mods), read == "True"
 
 
 def test_the_catalogue_is_read_only_when_a_scenario_names_a_real_card():
-    assert "simulator.core.catalogue" not in _loaded("--version")
-    assert "simulator.core.catalogue" not in _loaded(
-        "simulate", "-q", str(ROOT / "scenarios" / "seed000-showdown-on-an-empty-battlefield.yaml"))
-    assert "simulator.core.catalogue" in _loaded("simulate", "-q", str(ROOT / "scenarios" / "keyword-ambush.yaml"))
+    mods, read = _loaded("--version")
+    assert "simulator.core.catalogue" not in mods and "yaml" not in mods and not read
+    mods, read = _loaded("simulate", "-q", str(ROOT / "scenarios" / "seed000-showdown-on-an-empty-battlefield.yaml"))
+    assert "simulator.game.engine" in mods and not read, "a scenario of built-in cards never reads the set files"
+    _, read = _loaded("simulate", "-q", str(ROOT / "scenarios" / "keyword-ambush.yaml"))
+    assert read, "keyword-ambush names Chakram Dancer: the set files are read"
 
 
 # -- the command ------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from simulator.core.cards import Ability, Card, to_ability, to_card, to_keywords
+from simulator.core.cards import BUILT_IN, Ability, Card, to_ability, to_card, to_keywords
 
 #: the version 3 specification's items a card may need (docs/cards.md names them)
 SPEC = {
@@ -168,6 +168,38 @@ def real() -> dict[str, Card]:
     return {name: e.card for name, e in entries().items() if e.card is not None}
 
 
+def every() -> dict[str, Card]:
+    """Every card riftsim knows by id: the built-in test cards and the real ones (read now)."""
+    return {**BUILT_IN, **real()}
+
+
+class Cards(dict):
+    """Card id -> :class:`Card`: the built-in test cards and a file's custom cards, and the real catalogue
+    only once a name is not found among them: a scenario that names no real card never reads the set files
+    (the catalogue does not slow ``riftsim simulate`` or ``--version``)."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(BUILT_IN, *args)
+
+    def _real(self, key) -> bool:
+        """Add the real cards (never replacing an id already here) if ``key`` may be one of them."""
+        if isinstance(key, str) and not dict.__contains__(self, key):
+            for k, c in real().items():
+                self.setdefault(k, c)
+        return dict.__contains__(self, key)
+
+    def __missing__(self, key):
+        if self._real(key):
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or self._real(key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
 def coverage() -> tuple[dict[str, Counter], Counter, Counter]:
     """Per set, how many cards are full/partial/none; how many cards need each missing item; and how many
     cards each item alone would make fully modelled (those that need only it)."""
@@ -183,5 +215,5 @@ def coverage() -> tuple[dict[str, Counter], Counter, Counter]:
     return per_set, needed, alone
 
 
-__all__ = ["Ability", "Entry", "KINDS", "OTHER", "SPEC", "STATUSES", "coverage", "entries", "item", "missing",
+__all__ = ["Ability", "Cards", "Entry", "KINDS", "OTHER", "SPEC", "STATUSES", "coverage", "entries", "every", "item", "missing",
            "real", "sets", "status"]

@@ -5,8 +5,8 @@ import statecharts
 from statecharts.rulings import SWITCHES
 from statecharts.states import Control
 
-from simulator.core import cards as cardlib
-from simulator.core.cards import Card, keyword_abilities, to_ability, to_card, to_keywords  # noqa: F401
+from simulator.core import catalogue
+from simulator.core.cards import Card, keyword_abilities, to_ability, to_keywords
 from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
 from simulator.core.model import Battlefield, Config, State, Unit
@@ -33,7 +33,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
                                                   f"{', '.join(players)} seats two teammates in a row")
     merged = {**(setup.get("rulings") or {}), **(rulings or {})}
     res = setup.get("resources")
-    cfg = Config(mode, players, teams, victory, dict(cards or cardlib.catalogue()), merged,
+    cfg = Config(mode, players, teams, victory, dict(cards or catalogue.every()), merged,
                  resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
                  manual=setup.get("assign") == "manual")
     install()                                        # the rules' named guards and effects

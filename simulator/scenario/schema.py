@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any
 
 from simulator.core import cards as cardlib
+from simulator.core.catalogue import every
 from simulator.game.setup import MODES, RULINGS
 from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
                                      SETUP_KEYS)
@@ -300,7 +301,7 @@ def defs() -> dict:
     battlefield = {"anyOf": [NAME, {**bf_entry, "title": "a battlefield"}]}
     cards = {"type": ["object", "null"], "maxProperties": MAX_CARDS,
              "x-messages": {"maxProperties": f"cards has {{count:,}} custom cards: at most {MAX_CARDS:,}"},
-             "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$", "not": {"enum": sorted(cardlib.CATALOGUE)},
+             "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$", "not": {"enum": sorted(every())},
                                "x-messages": {"pattern": "card id {value} must be a word (letters, digits, - _ .)",
                                               "not": "card {value} is already in the built-in catalogue: pick "
                                                      "another id"}},
@@ -327,7 +328,7 @@ def defs() -> dict:
         "battlefield": battlefield,
         "unit": unit,
         "gear": gear,
-        "card_id": {"anyOf": [{"enum": sorted(cardlib.CATALOGUE)}, WORD],
+        "card_id": {"anyOf": [{"enum": sorted(every())}, WORD],
                     "description": "a built-in card id, or a custom card declared under cards:"},
         "players": players,
         "rulings": rulings,
