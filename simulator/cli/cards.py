@@ -155,7 +155,8 @@ def coverage_rows() -> tuple[list, list]:
         meta = catalogue.sets()[sid]
         rows.append((meta["name"] + (f" ({meta['code']})" if meta.get("code") else ""), sum(n.values()),
                      n["full"], n["partial"], n["none"]))
-    rows.append(("all", *(sum(r[i] for r in rows) for i in range(1, 5))))
+    rows.append(("all", sum(r[1] for r in rows), sum(r[2] for r in rows), sum(r[3] for r in rows),
+                 sum(r[4] for r in rows)))
     items = sorted(needed, key=lambda k: (-alone[k], -needed[k], k))
     return rows, [(i, name, needed[(i, name)], alone[(i, name)]) for i, name in items]
 
