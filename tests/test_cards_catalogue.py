@@ -175,6 +175,15 @@ def _check(entries, g, before: dict, chosen: list) -> None:
     for verb, fields in entries:
         f = dict(fields)
         unit = targets.get("unit") if f.get("unit") == "target" else None
+        if verb == "draw":
+            assert g.state.drawn.get("A", 0) >= int(f.get("count", 1)), "A drew"
+        elif verb == "counter":
+            assert any(ev.event == "normal-spell is countered" for ev in g.trace), "425: the spell is countered"
+        elif verb == "play-unit":
+            assert any(u.id.startswith("token#") and u.zone == "board" for u in g.state.units.values()), \
+                "a token unit entered the board"
+        elif verb == "extra-turn":
+            assert any("extra turn" in ev.event for ev in g.trace), "734: an extra turn is queued"
         if unit is None or verb in ("draw", "add", "play-unit", "extra-turn", "counter"):
             continue
         u = v["units"].get(unit)

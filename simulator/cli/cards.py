@@ -110,11 +110,20 @@ def selected(args: argparse.Namespace) -> list:
     out = [e for e in every if args.set_id in (None, e.set)]
     if args.keyword:
         k = args.keyword.casefold()
-        out = [e for e in out if k in {n for n, _ in e.keywords} | {o.split(" ")[0].split(":")[0].strip("{'")
-                                                                       for o in e.other_keywords}]
+        known = {e.name: printed_keywords(e) for e in every}
+        if not any(k in ks for ks in known.values()):
+            words = sorted(set().union(*known.values()))
+            raise RiftsimError(f"no card has the keyword {args.keyword!r} (printed keywords: {', '.join(words)})")
+        out = [e for e in out if k in known[e.name]]
     if args.status:
         out = [e for e in out if catalogue.status(e) == args.status]
     return out
+
+
+def printed_keywords(e) -> set[str]:
+    """The names of the entry's printed keywords, modelled (``keywords``) or not (``other-keywords``)."""
+    other = {o.split(":")[0].strip("{' ").split(" ")[0].casefold() for o in e.other_keywords}
+    return {n for n, _ in e.keywords} | {n for n, _ in (e.card.keywords if e.card else ())} | other
 
 
 def as_json(e) -> dict:
