@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
 def _label(p: Path) -> str:
     """How a fixture names its scenario: scenarios/NAME.yaml for a bundled one (a checkout's scenarios/ or the
     installed package's copy), else the path given."""
-    bundled_one = bundled.FOLDER / p.name
-    same = bundled_one.is_file() and p.resolve() == bundled_one.resolve()
-    return f"scenarios/{p.name}" if same else str(p)
+    for bundled_one in bundled.paths():
+        if p.resolve() == bundled_one.resolve():
+            return "scenarios/" + bundled_one.relative_to(bundled.FOLDER).as_posix()
+    return str(p)

@@ -35,13 +35,15 @@ def _resolve(names: list[str]) -> list[Path] | str:
     """The scenario files named, or the first name that is not a bundled scenario."""
     if not names:
         return golden.scenario_files()
+    known = {p.resolve(): p for p in golden.scenario_files()}
+    by_name = {p.stem: p for p in known.values()}
     out = []
     for n in names:
         p = Path(n)
-        cand = (p if p.suffix == ".yaml" else golden.SCENARIOS / f"{n}.yaml").resolve()
-        if cand.parent != golden.SCENARIOS.resolve() or not cand.exists():
+        found = known.get(p.resolve()) if p.suffix == ".yaml" else by_name.get(n)
+        if found is None:
             return n
-        out.append(golden.SCENARIOS / cand.name)
+        out.append(found)
     return out
 
 

@@ -50,8 +50,9 @@ from simulator.game.actions import Action, legal
 from simulator.rules.triggers import deciding, orderer
 from simulator.core.errors import IllegalAction, Loop
 from simulator.core.model import State
-from simulator.game.setup import build, to_card
-from simulator.core.cards import CATALOGUE
+from simulator.core.cards import to_card
+from simulator.game.setup import build
+from simulator.core.catalogue import every
 from simulator.verify import unpickle
 from simulator.verify.compact import Collapser
 from simulator.verify.symmetry import identity
@@ -326,7 +327,7 @@ class Position:
     symmetry: bool = False         # states one up to a renaming of interchangeable battlefields (verify/symmetry.py)
 
     def start(self, backend: str = "compiled") -> State:
-        cards = {**CATALOGUE, **{cid: to_card(cid, c) for cid, c in (self.setup.get("cards") or {}).items()}}
+        cards = {**every(), **{cid: to_card(cid, c) for cid, c in (self.setup.get("cards") or {}).items()}}
         g = build(self.setup, backend=backend, rulings=self.rulings or None, cards=cards)
         g.events_on = False
         g.trace = []

@@ -47,8 +47,9 @@ APPROVE = "riftsim approve"
 
 
 def scenario_files() -> list[Path]:
-    """The bundled scenarios, sorted by name."""
-    return sorted(SCENARIOS.glob("*.yaml"))
+    """The bundled scenarios (scenarios/ and its subfolders, simulator.scenario.bundled.under)."""
+    from simulator.scenario.bundled import under
+    return under(SCENARIOS)
 
 
 def golden_path(scenario: Path) -> Path:
