@@ -277,28 +277,49 @@ def _frontier_problem(frontier) -> str | None:
 
 def check_search(part) -> str | None:
     """What is wrong with the coordinator's part (``explore._search``), or None."""
-    from array import array
     if type(part) is not dict:
         return f"a {type(part).__name__}, not the fields of a search"
     want = {"parent", "via", "base", "kinds", "level", "gifts", "violations", "seconds", "cpu"}
     if set(part) != want:
         return f"fields {sorted(map(str, part))}, not {sorted(want)}"
-    if type(part["parent"]) is not array or type(part["via"]) is not array:
-        return "the shortest-trace tree is not two arrays"
-    if not _count(part["base"]) or not _count(part["level"]) or not \
-            len(part["parent"]) == len(part["via"]) == part["base"]:
-        return "the shortest-trace tree does not hold one entry per state"
-    if type(part["kinds"]) is not set or not all(type(k) is str for k in part["kinds"]):
-        return "kinds is not a set of invariant names"
-    if type(part["gifts"]) is not list or not all(type(g) is list and all(type(b) is bytes for b in g)
-                                                   for g in part["gifts"]):
-        return "gifts is not a list of lists of bytes"
-    if type(part["violations"]) is not list or \
-            not all(_named(v, "simulator.verify.explore.Violation") for v in part["violations"]):
-        return "violations is not a list of violations"
-    if any(type(part[k]) not in (int, float) or part[k] < 0 for k in ("seconds", "cpu")):
-        return "seconds or cpu is not a duration"
-    return None
+    return next((why for ok, why in _SEARCH_CHECKS if not ok(part)), None)
+
+
+def _two_arrays(part: dict) -> bool:
+    from array import array
+    return type(part["parent"]) is array and type(part["via"]) is array
+
+
+def _one_entry_per_state(part: dict) -> bool:
+    return bool(_count(part["base"]) and _count(part["level"])) and \
+        len(part["parent"]) == len(part["via"]) == part["base"]
+
+
+def _names(part: dict) -> bool:
+    return type(part["kinds"]) is set and all(type(k) is str for k in part["kinds"])
+
+
+def _gifts(part: dict) -> bool:
+    return type(part["gifts"]) is list and all(type(g) is list and all(type(b) is bytes for b in g)
+                                               for g in part["gifts"])
+
+
+def _violations(part: dict) -> bool:
+    return type(part["violations"]) is list and \
+        all(_named(v, "simulator.verify.explore.Violation") for v in part["violations"])
+
+
+def _durations(part: dict) -> bool:
+    return all(type(part[k]) in (int, float) and not part[k] < 0 for k in ("seconds", "cpu"))
+
+
+#: the coordinator's fields checked in turn: (the check, what is wrong when it fails)
+_SEARCH_CHECKS = ((_two_arrays, "the shortest-trace tree is not two arrays"),
+                  (_one_entry_per_state, "the shortest-trace tree does not hold one entry per state"),
+                  (_names, "kinds is not a set of invariant names"),
+                  (_gifts, "gifts is not a list of lists of bytes"),
+                  (_violations, "violations is not a list of violations"),
+                  (_durations, "seconds or cpu is not a duration"))
 
 
 def read_meta(path: Path) -> dict:

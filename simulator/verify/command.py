@@ -420,8 +420,7 @@ def _load(args: argparse.Namespace) -> tuple:
     if args.statecharts_only:
         return None, [], {}
     if args.resume:
-        ckpt, positions = _resuming(args)
-        return ckpt, positions, {}
+        return (*_resuming(args), {})
     positions: list[Position] = []
     allowed: dict = {}
     for path in args.positions or [str(p) for p in DEFAULT_FILES]:

@@ -121,29 +121,8 @@ def identity(g: State) -> tuple:
     p = plan(g)
     if p is None:
         return k
-    ms, bk = k[_MS], k[_BFS]
-    here: dict[str, list] = {n: [] for n in p.names}
-    for u in g.units.values():               # in the trash too: a card's last place may be read (359.3.f.2)
-        at = here.get(u.at)
-        if at is not None and u.zone != "removed":       # a removed card's place is forgotten (652.3)
-            at.append(u.key())
-    sig = []
-    for n in p.names:
-        b = bk[p.place[n]]
-        sig.append(((tuple([ms[i] for i in p.ms[n]]), b[1] or "", b[2] or "", b[3], sorted(here[n]),
-                     g.active == n, g.scored.get(n) or "", n in g.blocked), p.place[n], n))
-    sig.sort()
-    groups: list[tuple[str, ...]] = []
-    tied: set[str] = set()
-    i = 0
-    while i < len(sig):
-        j = i + 1
-        while j < len(sig) and sig[j][0] == sig[i][0]:
-            j += 1
-        groups.append(tuple([s[2] for s in sig[i:j]]))
-        if j - i > 1:
-            tied.update(groups[-1])
-        i = j
+    sig = _signature(g, p, k)
+    groups, tied = _alike(sig)
     # Tied battlefields have no card whose place they are and equal machine states: renaming them among themselves
     # changes the key only where another part names them (the chain, a choice, facedown cards...).
     order = tuple([s[2] for s in sig])
@@ -157,6 +136,39 @@ def identity(g: State) -> tuple:
             orders = [o + perm for o in orders for perm in permutations(grp)]
         return min((k if o == p.names else _renamed(k, p, o, texts) for o in orders), key=_bytes)
     return k if order == p.names else _renamed(k, p, order, texts)
+
+
+def _signature(g: State, p, k: tuple) -> list[tuple]:
+    """Per battlefield, sorted: (what is at it, its place in the setup, its name)."""
+    ms, bk = k[_MS], k[_BFS]
+    here: dict[str, list] = {n: [] for n in p.names}
+    for u in g.units.values():               # in the trash too: a card's last place may be read (359.3.f.2)
+        at = here.get(u.at)
+        if at is not None and u.zone != "removed":       # a removed card's place is forgotten (652.3)
+            at.append(u.key())
+    sig = []
+    for n in p.names:
+        b = bk[p.place[n]]
+        sig.append(((tuple([ms[i] for i in p.ms[n]]), b[1] or "", b[2] or "", b[3], sorted(here[n]),
+                     g.active == n, g.scored.get(n) or "", n in g.blocked), p.place[n], n))
+    sig.sort()
+    return sig
+
+
+def _alike(sig: list[tuple]) -> tuple[list[tuple[str, ...]], set[str]]:
+    """The battlefields in runs of equal signatures (in order), and those in a run of more than one (tied)."""
+    groups: list[tuple[str, ...]] = []
+    tied: set[str] = set()
+    i = 0
+    while i < len(sig):
+        j = i + 1
+        while j < len(sig) and sig[j][0] == sig[i][0]:
+            j += 1
+        groups.append(tuple([s[2] for s in sig[i:j]]))
+        if j - i > 1:
+            tied.update(groups[-1])
+        i = j
+    return groups, tied
 
 
 def _bytes(k: tuple) -> bytes:
