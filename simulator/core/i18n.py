@@ -202,19 +202,36 @@ def _const(node) -> list[str] | None:
 def _assigned(node: ast.Assign | ast.AnnAssign) -> list[tuple[int, str | None, str]]:
     """The rules' titles (statecharts/titles.py's ``TITLES``), the ``VALUE_WORDS`` and the ``VALUE_FORMS``."""
     targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
-    names = {t.id for t in targets if isinstance(t, ast.Name)}
+    names = [t.id for t in targets if isinstance(t, ast.Name) and t.id in _ASSIGNED]
+    return [m for name in dict.fromkeys(names) for m in _ASSIGNED[name](node)]
+
+
+def _titles(node: ast.Assign | ast.AnnAssign) -> list[tuple[int, str | None, str]]:
+    if not isinstance(node, ast.AnnAssign) or not isinstance(node.value, ast.Dict):
+        return []
+    return [(v.lineno, TITLE, v.value) for v in node.value.values
+            if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+
+
+def _value_words(node: ast.Assign | ast.AnnAssign) -> list[tuple[int, str | None, str]]:
+    if not isinstance(node, ast.Assign):
+        return []
+    return [(elt.lineno, "value", str(elt.value)) for elt in getattr(node.value, "elts", [])
+            if isinstance(elt, ast.Constant)]
+
+
+def _value_forms(node: ast.Assign | ast.AnnAssign) -> list[tuple[int, str | None, str]]:
+    if not isinstance(node, ast.Assign):
+        return []
     out: list[tuple[int, str | None, str]] = []
-    if isinstance(node, ast.AnnAssign) and "TITLES" in names and isinstance(node.value, ast.Dict):
-        out += [(v.lineno, TITLE, v.value) for v in node.value.values
-                if isinstance(v, ast.Constant) and isinstance(v.value, str)]
-    if isinstance(node, ast.Assign) and "VALUE_WORDS" in names:
-        out += [(elt.lineno, "value", str(elt.value)) for elt in getattr(node.value, "elts", [])
-                if isinstance(elt, ast.Constant)]
-    if isinstance(node, ast.Assign) and "VALUE_FORMS" in names:
-        for elt in getattr(node.value, "elts", []):
-            form, word = (str(getattr(e, "value", "")) for e in getattr(elt, "elts", ()))
-            out.append((elt.lineno, f"value:{form}", word))
+    for elt in getattr(node.value, "elts", []):
+        form, word = (str(getattr(e, "value", "")) for e in getattr(elt, "elts", ()))
+        out.append((elt.lineno, f"value:{form}", word))
     return out
+
+
+#: what a module-level name assigned holds to translate
+_ASSIGNED = {"TITLES": _titles, "VALUE_WORDS": _value_words, "VALUE_FORMS": _value_forms}
 
 
 def _say(node: ast.Call, problems: list) -> list[tuple[int, str | None, str]]:

@@ -295,45 +295,55 @@ def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int |
     (:mod:`simulator.verify.shard`). ``cluster``: every position sharded over a Dask cluster's workers.
     ``max_seconds``: each position's time bound (``Result.bound``)."""
     work = [(p, max_states, depth, graph, measure, backend, export, levels, checkpoint, max_seconds) for p in positions]
-    bar = progress
     results: list = [None] * len(work)
-    total = sum(p.states for p in positions)
     try:
         if cluster:
-            from simulator.verify import cluster as transport
-            client = transport.connect(cluster)
-            try:
-                n = shards or len(client.scheduler_info()["workers"])
-                stable = not transport.same_hash_seed(client)
-                for i, w in enumerate(work):
-                    results[i] = _sharded(w, lambda make, n=n: transport.DaskActors(client, n, make), n, stable)
-                    _tick(bar, results[i])
-            finally:
-                client.close()
-            return results
-        together = [i for i, p in enumerate(positions) if jobs > 1 and
-                    (len(positions) == 1 or (p.states and p.states * jobs > total))]
-        for i in together:
-            from simulator.verify.cluster import Processes
-            results[i] = _sharded(work[i], lambda make, n=jobs: Processes(n, make), jobs, stable=checkpoint is not None)
-            _tick(bar, results[i])
-        rest = sorted((i for i in range(len(work)) if i not in together), key=lambda i: -positions[i].states)
-        if jobs > 1 and len(rest) > 1:
-            import multiprocessing as mp
-            ctx = mp.get_context("fork")
-            # leaving the block by any exception (Ctrl-C, SIGTERM turned into one by cli.main) terminates the workers
-            with ctx.Pool(min(jobs, len(rest)), initializer=_worker_start) as pool:
-                for i, r in pool.imap_unordered(_indexed, [(i, work[i]) for i in rest], chunksize=1):
-                    results[i] = r
-                    _tick(bar, r)
+            _on_cluster(cluster, shards, work, results, progress)
         else:
-            for i in rest:
-                results[i] = _work(work[i])
-                _tick(bar, results[i])
+            _on_processes(positions, jobs, work, results, progress, stable=checkpoint is not None)
     finally:
-        if bar is not None:
-            bar.close()
+        if progress is not None:
+            progress.close()
     return results
+
+
+def _on_cluster(cluster: str, shards: int | None, work: list, results: list, bar) -> None:
+    """Every position sharded over the Dask cluster's workers (``shards`` of them, or one per worker)."""
+    from simulator.verify import cluster as transport
+    client = transport.connect(cluster)
+    try:
+        n = shards or len(client.scheduler_info()["workers"])
+        stable = not transport.same_hash_seed(client)
+        for i, w in enumerate(work):
+            results[i] = _sharded(w, lambda make, n=n: transport.DaskActors(client, n, make), n, stable)
+            _tick(bar, results[i])
+    finally:
+        client.close()
+
+
+def _on_processes(positions: list[Position], jobs: int, work: list, results: list, bar, stable: bool) -> None:
+    """A position bigger than the others' share (or the only one) explored by all ``jobs`` processes together;
+    the others largest first, one per process."""
+    total = sum(p.states for p in positions)
+    together = [i for i, p in enumerate(positions) if jobs > 1 and
+                (len(positions) == 1 or (p.states and p.states * jobs > total))]
+    for i in together:
+        from simulator.verify.cluster import Processes
+        results[i] = _sharded(work[i], lambda make, n=jobs: Processes(n, make), jobs, stable=stable)
+        _tick(bar, results[i])
+    rest = sorted((i for i in range(len(work)) if i not in together), key=lambda i: -positions[i].states)
+    if jobs > 1 and len(rest) > 1:
+        import multiprocessing as mp
+        ctx = mp.get_context("fork")
+        # leaving the block by any exception (Ctrl-C, SIGTERM turned into one by cli.main) terminates the workers
+        with ctx.Pool(min(jobs, len(rest)), initializer=_worker_start) as pool:
+            for i, r in pool.imap_unordered(_indexed, [(i, work[i]) for i in rest], chunksize=1):
+                results[i] = r
+                _tick(bar, r)
+        return
+    for i in rest:
+        results[i] = _work(work[i])
+        _tick(bar, results[i])
 
 
 def _indexed(job):

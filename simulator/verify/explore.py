@@ -140,16 +140,25 @@ def _one_actor(g: State, actors) -> str | None:
     if len(who) > 1:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
-        mid = g.resolving.item if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving else None
-        orders = None if mid else orderer(g)      # a may while resolving comes first (383.3.a.3, 158.3)
-        decides = deciding(g) if g.ms[("chain", None)] == ChainState.Decide else mid
-        assigns = assigner(g)
-        expected = g.turn if g.choosing else orders or (decides.controller if decides else assigns or g.priority)
+        expected, role = _expected_actor(g)
         if who[0] != expected:
-            role = "the chooser" if g.choosing else "the orderer" if orders else \
-                "the decider (383.3.a)" if decides else "the assigner" if assigns else "priority"
             return f"{who[0]} can act but {role} is {expected}"
     return None
+
+
+def _expected_actor(g: State) -> tuple:
+    """(who alone may act now, in what role): the chooser, the orderer, the decider, the assigner, or priority."""
+    mid = g.resolving.item if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving else None
+    orders = None if mid else orderer(g)      # a may while resolving comes first (383.3.a.3, 158.3)
+    decides = deciding(g) if g.ms[("chain", None)] == ChainState.Decide else mid
+    assigns = assigner(g)
+    if g.choosing:
+        return g.turn, "the chooser"
+    if orders:
+        return orders, "the orderer"
+    if decides:
+        return decides.controller, "the decider (383.3.a)"
+    return (assigns, "the assigner") if assigns else (g.priority, "priority")
 
 
 def _no_deadlock(g: State, actors) -> str | None:
@@ -734,15 +743,7 @@ class Shard:
     def _outcome(self, g, v: int, depth: int, turns: int, found: list[tuple]) -> list[Action] | None:
         """Record the findings on ``g`` and what it is (terminal, at a bound, or expanded); its actions if it is
         expanded, else None."""
-        acts: list[Action]
-        fs: Sequence[tuple[str, str, str]]
-        if type(g) is Checked:                   # never expanded: checked when it was found new (the stop below
-            acts, fs = [], g.findings            # holds for it: terminal, or at the turn or depth bound)
-        else:
-            acts = actions_of(g, self.pos.concede)
-            fs = state_findings(g, acts)
-        for j, (name, rule, msg) in enumerate(fs):
-            found.append((v, -1, j, name, rule, msg, None))
+        acts = self._findings(g, v, found)
         terminal = g.winner is not None
         bound = self.stop_all or (self.n == 1 and len(self.seen) >= self.limit)   # n == 1: at each state, as it fills
         stop = turns >= self.pos.turns or (self.max_depth is not None and depth >= self.max_depth) or bound
@@ -759,6 +760,19 @@ class Shard:
             return None
         return acts
 
+    def _findings(self, g, v: int, found: list[tuple]) -> list[Action]:
+        """Add the invariants state ``v`` breaks to ``found``; its legal actions."""
+        acts: list[Action]
+        fs: Sequence[tuple[str, str, str]]
+        if type(g) is Checked:                   # never expanded: checked when it was found new (the stop below
+            acts, fs = [], g.findings            # holds for it: terminal, or at the turn or depth bound)
+        else:
+            acts = actions_of(g, self.pos.concede)
+            fs = state_findings(g, acts)
+        for j, (name, rule, msg) in enumerate(fs):
+            found.append((v, -1, j, name, rule, msg, None))
+        return acts
+
     def _successors(self, g, v: int, depth: int, turns: int, acts: list[Action], found: list[tuple]) -> None:
         """Every successor of ``g`` (state ``v``): the findings on its step, a forced loop, its discovery."""
         deeper = self.max_depth is None or depth + 1 < self.max_depth     # its successors are expanded, turns allowing
@@ -770,15 +784,20 @@ class Shard:
                 found.append((v, k, 0, *f, a))
             if s is None:
                 continue
-            if forced and a.kind not in ("concede", "end-turn") and loops.renamed(s):
-                path = self.loop_from(s)
-                if path:
-                    found.append((v, k, 1, LOOP, LOOP_RULE, loop_message(a, path), [a, *path]))
+            if forced and a.kind not in ("concede", "end-turn"):
+                self._forced_loop(s, v, k, a, found)
             end = a.kind == "end-turn"
             expand = deeper and s.winner is None and turns + end < self.pos.turns
             w = self._discover(s, v << BITS | k, expand, turns + end)
             if self.sg is not None:
                 self.sg.edge(w, end, a.describe() if self.labels else "")
+
+    def _forced_loop(self, s: State, v: int, k: int, a: Action, found: list[tuple]) -> None:
+        """``a``, the only action but conceding, led to ``s``: a loop of forced actions from there is a finding."""
+        if loops.renamed(s):
+            path = self.loop_from(s)
+            if path:
+                found.append((v, k, 1, LOOP, LOOP_RULE, loop_message(a, path), [a, *path]))
 
     def _discover(self, s: State, order: int, expand: bool, turns: int) -> int:
         """``s`` reached by ``order`` (parent << BITS | action): its node in the graph (its id, or ``-1 - its

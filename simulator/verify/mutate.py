@@ -607,16 +607,7 @@ def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs
 
 def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
     while todo or running:
-        while todo and len(running) < jobs:
-            mu, k = todo.pop()
-            if k == len(stages):
-                yield mu, False, ""
-                continue
-            if skip and stages[k] in skip.get(mu.id, ()):
-                todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
-                continue
-            c = _Child(mu, stages[k], golden_check, only=chosen.get((stages[k], mu.id)))
-            running[c.fd] = (c, k)
+        yield from _start(todo, running, stages, golden_check, jobs, skip, chosen)
         if not running:
             continue
         now = time.monotonic()
@@ -626,16 +617,36 @@ def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
         done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.overdue()]
         for fd, late in done:
             c, k = running.pop(fd)
-            killed, why = c.result(late=late)
-            if killed:
-                yield c.mu, True, why
-            else:
-                if on_pass:
-                    on_pass(c.mu, stages[k])
-                if k + 1 == len(stages):
-                    yield c.mu, False, why          # survived its last stage: with what that stage said (graphs)
-                else:
-                    todo.insert(0, (c.mu, k + 1))   # its next stage, once every mutant had this one (breadth first)
+            yield from _finished(c, k, late, todo, stages, on_pass)
+
+
+def _start(todo, running, stages, golden_check, jobs, skip, chosen):
+    """Start children for the next (mutant, stage) to run, up to ``jobs`` at once; yield the mutants that have
+    no stage left (survivors)."""
+    while todo and len(running) < jobs:
+        mu, k = todo.pop()
+        if k == len(stages):
+            yield mu, False, ""
+            continue
+        if skip and stages[k] in skip.get(mu.id, ()):
+            todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
+            continue
+        c = _Child(mu, stages[k], golden_check, only=chosen.get((stages[k], mu.id)))
+        running[c.fd] = (c, k)
+
+
+def _finished(c, k, late, todo, stages, on_pass):
+    """A child is done: yield its mutant if killed or past its last stage, else queue its next stage."""
+    killed, why = c.result(late=late)
+    if killed:
+        yield c.mu, True, why
+        return
+    if on_pass:
+        on_pass(c.mu, stages[k])
+    if k + 1 == len(stages):
+        yield c.mu, False, why          # survived its last stage: with what that stage said (graphs)
+    else:
+        todo.insert(0, (c.mu, k + 1))   # its next stage, once every mutant had this one (breadth first)
 
 
 def _coverage() -> list:
@@ -1115,6 +1126,19 @@ def _report(o: _Outcomes, ms: list[Mutant], stale: list[str], stages: tuple[str,
     considered = len(ms) - len(o.eq_survived)
     score = 100.0 * len(o.killed) / considered if considered else 100.0
     print()
+    _list_survivors(o, stale)
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(o.by_stage.items()))
+    print(f"mutants: {len(ms)}; killed {len(o.killed) + len(o.eq_killed)} ({kinds}); equivalent (listed, survived) "
+          f"{len(o.eq_survived)}; survived {len(o.survived)}")
+    print(f"mutation score: {len(o.killed)}/{considered} = {score:.1f}% of the non-equivalent mutants killed "
+          f"(goal {args.goal:g}%; stages {','.join(stages)}{'; golden files ignored' if args.no_golden else ''}; "
+          f"{wall:.0f} s)")
+    partial = bool(args.only or args.sample or args.ids)
+    return 0 if score >= args.goal and not o.eq_killed and not (stale and not partial) else 1
+
+
+def _list_survivors(o: _Outcomes, stale: list[str]) -> None:
+    """Each survivor (with its state graph compared, after stage 3), and the list's entries to delete."""
     same = _compare_graphs(o.graphs) if o.graphs else {}
     for mu in o.survived:
         print(f"SURVIVED {mu.id}{same.get(mu.id, '')}")
@@ -1125,14 +1149,6 @@ def _report(o: _Outcomes, ms: list[Mutant], stale: list[str], stages: tuple[str,
         print(f"LISTED AS EQUIVALENT BUT KILLED ({why}): {mu.id}: remove it from {EQUIVALENTS.name}")
     for s in stale:
         print(f"LISTED AS EQUIVALENT BUT NO SUCH MUTANT: {s}: remove it from {EQUIVALENTS.name}")
-    kinds = ", ".join(f"{k} {v}" for k, v in sorted(o.by_stage.items()))
-    print(f"mutants: {len(ms)}; killed {len(o.killed) + len(o.eq_killed)} ({kinds}); equivalent (listed, survived) "
-          f"{len(o.eq_survived)}; survived {len(o.survived)}")
-    print(f"mutation score: {len(o.killed)}/{considered} = {score:.1f}% of the non-equivalent mutants killed "
-          f"(goal {args.goal:g}%; stages {','.join(stages)}{'; golden files ignored' if args.no_golden else ''}; "
-          f"{wall:.0f} s)")
-    partial = bool(args.only or args.sample or args.ids)
-    return 0 if score >= args.goal and not o.eq_killed and not (stale and not partial) else 1
 
 
 def run(args: argparse.Namespace) -> int:
