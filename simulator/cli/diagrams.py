@@ -204,42 +204,47 @@ def overview_graph(machines: Iterable[Machine] = statecharts.MACHINES) -> graphv
     linked = {leaf for pair in edges for leaf in pair}
     g = _new("overview", "riftsim statecharts: hand-offs between machines (sends)")
     g.attr(nodesep="0.6", ranksep="1.0", newrank="false")
-
-    def box(c: graphviz.Digraph, m: Machine, leaf: Machine) -> None:
-        per = f"\n[one per {m.per}]" if m.per != "game" else ""
-        c.node(leaf.name, f"{leaf.name}\n{leaf.title}{per}\n\n" + _wrap(" | ".join(leaf.states), 36),
-               fontsize="10")
-
-    alone = []
+    alone = [m for m in machines if not any(leaf.name in linked for leaf in m.leaves())]
     for m in machines:
-        if not any(leaf.name in linked for leaf in m.leaves()):
-            alone.append(m)
-        elif m.regions:
+        if m in alone:
+            continue
+        if m.regions:
             with g.subgraph(name=f"cluster_{m.name}") as c:
                 c.attr(label=f"{m.name}: {m.title}", style="dashed,rounded", color="#6b7280", fontsize="12")
                 for leaf in m.leaves():
-                    box(c, m, leaf)
+                    _box(c, m, leaf)
         else:
-            box(g, m, m)
+            _box(g, m, m)
     if alone:
         with g.subgraph(name="cluster_engine") as c:
             c.attr(label="no declared hand-offs: fired by the schedule (diagrams/schedule.svg) and by actions",
                    style="dotted,rounded", color="#6b7280", fontsize="12")
             for m in alone:
                 for leaf in m.leaves():
-                    box(c, m, leaf)
+                    _box(c, m, leaf)
     for (src, dst), by_trigger in edges.items():
-        back = edges.get((dst, src))
-        if back is not None and (dst, src) < (src, dst):
-            continue                                 # drawn with its reverse as one two-way edge
-        lines = [f"{', '.join(senders)} => {trig}" for trig, senders in by_trigger.items()]
-        attrs = {}
-        if back is not None:                         # two flat labelled edges overlap: draw one, both ways
-            lines = [f"to {dst}: {x}" for x in lines] + [
-                f"to {src}: {', '.join(senders)} => {trig}" for trig, senders in back.items()]
-            attrs["dir"] = "both"
-        g.edge(src, dst, label="\n".join(lines), color=HANDOFF, fontcolor=HANDOFF, penwidth="1.5", **attrs)
+        _handoff_edge(g, src, dst, by_trigger, edges.get((dst, src)))
     return g
+
+
+def _box(c: graphviz.Digraph, m: Machine, leaf: Machine) -> None:
+    """A leaf machine of the overview: its name, title, states."""
+    per = f"\n[one per {m.per}]" if m.per != "game" else ""
+    c.node(leaf.name, f"{leaf.name}\n{leaf.title}{per}\n\n" + _wrap(" | ".join(leaf.states), 36),
+           fontsize="10")
+
+
+def _handoff_edge(g: graphviz.Digraph, src: str, dst: str, by_trigger: dict, back: dict | None) -> None:
+    """The hand-offs from ``src`` to ``dst``: one edge, both ways when ``dst`` hands off to ``src`` too."""
+    if back is not None and (dst, src) < (src, dst):
+        return                                   # drawn with its reverse as one two-way edge
+    lines = [f"{', '.join(senders)} => {trig}" for trig, senders in by_trigger.items()]
+    attrs = {}
+    if back is not None:                         # two flat labelled edges overlap: draw one, both ways
+        lines = [f"to {dst}: {x}" for x in lines] + [
+            f"to {src}: {', '.join(senders)} => {trig}" for trig, senders in back.items()]
+        attrs["dir"] = "both"
+    g.edge(src, dst, label="\n".join(lines), color=HANDOFF, fontcolor=HANDOFF, penwidth="1.5", **attrs)
 
 
 # -- the schedule: HOT FEPR and the turn cycle --------------------------------------------------

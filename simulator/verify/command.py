@@ -156,20 +156,23 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
     out, names = [], set()
     for i, entry in enumerate(entries):
         pv = SetupValidator(path, lines, root(i))
-        name = entry["name"]
-        if name in names:
-            pv.fail(("name",), f"duplicate position name {name}")
-        names.add(name)
-        checked = pv.position({k: x for k, x in entry.items() if k in SETUP_KEYS})
-        bounds = pv.opt(entry, "explore", {})
-        rulings = {**checked.rulings, **pv.opt(bounds, "rulings", {})}
-        setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
-        out.append(Position(name, setup, bounds.get("turns", 2), bounds.get("concede", False),
-                            bounds.get("max_states", 200_000), rulings, bounds.get("states", 0),
-                            bounds.get("symmetry", False)))
+        if entry["name"] in names:
+            pv.fail(("name",), f"duplicate position name {entry['name']}")
+        names.add(entry["name"])
+        out.append(_position(pv, entry))
     allowed = {(u["machine"], u["source"], u["trigger"], u["dest"], tuple(u.get("guards") or ())): u["why"]
                for u in (doc.get("unexercised") or []) if not scenario}
     return out, allowed
+
+
+def _position(pv: SetupValidator, entry: dict) -> Position:
+    """One checked position of a positions file, with its ``explore:`` bounds."""
+    checked = pv.position({k: x for k, x in entry.items() if k in SETUP_KEYS})
+    bounds = pv.opt(entry, "explore", {})
+    rulings = {**checked.rulings, **pv.opt(bounds, "rulings", {})}
+    setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
+    return Position(entry["name"], setup, bounds.get("turns", 2), bounds.get("concede", False),
+                    bounds.get("max_states", 200_000), rulings, bounds.get("states", 0), bounds.get("symmetry", False))
 
 
 def _export_fixtures(args: argparse.Namespace, positions: list[Position]) -> int:

@@ -131,11 +131,16 @@ def identity(g: State) -> tuple:
     texts = {i: repr(k[i]) for i in _NAMING if k[i]}   # where a name may be (C-level: cheaper than a walk)
     if tied and any(repr(n) in texts[i] for i in _UNSIGNED if i in texts for n in tied) and \
             prod(factorial(len(grp)) for grp in groups) <= ORDERS:
-        orders: list[tuple[str, ...]] = [()]
-        for grp in groups:
-            orders = [o + perm for o in orders for perm in permutations(grp)]
-        return min((k if o == p.names else _renamed(k, p, o, texts) for o in orders), key=_bytes)
+        return _least(k, p, groups, texts)
     return k if order == p.names else _renamed(k, p, order, texts)
+
+
+def _least(k: tuple, p: Plan, groups: list[tuple[str, ...]], texts: dict[int, str]) -> tuple:
+    """The least key over every order of the battlefields that keeps the groups' order (alike ones permuted)."""
+    orders: list[tuple[str, ...]] = [()]
+    for grp in groups:
+        orders = [o + perm for o in orders for perm in permutations(grp)]
+    return min((k if o == p.names else _renamed(k, p, o, texts) for o in orders), key=_bytes)
 
 
 def _signature(g: State, p, k: tuple) -> list[tuple]:
