@@ -63,19 +63,24 @@ def run(args: argparse.Namespace) -> int:
     if args.keyword:
         cards = [c for c in cards if any(k == args.keyword for k, _ in c.keywords)]
     if args.name:
-        found = [c for c in find(args.name) if c in cards]
-        if not found:
-            raise RiftsimError(f"no modelled card is named {args.name!r} (riftsim cards lists them)")
-        if len(found) > 1:
-            raise RiftsimError(f"{args.name!r} names {len(found)} cards: " + ", ".join(c.name for c in found))
-        c = found[0]
-        print(line(c))
-        if c.text:
-            print(f"  summary: {c.text}")
-        print(f"  not modelled: {c.unmodelled or 'nothing (power costs aside)'}")
-        print(f"  in a scenario: card: \"{c.name}\"")
-        return 0
+        return _show(args.name, cards)
     for c in cards:
         print(line(c))
     print(f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
+    return 0
+
+
+def _show(name: str, cards: list) -> int:
+    """The one card ``name`` names among ``cards``: its line, summary, what is not modelled, how to use it."""
+    found = [c for c in find(name) if c in cards]
+    if not found:
+        raise RiftsimError(f"no modelled card is named {name!r} (riftsim cards lists them)")
+    if len(found) > 1:
+        raise RiftsimError(f"{name!r} names {len(found)} cards: " + ", ".join(c.name for c in found))
+    c = found[0]
+    print(line(c))
+    if c.text:
+        print(f"  summary: {c.text}")
+    print(f"  not modelled: {c.unmodelled or 'nothing (power costs aside)'}")
+    print(f"  in a scenario: card: \"{c.name}\"")
     return 0

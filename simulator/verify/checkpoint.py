@@ -252,17 +252,25 @@ def check_shard(part) -> str | None:
         return f"fields {sorted(map(str, part))}, not {sorted(want)}"
     if type(part["seen"]) not in (dict, FlatTable):
         return f"seen is a {type(part['seen']).__name__}"
+    why = _counters_problem(part)
+    if why:
+        return why
+    if part["sg"] is not None and type(part["sg"]) is not StateGraph:
+        return f"sg is a {type(part['sg']).__name__}"
+    if type(part["coverage"]) is not set or not all(type(r) is tuple for r in part["coverage"]):
+        return "coverage is not a set of transitions"
+    return _frontier_problem(part["frontier"])
+
+
+def _counters_problem(part: dict) -> str | None:
+    """What is wrong with a shard's counts and flags, or None."""
     for name in ("edges", "terminal", "bounded", "depth", "base"):
         if not _count(part[name]):
             return f"{name} is {part[name]!r}, not a count"
     if type(part["limited"]) is not bool or type(part["deep"]) is not bool or \
             type(part["cpu"]) not in (int, float) or part["cpu"] < 0:
         return "limited or cpu is not what a search writes"
-    if part["sg"] is not None and type(part["sg"]) is not StateGraph:
-        return f"sg is a {type(part['sg']).__name__}"
-    if type(part["coverage"]) is not set or not all(type(r) is tuple for r in part["coverage"]):
-        return "coverage is not a set of transitions"
-    return _frontier_problem(part["frontier"])
+    return None
 
 
 def _frontier_problem(frontier) -> str | None:

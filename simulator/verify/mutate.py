@@ -243,12 +243,16 @@ def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
         if res.status == "fail" or (sc.pending is None and res.status != "pass"):
             return True, f"expect: {path.stem}: {res.message}"[:300]
         runs.append((path, res, games[0].state if games else None))
-    if golden_check:
-        for path, res, state in runs:
-            text = golden.render_doc(golden.document(path, res, state))
-            gp = golden.golden_path(path)
-            if not gp.exists() or gp.read_text(encoding="utf-8") != text:
-                return True, f"golden: {path.stem}"
+    return _golden_differs(golden, runs) if golden_check else (False, "")
+
+
+def _golden_differs(golden, runs: list[tuple]) -> tuple[bool, str]:
+    """(killed, why): the first scenario whose output differs from its golden file."""
+    for path, res, state in runs:
+        text = golden.render_doc(golden.document(path, res, state))
+        gp = golden.golden_path(path)
+        if not gp.exists() or gp.read_text(encoding="utf-8") != text:
+            return True, f"golden: {path.stem}"
     return False, ""
 
 
@@ -313,15 +317,19 @@ def _record_picks(watch: _Watch, seen: dict[str, set]) -> None:
 
 def _recorded(code: int, watch: _Watch, seen: dict[str, set], output: str) -> tuple[bool, str]:
     """Stage 2 recording: (failed, the per-test record as JSON, or why it failed)."""
-    records = sorted({r for rs in seen.values() for r in rs})
-    index = {r: i for i, r in enumerate(records)}
-    out = {"records": [list(r[:4]) + [list(r[4])] for r in records],
-           "tests": {t: sorted(index[r] for r in rs) for t, rs in seen.items() if t},
-           "outside": sorted(index[r] for r in seen.get("", ()))}
     if code != 0:
         tail = [ln for ln in output.splitlines() if ln.startswith("ERROR")][:1] or output.strip().splitlines()[-1:] or [""]
         return True, f"{', '.join(watch.failed[:3]) or f'pytest exit {int(code)}: {tail[0][:200]}'}"
-    return False, json.dumps(out)
+    return False, json.dumps(_per_test(seen))
+
+
+def _per_test(seen: dict[str, set]) -> dict:
+    """The records (each once) and, per test and outside any, the indexes of those it fired."""
+    records = sorted({r for rs in seen.values() for r in rs})
+    index = {r: i for i, r in enumerate(records)}
+    return {"records": [list(r[:4]) + [list(r[4])] for r in records],
+            "tests": {t: sorted(index[r] for r in rs) for t, rs in seen.items() if t},
+            "outside": sorted(index[r] for r in seen.get("", ()))}
 
 
 def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None) -> tuple[bool, str]:
@@ -1025,10 +1033,14 @@ def _skip_unused(stage: str, cov: str, stages: tuple[str, ...], ms: list[Mutant]
     n_skip = sum(1 for m in ms if stage in skip.get(m.id, ()))
     print(f"{len(ms)} mutants; {n_skip} change nothing stage '{stage}' uses (skipped for them)", flush=True)
     if only_tests is not None:
-        sizes = sorted(-1 if (names := only_tests[m.id]) is None else len(names) for m in ms if m.id in only_tests)
-        if sizes:
-            print(f"stage 'tests' runs, for each of the others, only the tests that use what it changes "
-                  f"(median {sizes[len(sizes) // 2]} tests)", flush=True)
+        _say_tests_run(ms, only_tests)
+
+
+def _say_tests_run(ms: list[Mutant], only_tests: dict) -> None:
+    sizes = sorted(-1 if (names := only_tests[m.id]) is None else len(names) for m in ms if m.id in only_tests)
+    if sizes:
+        print(f"stage 'tests' runs, for each of the others, only the tests that use what it changes "
+              f"(median {sizes[len(sizes) // 2]} tests)", flush=True)
 
 
 def _verify_only(ms: list[Mutant], only: dict) -> None:
