@@ -193,7 +193,11 @@ def compare_position(entry: dict, ans: dict, skip: frozenset = frozenset()) -> t
             return f"observe.{k}", want, got, cited(entry, k)
     if "decide" in skip:
         return None
-    got_dec: dict = ans["decide"] if isinstance(ans.get("decide"), dict) else {}
+    return _compare_decisions(entry, ans["decide"] if isinstance(ans.get("decide"), dict) else {})
+
+
+def _compare_decisions(entry: dict, got_dec: dict) -> tuple[str, Any, Any, list[str]] | None:
+    """The first player whose decision (the legal actions, or waiting) differs from the fixture's."""
     for p, want in entry["decide"].items():
         got = got_dec.get(p, WAIT)
         if (want == WAIT or got == WAIT or not isinstance(got, list)) and want != got:

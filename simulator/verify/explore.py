@@ -96,9 +96,14 @@ def _one_active(g: State, actors) -> str | None:
         return f"{active[0]} is active but the turn is {g.turn_state()} with active={g.active}"
     if not active and showdown:
         return "the turn is in a Showdown state but no battlefield has an active showdown or combat"
-    if g.ms[("combat", None)] != CombatStep.Idle and not (active and g.ms[("battlefield.status", active[0])] in (Status.Combat, Status.Settled, Status.CombatRestaged)):
+    if g.ms[("combat", None)] != CombatStep.Idle and not _combat_active(g, active):
         return f"combat step {g.ms[('combat', None)]} with no active combat"
     return None
+
+
+def _combat_active(g: State, active: list[str]) -> bool:
+    return bool(active) and g.ms[("battlefield.status", active[0])] in (Status.Combat, Status.Settled,
+                                                                         Status.CombatRestaged)
 
 
 def _focus_priority(g: State, actors) -> str | None:
@@ -317,10 +322,7 @@ class Monitor:
         """Checks on the state a step ended in, for transitions fired during it (their effects have run)."""
         if self.main_started:
             self.main_started = False
-            full = {p: n for p, n in g.energy.items() if n}
-            if full and g.ms[("phases", None)] == Phase.Main:
-                self.found.append(("rune pools are empty when a Main Phase starts", "316.1",
-                                   f"the Main Phase of {g.turn} began with energy in the pool: {full}"))
+            self._pools_empty(g)
         if not self.cleared:
             return
         for b in sorted(self.cleared):
@@ -330,6 +332,12 @@ class Monitor:
                                    f"Contested was removed from {b} but {claimants[0]}'s units remain there, "
                                    f"which {claimants[0]} doesn't control"))
         self.cleared = set()
+
+    def _pools_empty(self, g: State) -> None:
+        full = {p: n for p, n in g.energy.items() if n}
+        if full and g.ms[("phases", None)] == Phase.Main:
+            self.found.append(("rune pools are empty when a Main Phase starts", "316.1",
+                               f"the Main Phase of {g.turn} began with energy in the pool: {full}"))
 
 
 # -- positions, results ----------------------------------------------------------------------------
@@ -1020,13 +1028,17 @@ class Shard:
         out, at = [], 0
         for c in counts:
             c = min(c, total - at)
-            gone = [(unpacked(g), v, d, t) for g, v, d, t in (self.frontier[i] for i in picked[at:at + c])]
+            out.append(self._gift(picked[at:at + c]))
             at += c
-            for g, *_ in gone:
-                g.cfg = g.coverage = None                # the worker's own: not sent
-            out.append(pickle.dumps(gone, protocol=pickle.HIGHEST_PROTOCOL) if gone else b"")
         self.frontier = [x for i, x in enumerate(self.frontier) if i not in pick]
         return out
+
+    def _gift(self, picked: list[int]) -> bytes:
+        """The frontier's states at ``picked``, pickled without what is the worker's own (b"" for none)."""
+        gone = [(unpacked(g), v, d, t) for g, v, d, t in (self.frontier[i] for i in picked)]
+        for g, *_ in gone:
+            g.cfg = g.coverage = None                # the worker's own: not sent
+        return pickle.dumps(gone, protocol=pickle.HIGHEST_PROTOCOL) if gone else b""
 
     def take(self, data: bytes) -> int:
         if data:
@@ -1142,9 +1154,8 @@ class _Search:
             found, boxes = self._expand()
             last = self._record(found)
             replies = self._advance(last, boxes)
-            due = self.checkpoint is not None and last is None and sum(self.sizes) and self.checkpoint.due()
-            late = (self.max_seconds is not None and last is None and not due and sum(self.sizes) > 0
-                    and time.perf_counter() - self.t0 >= self.max_seconds)   # the time bound: this level is the last
+            due = last is None and self._due()
+            late = last is None and not due and self._late()     # the time bound: this level is the last
             if self.n > 1:                       # step 4: the shards settle (sizes and work known from step 3)
                 self._settle(last, bool(due or late), replies)
             if last is not None:
@@ -1155,6 +1166,14 @@ class _Search:
             if due:
                 return self._stop()
         return self._finish()
+
+    def _due(self) -> bool:
+        """A checkpoint is due (with states left to expand)."""
+        return self.checkpoint is not None and bool(sum(self.sizes)) and self.checkpoint.due()
+
+    def _late(self) -> bool:
+        """The time bound is reached (with states left to expand)."""
+        return self.max_seconds is not None and sum(self.sizes) > 0 and time.perf_counter() - self.t0 >= self.max_seconds
 
     def _expand(self) -> tuple[list[tuple], list]:
         """The level's findings, sorted; (n > 1) the shards' outboxes."""
@@ -1207,7 +1226,7 @@ class _Search:
     def _settle(self, last: int | None, stopping: bool, replies) -> None:
         """(n > 1) The shards settle the level; the next one is expanded in the same call unless the search
         stops here or a rebalance is due."""
-        if last is None and not stopping and sum(self.sizes) and not (self.rebalance and _targets(self.work)):
+        if last is None and not stopping and self._settle_and_expand():
             steps = self.pool.call_each("settle_level", [(r, self.base) for r in replies])    # and the next level
             self.sizes, self.ahead = [x[0] for x in steps], [x[2:] for x in steps]
             self.gifts = [[] for _ in range(self.n)]
@@ -1217,6 +1236,10 @@ class _Search:
         if last is None:
             self.gifts, self.sizes = (_rebalance(self.pool, self.sizes, self.work) if self.rebalance
                                       else ([[] for _ in range(self.n)], self.sizes))
+
+    def _settle_and_expand(self) -> bool:
+        """The next level can be expanded in the call that settles this one: it has states, no rebalance is due."""
+        return bool(sum(self.sizes)) and not (self.rebalance and _targets(self.work))
 
     def _stop(self) -> Result:
         """The checkpoint is due: write the search there and stop."""
@@ -1299,19 +1322,26 @@ def _rebalance(pool, sizes: list[int], work: list[int]) -> tuple[list[list[bytes
     need = {s: target[s] - work[s] for s in range(n) if work[s] < target[s]}
     sizes = list(sizes)
     for s, excess in give.items():
-        counts = [0] * n
-        for d in list(need):
-            c = min(excess, need[d])
-            counts[d] = c
-            excess -= c
-            need[d] -= c
-            if not need[d]:
-                del need[d]
-            if not excess:
-                break
+        counts = _shares(excess, need, n)
         for d, data in enumerate(pool.call_one(s, "give", counts)):
             if data:
                 gifts[d].append(data)
                 sizes[d] += counts[d]
                 sizes[s] -= counts[d]
     return gifts, sizes
+
+
+def _shares(excess: int, need: dict[int, int], n: int) -> list[int]:
+    """How many of a giver's ``excess`` states each shard receives, the neediest first in ``need``'s order
+    (``need`` is reduced by what they receive)."""
+    counts = [0] * n
+    for d in list(need):
+        c = min(excess, need[d])
+        counts[d] = c
+        excess -= c
+        need[d] -= c
+        if not need[d]:
+            del need[d]
+        if not excess:
+            break
+    return counts
