@@ -458,13 +458,8 @@ def seconds(text: str) -> float:
     return value
 
 
-def check_resumable(meta: dict, path: Path, start: int) -> None:
-    """Refuse a checkpoint of another model or Python version, or whose start is not its position's (``start``:
-    the fingerprint of its position's start state, computed again; one line)."""
-    if meta["model"] != model_digest():
-        raise CheckpointError(f"{path}: written by another version of the model{_at(meta)} (source digest "
-                              f"{meta['model']}, now {model_digest()}): resume it from a checkout of that version")
-    parts = ["search.pkl", *(f"shard-{k}.pkl" for k in range(meta["shards"]))]
+def _check_parts(path: Path, parts: list[str]) -> None:
+    """Every part of the checkpoint is there, a regular file."""
     missing = [p for p in parts if not _exists(path / p)]
     odd = [p for p in parts if _exists(path / p) and not (path / p).is_file()]
     if odd:
@@ -472,6 +467,15 @@ def check_resumable(meta: dict, path: Path, start: int) -> None:
     if missing:
         raise CheckpointError(f"{path}: incomplete checkpoint ({', '.join(missing[:3])}"
                               f"{' ...' if len(missing) > 3 else ''} missing)")
+
+
+def check_resumable(meta: dict, path: Path, start: int) -> None:
+    """Refuse a checkpoint of another model or Python version, or whose start is not its position's (``start``:
+    the fingerprint of its position's start state, computed again; one line)."""
+    if meta["model"] != model_digest():
+        raise CheckpointError(f"{path}: written by another version of the model{_at(meta)} (source digest "
+                              f"{meta['model']}, now {model_digest()}): resume it from a checkout of that version")
+    _check_parts(path, ["search.pkl", *(f"shard-{k}.pkl" for k in range(meta["shards"]))])
     if tuple(meta["python"]) != tuple(sys.version_info[:2]):
         raise CheckpointError(f"{path}: written by Python {'.'.join(map(str, meta['python']))}, this is "
                               f"{sys.version_info[0]}.{sys.version_info[1]}: its states cannot be resumed")
