@@ -354,20 +354,26 @@ def timing_graph() -> graphviz.Digraph:
 
     g = _new("timing", "Timing permissions per turn state (statecharts/timing.py)", "LR")
     for st in timing.NEEDS:
-        need, rule = timing.NEEDS[st]
-        rows = [f"acts: the {need} holder ({rule})"]
-        rows += [f"play {kw} ({', '.join(r)})" for kw, r in timing.PLAY[st].items()]
-        if "reaction" in timing.PLAY[st]:
-            rows += [f"play by {kw}, as a {speed} ({', '.join(r)})" for kw, (speed, r) in timing.KEYWORD_TIMING.items()]
-        rows += [f"{act} ({', '.join(sts[st])})" for act, sts in timing.ALLOWED.items() if st in sts]
-        if st in timing.TURN_PLAYER_ONLY:
-            rows.append(f"turn player only ({', '.join(timing.TURN_PLAYER_ONLY[st])})")
-        g.node(st, box(st, rows), fillcolor=INIT_FILL if st == "neutral-open" else "white")
+        g.node(st, box(st, _timing_rows(st)), fillcolor=INIT_FILL if st == "neutral-open" else "white")
     rows = [f"{path} ({', '.join(r)})" for path, r in timing.MOVE_PATHS.items()]
     g.node("moves", box("standard move paths", rows))
     rows = [f"{what}: {how} ({', '.join(r)})" for what, (how, r) in timing.READINESS.items()]
     g.node("readiness", box("readiness (every game)", rows))
     return g
+
+
+def _timing_rows(st: str) -> list[str]:
+    """What a turn state permits, one row each with its rules: who acts, what may be played, the other actions."""
+    from statecharts import timing
+    need, rule = timing.NEEDS[st]
+    rows = [f"acts: the {need} holder ({rule})"]
+    rows += [f"play {kw} ({', '.join(r)})" for kw, r in timing.PLAY[st].items()]
+    if "reaction" in timing.PLAY[st]:
+        rows += [f"play by {kw}, as a {speed} ({', '.join(r)})" for kw, (speed, r) in timing.KEYWORD_TIMING.items()]
+    rows += [f"{act} ({', '.join(sts[st])})" for act, sts in timing.ALLOWED.items() if st in sts]
+    if st in timing.TURN_PLAYER_ONLY:
+        rows.append(f"turn player only ({', '.join(timing.TURN_PLAYER_ONLY[st])})")
+    return rows
 
 
 def all_graphs(scenarios: Path | None = None) -> dict[str, graphviz.Digraph]:
@@ -728,10 +734,7 @@ def _draw_taken(c: graphviz.Digraph, leaf: Machine, inst: str | None, taken: dic
         key = _key(t)
         ids = (_node_id(machine, t.source, inst), _node_id(machine, t.dest, inst))
         if key in taken and t.source != t.dest:
-            gap = "\n" if len(taken[key]) > 4 else " "     # a long label on two lines: narrower
-            c.edge(*ids, label=f"{_nums(taken[key])}{gap}{t.trigger}" + ("" if key in loud else " (silent)"),
-                   color=VISITED if key in loud else SILENT, fontcolor=VISITED if key in loud else "#c2410c",
-                   **_taken_style(key in loud))
+            _taken_edge(c, ids, t.trigger, taken[key], key in loud)
         elif key not in taken and (t.source, t.dest) not in faded:
             faded.add((t.source, t.dest))
             c.edge(*ids, color="#d1d5db", arrowsize="0.6")
@@ -740,6 +743,12 @@ def _draw_taken(c: graphviz.Digraph, leaf: Machine, inst: str | None, taken: dic
         if key not in declared:   # a transition the declarations no longer have: still draw it
             c.edge(_node_id(machine, key[1], inst), _node_id(machine, key[2], inst),
                    label=f"{_nums(nums)} {key[0]} (undeclared)", color=VISITED, fontcolor=VISITED)
+
+
+def _taken_edge(c: graphviz.Digraph, ids: tuple[str, str], trigger: str, nums: list[int], is_loud: bool) -> None:
+    gap = "\n" if len(nums) > 4 else " "     # a long label on two lines: narrower
+    c.edge(*ids, label=f"{_nums(nums)}{gap}{trigger}" + ("" if is_loud else " (silent)"),
+           color=VISITED if is_loud else SILENT, fontcolor=VISITED if is_loud else "#c2410c", **_taken_style(is_loud))
 
 
 def _draw_loops(c: graphviz.Digraph, leaf: Machine, inst: str | None, taken: dict, loud: set) -> None:

@@ -81,12 +81,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rulings = dict(args.ruling)
-    files = _files(args.files)
-    if files is None:
-        return 2
-    args.files = files
-    if args.diagram and len(args.files) != 1:
-        print(f"riftsim simulate: --diagram draws one scenario's trace; got {len(args.files)} files", file=sys.stderr)
+    if not _expand_files(args):
         return 2
     counts = {"pass": 0, "fail": 0, "pending": 0, "invalid": 0}
     results: list[Result] = []
@@ -111,6 +106,19 @@ def run(args: argparse.Namespace) -> int:
     if args.diagram and results and worst < 2:
         worst = max(worst, _diagram(results[0], args.diagram, args.backend, rulings))
     return worst
+
+
+def _expand_files(args: argparse.Namespace) -> bool:
+    """``args.files`` with every folder replaced by its scenario files; False (said on stderr) when they are
+    not what the options need."""
+    files = _files(args.files)
+    if files is None:
+        return False
+    args.files = files
+    if args.diagram and len(args.files) != 1:
+        print(f"riftsim simulate: --diagram draws one scenario's trace; got {len(args.files)} files", file=sys.stderr)
+        return False
+    return True
 
 
 def _files(paths: list[str]) -> list[str] | None:

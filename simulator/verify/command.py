@@ -324,12 +324,18 @@ def _on_cluster(cluster: str, shards: int | None, work: list, results: list, bar
         client.close()
 
 
+def _together(positions: list[Position], jobs: int) -> list[int]:
+    """The positions every process explores together: the only one, or one bigger than the others' share."""
+    if jobs <= 1:
+        return []
+    total = sum(p.states for p in positions)
+    return [i for i, p in enumerate(positions) if len(positions) == 1 or (p.states and p.states * jobs > total)]
+
+
 def _on_processes(positions: list[Position], jobs: int, work: list, results: list, bar, stable: bool) -> None:
     """A position bigger than the others' share (or the only one) explored by all ``jobs`` processes together;
     the others largest first, one per process."""
-    total = sum(p.states for p in positions)
-    together = [i for i, p in enumerate(positions) if jobs > 1 and
-                (len(positions) == 1 or (p.states and p.states * jobs > total))]
+    together = _together(positions, jobs)
     for i in together:
         from simulator.verify.cluster import Processes
         results[i] = _sharded(work[i], lambda make, n=jobs: Processes(n, make), jobs, stable=stable)
@@ -396,10 +402,7 @@ def run(args: argparse.Namespace) -> int:
     bad = _check_statecharts(statecharts.MACHINES)
     if args.statecharts_only:
         return 1 if bad else 0
-    for p in positions:
-        if args.turns is not None:
-            p.turns = args.turns
-        p.symmetry = p.symmetry or args.symmetry
+    _apply_options(args, positions)
     graph = bool(args.export or not args.no_graph)
     max_time = _max_time(args)
     results, wall = _search(args, positions, ckpt, graph, max_time)
@@ -413,6 +416,14 @@ def run(args: argparse.Namespace) -> int:
     if args.stats:
         _report_stats(args, results, wall)
     return 1 if bad else BOUNDED if cut else 0
+
+
+def _apply_options(args: argparse.Namespace, positions: list[Position]) -> None:
+    """--turns and --symmetry over what the positions file says."""
+    for p in positions:
+        if args.turns is not None:
+            p.turns = args.turns
+        p.symmetry = p.symmetry or args.symmetry
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -515,15 +526,20 @@ def _report_searches(args: argparse.Namespace, positions: list[Position], result
         print(shown(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
                     f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}"
                     f"{_symmetry(p)}), {r.terminal} terminal{_stopped(r, p, args.max_states, args.depth, max_time)}"))
-        if p.states and r.complete and r.states != p.states and not args.full_identity and not args.symmetry:
-            print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
-                  f"first; update it)")
+        _note_states(args, r, p)
     print(f"  total: {sum(r.states for r in results)} distinct states, {sum(r.edges for r in results)} transitions")
     cut = [r for r in results if r.bound]
     if cut:
         print(f"  {len(cut)} of {len(results)} searches ended by a bound, not exhaustive: what was not explored "
               f"was not checked (exit status {BOUNDED} if nothing else is found)")
     return cut
+
+
+def _note_states(args: argparse.Namespace, r: Result, p: Position) -> None:
+    """An exhaustive search found another number of states than the positions file says."""
+    if p.states and r.complete and r.states != p.states and not args.full_identity and not args.symmetry:
+        print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
+              f"first; update it)")
 
 
 def _report_coverage(machines, results: list[Result], allowed: dict, cut: bool) -> int:
@@ -572,19 +588,17 @@ def _report_graph(args: argparse.Namespace, results: list[Result]) -> int:
           f"strongly connected components (largest {max((a.largest for _, a in an), default=0)}), "
           f"{sum(a.terminal for _, a in an)} terminal states, {sum(a.sinks for _, a in an)} without successors "
           f"(terminal or at the bound)")
-    bad = 0
-    for r, a in an:
-        for size, v in a.livelocks:
-            bad += 1
-            print(f"  FINDING livelock: {size} states that can never leave one another within a turn, none "
-                  f"terminal or at the bound (e.g. {_example(r, v)})")
+    livelocks = [(r, size, v) for r, a in an for size, v in a.livelocks]
+    for r, size, v in livelocks:
+        print(f"  FINDING livelock: {size} states that can never leave one another within a turn, none "
+              f"terminal or at the bound (e.g. {_example(r, v)})")
     idle = [(r, x) for r, a in an for x in a.idle]
     if idle:
         print(f"  {len(idle)} loop(s) of end-turns where nothing else can ever happen (no units or cards left; "
               f"decks are not modelled), e.g. {_example(idle[0][0], idle[0][1][1])}")
     if args.export:
         _export_graph(args.export, results)
-    return bad
+    return len(livelocks)
 
 
 def _export_graph(export: str, results: list[Result]) -> None:

@@ -409,13 +409,16 @@ def _stage_verify(only_positions: tuple[str, ...] | None = None) -> tuple[bool, 
     base = _BASE if only_positions is not None else None
     again = set(only_positions or ())
 
+    def explore_again(p) -> bool:
+        return base is None or p.name in again or p.name not in base["results"]
+
     def keep(positions, **kw):
-        todo = [p for p in positions if base is None or p.name in again or p.name not in base["results"]]
+        todo = [p for p in positions if explore_again(p)]
         fresh = iter(orig(todo, **{**kw, "export": True}) if todo else ())   # the labelled graphs, for the digests
         fresh_digests = []
         results = []
         for p in positions:
-            if base is None or p.name in again or p.name not in base["results"]:
+            if explore_again(p):
                 r = next(fresh)
                 fresh_digests.append(r)
                 results.append(r)

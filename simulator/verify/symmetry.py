@@ -79,9 +79,14 @@ def interchangeable(g: State) -> tuple[str, ...]:
     others = {*g.cfg.order, *g.units, *g.cfg.cards, *(c for h in g.hands.values() for c in h),
               *g.ms.values(), *(inst for _leaf, inst in g.ms if inst not in g.bfs)}
     printed = repr((g.cfg.cards, [u.abilities for u in g.units.values()], [b.abilities for b in g.bfs.values()]))
-    names = tuple(n for n, b in g.bfs.items() if not b.abilities and not b.static_might and b.provider is None
+    names = tuple(n for n, b in g.bfs.items() if _plain(b)
                   and n not in others and repr(n) not in printed)     # a card that names it tells it apart
     return names if len(names) >= 2 else ()
+
+
+def _plain(b) -> bool:
+    """A battlefield with no abilities, no static might and no provider."""
+    return not b.abilities and not b.static_might and b.provider is None
 
 
 def plan(g: State) -> Plan | None:
@@ -200,10 +205,14 @@ def _renamed(k: tuple, p: Plan, order: tuple[str, ...], texts: dict[int, str]) -
     for i, text in texts.items():
         if any(r in text for r in olds):
             out[i] = _rename(k[i], m)
-    place = p.place
+    _resort(out, p)
+    return tuple(out)
+
+
+def _resort(out: list, p: Plan) -> None:
+    """The parts kept in the battlefields' setup order (or sorted), in that order again after a renaming."""
     for i in (_CHOOSING, _BLOCKED):
         if out[i]:
-            out[i] = tuple(sorted(out[i], key=place.__getitem__))
+            out[i] = tuple(sorted(out[i], key=p.place.__getitem__))
     if out[_SCORED]:
         out[_SCORED] = tuple(sorted(out[_SCORED]))
-    return tuple(out)
