@@ -60,8 +60,7 @@ def snapshot(g: State) -> dict:
     """The position as the viewer draws it, read from the engine's state (JSON data)."""
     v = view(g, with_legal=False)
     board = [_battlefield(g, v, name, b) for name, b in g.bfs.items()]
-    bases = {p: [_unit(g, u) for u in g.units.values() if u.zone == "board" and u.at == "base"
-                 and u.controller == p] for p in g.order}
+    bases = {p: _base(g, p) for p in g.order}
     gone = [_unit(g, u) for u in g.units.values() if u.zone != "board"]
     chain = [_item(it) for it in g.chain]
     return {
@@ -78,6 +77,10 @@ def _battlefield(g: State, v: dict, name: str, b) -> dict:
             "status": g.ms[("battlefield.status", name)], "staged": v["staged"].get(name, []),
             "active": name == g.active, "scored": g.scored.get(name),
             "units": [_unit(g, u) for u in g.units.values() if u.zone == "board" and u.at == name]}
+
+
+def _base(g: State, p: str) -> list[dict]:
+    return [_unit(g, u) for u in g.units.values() if u.zone == "board" and u.at == "base" and u.controller == p]
 
 
 def _item(it) -> dict:

@@ -58,12 +58,16 @@ def run(args: argparse.Namespace) -> int:
         else:
             g.unlink()
             print(f"deleted {golden.rel(g)} (its scenario is gone)")
-    verb = "would change" if args.check else "approved"
-    print(f"{len(paths)} scenario{'s' if len(paths) != 1 else ''}: {outcomes.count('same')} unchanged, "
-          f"{outcomes.count('changed') + outcomes.count('differs')} {verb}"
-          + (f", {len(gone)} golden file{'s' if len(gone) != 1 else ''} {'orphaned' if args.check else 'deleted'}"
-             if gone else ""))
+    print(_summary(outcomes, len(gone), args.check))
     return 1 if "failed" in outcomes or "differs" in outcomes or (gone and args.check) else 0
+
+
+def _summary(outcomes: list[str], gone: int, check: bool) -> str:
+    verb = "would change" if check else "approved"
+    n = len(outcomes)
+    return (f"{n} scenario{'s' if n != 1 else ''}: {outcomes.count('same')} unchanged, "
+            f"{outcomes.count('changed') + outcomes.count('differs')} {verb}"
+            + (f", {gone} golden file{'s' if gone != 1 else ''} {'orphaned' if check else 'deleted'}" if gone else ""))
 
 
 def _approve(path: Path, check: bool) -> str:

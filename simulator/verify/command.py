@@ -583,11 +583,7 @@ def _report_violations(out: Path, positions: list[Position], results: list[Resul
 def _report_graph(args: argparse.Namespace, results: list[Result]) -> int:
     """The state graph's analysis (livelocks are findings: their number), and the --export."""
     an = [(r, need(r.analysis, "the analysis of the state graph asked for")) for r in results]
-    nodes = sum(a.nodes for _, a in an)
-    print(f"state graph: {nodes} nodes, {sum(a.edges for _, a in an)} edges, {sum(a.sccs for _, a in an)} "
-          f"strongly connected components (largest {max((a.largest for _, a in an), default=0)}), "
-          f"{sum(a.terminal for _, a in an)} terminal states, {sum(a.sinks for _, a in an)} without successors "
-          f"(terminal or at the bound)")
+    print(_graph_line([a for _, a in an]))
     livelocks = [(r, size, v) for r, a in an for size, v in a.livelocks]
     for r, size, v in livelocks:
         print(f"  FINDING livelock: {size} states that can never leave one another within a turn, none "
@@ -599,6 +595,14 @@ def _report_graph(args: argparse.Namespace, results: list[Result]) -> int:
     if args.export:
         _export_graph(args.export, results)
     return len(livelocks)
+
+
+def _graph_line(an: list) -> str:
+    """The state graphs' totals (their analyses ``an``)."""
+    return (f"state graph: {sum(a.nodes for a in an)} nodes, {sum(a.edges for a in an)} edges, "
+            f"{sum(a.sccs for a in an)} strongly connected components (largest "
+            f"{max((a.largest for a in an), default=0)}), {sum(a.terminal for a in an)} terminal states, "
+            f"{sum(a.sinks for a in an)} without successors (terminal or at the bound)")
 
 
 def _export_graph(export: str, results: list[Result]) -> None:
