@@ -30,7 +30,8 @@ from simulator.scenario.loader import SHOW_KEYS, Result, load, trace_line
 from simulator.scenario.loader import run as run_scenario
 from simulator.game.setup import RULINGS
 from simulator.scenario.record import record
-from simulator.scenario.view import SHOW_DEFAULT, position, position_line
+from simulator.scenario.view import SHOW_DEFAULT, passed_now, position, position_line
+from simulator.scenario import provenance
 
 #: the version of the --json trace format (docs/trace-format.md; schema simulator/scenario/schemas/trace.schema.json)
 FORMAT = 1
@@ -132,13 +133,16 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"format": FORMAT, "scenario": sc.name, "file": path, "status": res.status,
                               "message": res.message, "rulings": {**sc.rulings, **rulings}, "start": steps.start,
                               "steps": steps.steps, "events": [event_json(e, args.lang) for e in res.events],
-                              "final": res.final}), file=out)
+                              "final": {**res.final, "passed": passed_now(res.state)},
+                              **provenance.as_json(sc.provenance)}), file=out)
             if res.message and res.status == "fail":
                 print(shown(res.message), file=sys.stderr)
             continue
         if i:
             print(file=out)
         print(shown(_header(sc, rulings)), file=out)
+        if sc.provenance.get("rules"):                  # P1: under the header line
+            print(shown(f"rules claimed: {', '.join(sc.provenance['rules'])}"), file=out)
         if not args.quiet:
             lines = [(e.step, trace_line(e, args.lang)) for e in res.events]
             if args.checks:
