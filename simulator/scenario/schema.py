@@ -28,6 +28,7 @@ from simulator.core import cards as cardlib
 from simulator.game.setup import MODES, RULINGS
 from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
                                      SETUP_KEYS)
+from simulator.game import start as midtiming
 from simulator.scenario import loader, provenance
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -365,7 +366,7 @@ def _start() -> dict:
                                    "{{ability: NAME, source: ID}}"}
     out = _obj({
         "turn": WORD,
-        "phase": {"enum": ["Main", "BeginningStep", "Ending"], "default": "Main"},
+        "phase": {"enum": list(midtiming.PHASES), "default": midtiming.PHASES[0]},
         "scored": {"type": "object", "additionalProperties": _list(WORD)},
         "contested": {"type": "object", "additionalProperties": WORD},
         "combat": _obj({"at": WORD, "attacker": WORD, "defender": WORD}, ("at", "attacker", "defender")),
