@@ -178,15 +178,9 @@ def run(args) -> int:
             print(f"{rule:12} {n:3} declaration(s)  {title(rule)}")
         return 0
     q = args.rule.strip()
-    well_formed = re.fullmatch(r"R\d+|\d{3}(\.[0-9a-z]+)*", q) is not None
-    folders = [bundled.FOLDER, *(Path(f) for f in getattr(args, "folders", None) or [])]
-    if well_formed and not resolves(q) and not q.startswith("R"):
-        claims = claiming(q, folders, run=False)        # a Core Rules id riftsim has no title for, claimed by a file
-        if claims:
-            print(q)
-            _print_claims(q, folders, not getattr(args, "no_scenarios", False))
-            return 0
-    if not well_formed or not resolves(q):
+    if _only_claimed(q, args):
+        return 0
+    if not re.fullmatch(r"R\d+|\d{3}(\.[0-9a-z]+)*", q) or not resolves(q):
         print(f"riftsim rules: {q!r} is not a rule id any declaration, title or ruling knows "
               f"(`riftsim rules` lists them)", file=sys.stderr)
         return 1
@@ -211,13 +205,28 @@ def run(args) -> int:
               else "scenarios: none of the bundled scenarios' traces cite it")
         for stem, n in seen.items():
             print(f"  {stem}  ({n} trace event(s))")
-    _print_claims(q, folders, not getattr(args, "no_scenarios", False))
+    _print_claims(q, args)
     return 0
 
 
-def _print_claims(q: str, folders: list[Path], run: bool) -> None:
+def _folders(args) -> list[Path]:
+    """The bundled scenarios' folder, then each ``--in DIR``."""
+    return [bundled.FOLDER, *(Path(f) for f in getattr(args, "folders", None) or [])]
+
+
+def _only_claimed(q: str, args) -> bool:
+    """A well-formed Core Rules id riftsim has no title or declaration for, but that a scenario claims (P1 accepts
+    it): print the claims (True), else nothing (False)."""
+    if not re.fullmatch(r"\d{3}(\.[0-9a-z]+)*", q) or resolves(q) or not claiming(q, _folders(args), run=False):
+        return False
+    print(q)
+    _print_claims(q, args)
+    return True
+
+
+def _print_claims(q: str, args) -> None:
     """The section ``scenarios claiming it:`` (P2): each claim's audit status and how often its trace cites it."""
-    claims = claiming(q, folders, run)
+    claims = claiming(q, _folders(args), not getattr(args, "no_scenarios", False))
     print("scenarios claiming it:" if claims else "scenarios claiming it: none")
     for stem, status, n in claims:
         if n is None:

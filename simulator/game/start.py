@@ -155,38 +155,13 @@ class Start:
     def item(self, e: dict, i: int) -> dict:
         """One chain item, its fields checked: a card or an ability of a source of the file."""
         path = ("chain", i)
-        it = dict(e)
-        if "card" in e:
-            card = self.v.cards.get(e["card"])
-            if card is None:
-                self.fail(path + ("card",), f"unknown card {e['card']} (not in the catalogue or cards:)",
-                          cite("start.no-such-card"))
-            it["kind"], it["name"], it["effect"] = card.type, e["card"], card.effect
-            self.player(e["controller"], path + ("controller",), "controller")
-            it["immediate"] = card.type in ("unit", "gear")
-        else:
-            src = e["source"]
-            ab = self.ability_of(src, e["ability"], path)
-            it["name"], it["effect"] = ab.name, ab.effect
-            it["kind"] = "trigger" if ab.trigger else "ability"
-            it["immediate"] = ab.adds
-            it["controller"] = self.player(e.get("controller", self.controller_of(src)), path + ("controller",),
-                                           "controller")
+        it = {**e, **(self.card_item(e, path) if "card" in e else self.ability_item(e, path)), "path": path}
         name = it["name"]
-        fields = target_fields(it["effect"])
-        for f, x in (e.get("targets") or {}).items():
-            if f not in fields:
-                self.fail(path + ("targets", f), f"{name} takes no target {f}"
-                          + (f" (it takes: {', '.join(fields)})" if fields else ""), cite("start.no-such-target"))
-            if f == "unit" and not e.get("pending") and x not in self.units:
-                self.fail(path + ("targets", f), f"{name} targets {x}: no such object", cite("start.no-such-object"))
-        if it.get("immediate") and not e.get("pending"):
+        self.item_targets(e, it, path)
+        if it["immediate"] and not e.get("pending"):
             what = "an Add ability" if it["kind"] in ("trigger", "ability") else f"a {it['kind']}"
             self.fail(path, f"{name} is finalized on the chain, but {what} resolves as it is finalized: give it "
                             f"pending: true", cite("start.finalized-resolves-at-once"))
-        if e.get("pending") and it["kind"] in ("spell", "unit", "gear") and set(fields) - set(e.get("targets") or {}):
-            self.fail(path, f"{name} is a pending card without its targets: a card's targets are chosen as it is "
-                            f"played", cite("start.pending-card-targets"))
         for k in ("there", "here"):
             if k in e:
                 self.battlefield(e[k], path + (k,), k)
@@ -195,8 +170,37 @@ class Start:
                 self.fail(path + ("at",), f"{name}: at is where a pending unit will enter", cite("start.at-unit"))
             if e["at"] != "base":
                 self.battlefield(e["at"], path + ("at",), "at")
-        it["path"] = path
         return it
+
+    def card_item(self, e: dict, path: tuple) -> dict:
+        card = self.v.cards.get(e["card"])
+        if card is None:
+            self.fail(path + ("card",), f"unknown card {e['card']} (not in the catalogue or cards:)",
+                      cite("start.no-such-card"))
+        self.player(e["controller"], path + ("controller",), "controller")
+        return {"kind": card.type, "name": e["card"], "effect": card.effect, "immediate": card.type in ("unit", "gear")}
+
+    def ability_item(self, e: dict, path: tuple) -> dict:
+        src = e["source"]
+        ab = self.ability_of(src, e["ability"], path)
+        controller = self.player(e.get("controller", self.controller_of(src)), path + ("controller",), "controller")
+        return {"kind": "trigger" if ab.trigger else "ability", "name": ab.name, "effect": ab.effect,
+                "immediate": ab.adds, "controller": controller}
+
+    def item_targets(self, e: dict, it: dict, path: tuple) -> None:
+        """Its targets are fields its effect leaves to a player (356); a finalized item's name objects that exist;
+        a pending card has them all (a card's are chosen as it is played, 355)."""
+        name = it["name"]
+        fields = target_fields(it["effect"])
+        for f, x in (e.get("targets") or {}).items():
+            if f not in fields:
+                self.fail(path + ("targets", f), f"{name} takes no target {f}"
+                          + (f" (it takes: {', '.join(fields)})" if fields else ""), cite("start.no-such-target"))
+            if f == "unit" and not e.get("pending") and x not in self.units:
+                self.fail(path + ("targets", f), f"{name} targets {x}: no such object", cite("start.no-such-object"))
+        if e.get("pending") and it["kind"] in ("spell", "unit", "gear") and set(fields) - set(e.get("targets") or {}):
+            self.fail(path, f"{name} is a pending card without its targets: a card's targets are chosen as it is "
+                            f"played", cite("start.pending-card-targets"))
 
     def ability_of(self, src: str, name: str, path: tuple):
         """The ability ``name`` of the unit, gear or battlefield ``src``."""
@@ -245,8 +249,8 @@ class Start:
         return active["by"]
 
     def priority(self, out: dict, chain: list, turn: str, phase: str) -> tuple:
+        """(who holds priority, who has passed): given, or the default; refused where the rules say otherwise."""
         s = self.s
-        order = self.v.players
         passed = [self.player(p, ("passed", j), "passed") for j, p in enumerate(s.get("passed") or [])]
         given = s.get("priority")
         if given is not None:
@@ -259,37 +263,51 @@ class Start:
                                        "pending item is finalized", cite("start.priority-pending"))
             return None, []
         if chain:
-            newest = chain[-1]
-            first = newest["controller"]
-            holder = given if given is not None else _after(order, passed[-1]) if passed else first
-            run = _cycle(order, first, len(passed) + 1)
-            if len(passed) >= len(order) or run != [*passed, holder]:
-                self.fail(("passed",) if passed else ("priority",),
-                          f"passed {_fmt(passed)} does not fit priority {holder} after {newest['name']} ({first}'s): "
-                          f"passes run in turn order from {first}", cite("start.passed-chain"))
-            return holder, passed
+            return self.after_chain(chain[-1], passed, given), passed
         if out["active"] is not None:
-            holder = out["focus"]
-            if given is not None and given != holder:
-                self.fail(("priority",), f"priority {given} with no chain: in a showdown the focus holder {holder} "
-                                         f"holds it", cite("start.priority-no-chain"))
-            if len(passed) >= len(order):
-                self.fail(("passed",), f"passed {_fmt(passed)} would have ended the showdown", cite("start.passed-showdown"))
-            if passed and _cycle(order, passed[0], len(passed) + 1) != [*passed, holder]:
-                self.fail(("passed",), f"passed {_fmt(passed)} does not fit focus {holder}: focus passes run in turn "
-                                       f"order and end just before the focus holder", cite("start.passed-showdown"))
-            return holder, passed
+            return self.in_showdown(out["focus"], passed, given), passed
         if passed:
             self.fail(("passed",), "nobody passes in Neutral Open", cite("start.passed-neutral"))
+        return self.in_neutral(turn, phase, given), []
+
+    def after_chain(self, newest: dict, passed: list, given: str | None) -> str:
+        """With finalized items: the passes run in turn order from the newest item's controller (338.1.b, 339,
+        340.4, R17) to the player just before the priority holder, and not all the way round."""
+        order = self.v.players
+        first = newest["controller"]
+        holder = given if given is not None else _after(order, passed[-1]) if passed else first
+        if len(passed) >= len(order) or _cycle(order, first, len(passed) + 1) != [*passed, holder]:
+            self.fail(("passed",) if passed else ("priority",),
+                      f"passed {_fmt(passed)} does not fit priority {holder} after {newest['name']} ({first}'s): "
+                      f"passes run in turn order from {first}", cite("start.passed-chain"))
+        return holder
+
+    def in_showdown(self, holder: str, passed: list, given: str | None) -> str:
+        """Showdown Open: the focus holder holds priority (313.2); the focus passes run in turn order up to the
+        player before the holder, and not all the way round (347.2.a)."""
+        order = self.v.players
+        if given is not None and given != holder:
+            self.fail(("priority",), f"priority {given} with no chain: in a showdown the focus holder {holder} "
+                                     f"holds it", cite("start.priority-no-chain"))
+        if len(passed) >= len(order):
+            self.fail(("passed",), f"passed {_fmt(passed)} would have ended the showdown", cite("start.passed-showdown"))
+        if passed and _cycle(order, passed[0], len(passed) + 1) != [*passed, holder]:
+            self.fail(("passed",), f"passed {_fmt(passed)} does not fit focus {holder}: focus passes run in turn "
+                                   f"order and end just before the focus holder", cite("start.passed-showdown"))
+        return holder
+
+    def in_neutral(self, turn: str, phase: str, given: str | None) -> str | None:
+        """Neutral Open: the turn player in the Main Phase (312.2.a); nobody in another phase's step, which goes
+        on once its chain is empty."""
         if phase != Phase.Main:
             if given is not None:
                 self.fail(("priority",), f"priority {given} with no chain outside the Main Phase: the step goes on "
                                          f"once its chain is empty", cite("start.priority-no-chain"))
-            return None, []
+            return None
         if given is not None and given != turn:
             self.fail(("priority",), f"priority {given} with no chain: in Neutral Open only the turn player holds it",
                       cite("start.priority-no-chain"))
-        return turn, []
+        return turn
 
 
 def _fmt(v) -> str:
@@ -390,7 +408,7 @@ def _put(g: State, e: dict, where) -> None:
                     finalized=not pending, immediate=e["immediate"], might=card.might, at=e.get("at", "base"))
     else:
         src = g.units.get(e["source"])
-        ask = ()
+        ask: tuple[str, ...] = ()
         if pending:
             ab = next(x for x in (src.abilities if src else g.bfs[e["source"]].abilities) if x.name == e["name"])
             ask = (("may",) if ab.optional else ()) + (("target",) if set(fields) - set(targets) else ())
