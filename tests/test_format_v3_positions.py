@@ -370,3 +370,31 @@ def test_x5_owner_of_a_unit_and_where_a_gear_is():
                     "  - expect: {units: {a2: {owner: A, controller: B}}, gear: {g1: {at: base, controller: B, "
                     "zone: board}}}\n  - expect: {units: {a2: {owner: B}}}\n", "t.yaml"))
     assert res.status == "fail" and "expected a2 owner B, got A" in res.message
+
+
+@pytest.mark.parametrize("phase, next_turn", [("Ending", "B"), ("BeginningStep", "A")])
+def test_m1_a_chain_outside_the_main_phase_is_played_out_and_the_turn_goes_on(phase, next_turn):
+    """R12: a chain in the Beginning or Ending Step is played out with priority as in any Closed state; the step
+    goes on once it is empty (335): the Ending Step's turn ends (B's turn starts), the Beginning Step's goes on to
+    A's Main Phase."""
+    res = final(scenario(f"start:\n  phase: {phase}\n  chain: [{{card: jolt, controller: A, targets: {{unit: b1}}}}]\n",
+                         f"steps:\n  - expect: {{phase: {phase}, priority: A, state: neutral-closed}}\n"
+                         "  - {do: pass, player: A}\n  - {do: pass, player: B}\n"
+                         f"  - expect: {{phase: Main, turn: {next_turn}, priority: {next_turn}, chain: []}}\n"))
+    # Jolt resolved; the damage wears off in the Ending Step's expiration (317.2), not before
+    assert res.state.units["b1"].damage == (0 if phase == "Ending" else 2)
+
+
+def test_m1_game_from_setup_runs_step_0_too():
+    from simulator.game.engine import Game
+    g = Game.from_setup({"players": ["A", "B"], "battlefields": ["North"],
+                         "units": [{"id": "a1", "owner": "A", "at": "North", "might": 2}],
+                         "start": {"showdown": {"at": "North", "by": "A"}, "passed": []}}).state
+    assert (g.turn_state(), g.focus, g.priority, g.active) == ("showdown-open", "A", "A", "North")
+
+
+def test_p2_a_claimed_core_rules_id_riftsim_has_no_title_for(tmp_path, capsys):
+    (tmp_path / "q.yaml").write_text(BASE + 'rules: ["999.9.z"]\nsteps: []\n', encoding="utf-8")
+    assert main(["rules", "999.9", "--in", str(tmp_path)]) == 0
+    assert "  q  (draft; claimed but never cited in its trace)" in capsys.readouterr().out
+    assert main(["rules", "999.9"]) == 1                     # claimed by no file it reads: unknown, as before
