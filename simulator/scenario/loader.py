@@ -260,11 +260,13 @@ class Scenario:
     where: Callable[..., str] = field(default=lambda *path: "")   # path in the file -> "FILE:LINE"
     provenance: dict = field(default_factory=dict)                # rules, rules-version, source, audit (P1)
 
-    def game(self, *, backend: str = "compiled", rulings: dict | None = None):
+    def game(self, *, backend: str = "compiled", rulings: dict | None = None, step0: bool = True):
+        """The game at the start; with a ``start:`` block, after its step 0 (M2: the schedule settles as after an
+        action) unless ``step0`` is false (:func:`run` settles it once its observer is in place)."""
         from simulator.game.engine import Game, settle
         merged = {**self.rulings, **(rulings or {})}
         g = build(self.setup, backend=backend, rulings=merged, cards=self.cards, where=self.where)
-        if midtiming.begin(g, self.setup, self.where):          # step 0 (M2): settle as after an action
+        if midtiming.begin(g, self.setup, self.where) and step0:
             settle(g)
         return Game(g)
 
@@ -472,9 +474,13 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
     may replace the game's runtime, e.g. by a recording one), then after every step that ran, with the
     game as the engine left it and the step's failure ('' when it held): ``simulator.scenario.record``.
     """
-    game = sc.game(backend=backend, rulings=rulings)
+    game = sc.game(backend=backend, rulings=rulings, step0=False)
     if observe is not None:
-        observe(None, game, "")
+        observe(None, game, "")             # the position as written; step 0's lines come with step 1's
+    if sc.setup.get("start") is not None:
+        from simulator.game.engine import settle
+        game.state = game.state.clone()     # step 0 (M2), as an action's successor, under the observer's runtime
+        settle(game.state)
     failure = ""
     steps = checks = 0
     checked: list[tuple[int, str]] = []
