@@ -265,6 +265,7 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('start.no-ability', 'refusal', ('383',), 'start: ... has no ability ...'),
     Cited('start.scored-twice', 'refusal', ('470',), 'start: ... is scored twice this turn'),
     Cited('start.one-active', 'refusal', ('344', '460'), 'start: a showdown and a combat at once'),
+    Cited('start.contested-active', 'refusal', ('190.3.b',), "start: ... is the combat's battlefield: it is Contested by ..."),
     Cited('start.main-phase-only', 'refusal', ('R12',), 'start: showdowns outside the Main Phase are not modelled'),
     Cited('start.two-sides', 'refusal', ('462',), 'start: ... cannot attack their own units (or a teammate\'s)'),
     Cited('start.third-player', 'refusal', ('462',), 'start: ... has units at ..., where ... attacks ...'),

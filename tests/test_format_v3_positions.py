@@ -237,6 +237,9 @@ def test_m1_a_file_without_start_starts_as_in_version_2():
     ("scored: {A: [North], B: [North]}",
      "start: North is scored twice this turn: at most one score per battlefield per turn (470)"),
     ("scored: {A: [West]}", "start: scored West: no such battlefield (battlefields: North, South) (187)"),
+    ("contested: {North: B}\n  combat: {at: North, attacker: A, defender: B}",
+     "start: North is the combat's battlefield: it is Contested by A (190.3.b)"),
+    ("chain: [{card: jolt, controller: A, owner: C, targets: {unit: b1}}]", "start: owner C: no such player (103)"),
 ])
 def test_m2_impossible_starts_are_refused_naming_the_rule(start, message):
     text = refused(f"start:\n  {start}\n")

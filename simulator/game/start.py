@@ -78,6 +78,9 @@ class Start:
         contested = {self.battlefield(b, ("contested", b), "contested"): self.player(p, ("contested", b), "contested")
                      for b, p in (s.get("contested") or {}).items()}
         active = self.active(phase)
+        if active is not None and active["at"] in contested:
+            self.fail(("contested", active["at"]), f"{active['at']} is the {active['kind']}'s battlefield: it is "
+                                                   f"Contested by {active['by']}", cite("start.contested-active"))
         chain = [self.item(e, i) for i, e in enumerate(s.get("chain") or [])]
         self.chain_order(chain)
         out = {"turn": turn, "phase": phase, "scored": scored, "contested": contested, "active": active,
@@ -178,6 +181,8 @@ class Start:
             self.fail(path + ("card",), f"unknown card {e['card']} (not in the catalogue or cards:)",
                       cite("start.no-such-card"))
         self.player(e["controller"], path + ("controller",), "controller")
+        if "owner" in e:
+            self.player(e["owner"], path + ("owner",), "owner")
         return {"kind": card.type, "name": e["card"], "effect": card.effect, "immediate": card.type in ("unit", "gear")}
 
     def ability_item(self, e: dict, path: tuple) -> dict:
