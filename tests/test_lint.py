@@ -63,7 +63,6 @@ OVER_THE_LIMIT = {
     "simulator/rules/effects.py: run_effects",
     "simulator/rules/targets.py: check_targets",
     "simulator/rules/triggers.py: _holds",
-    "simulator/scenario/loader.py: compare",
 }
 
 
