@@ -259,6 +259,17 @@ def leaf_module(leaf: Machine) -> tuple[str, list[tuple[tuple[str, str, str], st
     """The source of ``leaf``'s module, its fire functions by (leaf, state, trigger), its loops by
     (leaf, start, step, until)."""
     pairs = list(dict.fromkeys((t.source, t.trigger) for t in leaf.transitions))
+    body: list[str] = []
+    fires = []
+    for source, trigger in pairs:
+        body += ["", "", *fire_function(leaf, source, trigger)]
+        fires.append(((leaf.name, source, trigger), ident(leaf.name, source, trigger)))
+    loops = []
+    for start, step, until in silent_loops(leaf):
+        body += loop_functions(leaf, start, step, until)
+        loops.append(((leaf.name, start, step, until), ident(leaf.name, start, step, "until", until)))
+    text = "\n".join(body)
+    uses = [name for name in ("EFFECTS", "GUARDS") if f"{name}[" in text]
     lines = [_HEADER.format(what=f"the declarations of the {leaf.name} machine (statecharts/)"),
              f'"""The {leaf.name} machine\'s transitions as code: one function per declared (state, trigger).',
              "",
@@ -266,20 +277,17 @@ def leaf_module(leaf: Machine) -> tuple[str, list[tuple[tuple[str, str, str], st
              "have the digest in ``simulator/core/compiled/tables.py``. Guards and effects are looked up by name",
              'in ``simulator.core.registry`` when they run."""',
              "from __future__ import annotations", "",
-             "import statecharts", "",
-             "from simulator.core.errors import RulesBug  # noqa: F401 - a loop raises it",
-             "from simulator.core.machines import say  # noqa: F401 - a transition with trace text calls it",
-             "from simulator.core.registry import EFFECTS, GUARDS  # noqa: F401", "",
-             "#: the declared transitions, by index (what a fire function returns)",
-             f"_T = statecharts.LEAVES[{leaf.name!r}].transitions if {leaf.name!r} in statecharts.LEAVES else ()"]
-    fires = []
-    for source, trigger in pairs:
-        lines += ["", "", *fire_function(leaf, source, trigger)]
-        fires.append(((leaf.name, source, trigger), ident(leaf.name, source, trigger)))
-    loops = []
-    for start, step, until in silent_loops(leaf):
-        lines += loop_functions(leaf, start, step, until)
-        loops.append(((leaf.name, start, step, until), ident(leaf.name, start, step, "until", until)))
+             "import statecharts", ""]
+    if "RulesBug(" in text:
+        lines.append("from simulator.core.errors import RulesBug")
+    if "say(" in text:
+        lines.append("from simulator.core.log import say")
+    if uses:
+        lines.append(f"from simulator.core.registry import {', '.join(uses)}")
+    lines += ["",
+              "#: the declared transitions, by index (what a fire function returns)",
+              f"_T = statecharts.LEAVES[{leaf.name!r}].transitions if {leaf.name!r} in statecharts.LEAVES else ()",
+              *body]
     return "\n".join(lines) + "\n", fires, loops
 
 
@@ -315,10 +323,12 @@ def schedule_module(steps: tuple[Step, ...] = SCHEDULE) -> str:
              "game by calling ``once`` until it returns False (a player must decide). Each ``steps_*`` function tries its",
              'steps in order and returns None when none applies."""',
              "from __future__ import annotations", "",
-             "from simulator.core.errors import RulesBug  # noqa: F401",
-             "from simulator.core.registry import EFFECTS, GUARDS  # noqa: F401"]
+             *(["from simulator.core.errors import RulesBug"] if not total else []),
+             "from simulator.core.registry import EFFECTS, GUARDS"]
     for name, chunk in zip(names, chunks):
-        lines += ["", "", f"def {name}(g):", "    ms = g.ms  # noqa: F841"]
+        lines += ["", "", f"def {name}(g):"]
+        if any("ms[" in c for _, _, cs in chunk for c in cs):
+            lines.append("    ms = g.ms")
         for i, s, conds in chunk:
             ind = "        " if conds else "    "
             lines.append(f"    # {i}. {s.name}: {', '.join(s.rules)}")
@@ -395,8 +405,7 @@ def expected_files(machines_: tuple[Machine, ...] = statecharts.MACHINES) -> dic
              "silent loop; ``DIGESTS``: leaf -> the digest of the declarations its functions were generated from",
              '(``simulator.core.machines.digest``); ``SCHEDULE_DIGEST`` the same for ``once``, the schedule."""',
              "from __future__ import annotations", "",
-             f"from simulator.core.compiled import {', '.join(mods)}",
-             "from simulator.core.compiled.schedule import once  # noqa: F401", "",
+             f"from simulator.core.compiled import {', '.join(mods)}", "",
              "FIRES = {"]
     lines += [f"    {key!r}: {mod}.{fn}," for key, mod, fn in fires] + ["}", "LOOPS = {"]
     lines += [f"    {key!r}: {mod}.{fn}," for key, mod, fn in loops] + ["}", "DIGESTS = {"]
@@ -406,8 +415,10 @@ def expected_files(machines_: tuple[Machine, ...] = statecharts.MACHINES) -> dic
     return files
 
 
-def stale(out: Path = OUT) -> list[str]:
-    """The files of ``out`` that differ from what the declarations generate (or are missing, or extra), each with why."""
+def stale(out: Path | None = None) -> list[str]:
+    """The files of ``out`` (:data:`OUT`) that differ from what the declarations generate (or are missing, or
+    extra), each with why."""
+    out = out or OUT
     want = expected_files()
     problems = []
     for name, text in want.items():
@@ -421,7 +432,9 @@ def stale(out: Path = OUT) -> list[str]:
     return problems
 
 
-def write(out: Path = OUT) -> list[Path]:
+def write(out: Path | None = None) -> list[Path]:
+    """Write the files of ``out`` (:data:`OUT`) that differ, remove those nothing generates; the paths written."""
+    out = out or OUT
     written = []
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -2,8 +2,11 @@
 
 Two interchangeable backends choose which declared transition fires:
 
-* :class:`Compiled` (the default): a dict ``(leaf, source, trigger) -> [T...]``
-  derived from the declarations, guards tried in declaration order.
+* :class:`Compiled` (the default): the code generated from the declarations into
+  ``simulator/core/compiled/`` by ``riftsim generate`` (a function per (leaf, state, trigger), the cleanup
+  loop, the schedule), used for a leaf while its declarations have the digest the code was generated from
+  (:func:`generated`); otherwise a dict ``(leaf, source, trigger) -> [T...]`` derived from the declarations,
+  guards tried in declaration order, through :meth:`Runtime.fire_ctx`.
 * :class:`Transitions`: real ``transitions`` machines built from the same
   declarations (a ``HierarchicalMachine`` with parallel regions for machines
   that have regions), whose conditions call the same named guards.
@@ -22,6 +25,7 @@ from statecharts.spec import Machine, T
 
 from simulator.core import registry
 from simulator.core.errors import RulesBug
+from simulator.core.log import say
 from simulator.core.model import FRESH_BITS, KEEP, Event, State
 
 #: skip a cleanup task (323) whose last run did nothing and none of whose declared inputs has been written since
@@ -222,15 +226,6 @@ def _plan(leaf: str, t: T) -> tuple:
     return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules), enter or None, tuple(sends))
 
 
-def say(g: State, t: T, leaf: str, inst: str | None, ctx: dict, at: int, rules: str) -> None:
-    """The trace line of ``t`` (its ``say`` text), inserted at ``at``: before what its effects logged, worded
-    after them."""
-    values = {"bf": inst if inst in g.bfs else ctx.get("bf", g.active), "player": ctx.get("player"),
-              "item": ctx.get("item"), "attacker": g.attacker, "defender": g.defender}
-    g.trace.insert(at, Event(g.step, t.say.format_map(values), ctx.get("player"), "", rules,
-                             leaf, t.source, t.dest, t.trigger, inst, t.say, tuple(values.items())))
-
-
 def digest(leaf: Machine) -> str:
     """What the code generated for ``leaf`` (``simulator/core/compiled/``, ``riftsim generate``) was derived from,
     hashed: its transitions, enter effects, the cleanup bits it keeps or sets (``KEEP``, ``FRESH_BITS``) and
@@ -272,11 +267,12 @@ def _silent(leaf: str, triggers: tuple[str, ...]) -> bool:
 def schedule(steps: tuple[Step, ...] = SCHEDULE) -> Callable[[State], bool]:
     """``once(g)``: one step of ``steps`` (``statecharts/schedule.py``), the code generated from them
     (``simulator/core/compiled/schedule.py``); refused when that code was generated from other steps."""
-    from simulator.core.compiled import tables as compiled
-    if steps is not SCHEDULE or schedule_digest(steps) != compiled.SCHEDULE_DIGEST:
+    from simulator.core.compiled.schedule import once
+    from simulator.core.compiled.tables import SCHEDULE_DIGEST
+    if steps is not SCHEDULE or schedule_digest(steps) != SCHEDULE_DIGEST:
         raise RulesBug("simulator/core/compiled/schedule.py was generated from another schedule: "
                        "run `riftsim generate`")
-    return compiled.once
+    return once
 
 
 class Fired:

@@ -307,7 +307,7 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
 
         def init(self, *args, _orig=machines.Runtime.__init__, **kw):
             _orig(self, *args, **kw)
-            self.fns = None               # no code compile_fire generated (it never calls pick): fire_ctx's generic path
+            self.fns = None               # not the generated code (it never calls pick): fire_ctx's generic path
         machines.Runtime.__init__ = init
     if str(ROOT) not in sys.path:       # tests import tests.helpers: the `riftsim` script's path lacks the root
         sys.path.insert(0, str(ROOT))

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import statecharts
 
-from simulator.core.errors import RulesBug  # noqa: F401 - a loop raises it
-from simulator.core.machines import say  # noqa: F401 - a transition with trace text calls it
-from simulator.core.registry import EFFECTS, GUARDS  # noqa: F401
+from simulator.core.log import say
 
 #: the declared transitions, by index (what a fire function returns)
 _T = statecharts.LEAVES['battlefield.control'].transitions if 'battlefield.control' in statecharts.LEAVES else ()

@@ -6,12 +6,11 @@ game by calling ``once`` until it returns False (a player must decide). Each ``s
 steps in order and returns None when none applies."""
 from __future__ import annotations
 
-from simulator.core.errors import RulesBug  # noqa: F401
-from simulator.core.registry import EFFECTS, GUARDS  # noqa: F401
+from simulator.core.registry import EFFECTS, GUARDS
 
 
 def steps_1_to_10(g):
-    ms = g.ms  # noqa: F841
+    ms = g.ms
     # 1. game over: 323.1, 651.1
     if GUARDS['game_over'](g, None, None):
         EFFECTS['priority_to_nobody'](g, None, {})
@@ -56,7 +55,7 @@ def steps_1_to_10(g):
 
 
 def steps_11_to_20(g):
-    ms = g.ms  # noqa: F841
+    ms = g.ms
     # 11. finalize: 337
     if ms[('chain', None)] == 'Finalize':
         EFFECTS['finalize_oldest'](g, None, {})
@@ -100,7 +99,7 @@ def steps_11_to_20(g):
 
 
 def steps_21_to_25(g):
-    ms = g.ms  # noqa: F841
+    ms = g.ms
     # 21. showdown: 347
     if ms[('turn.mode', None)] == 'Showdown':
         return False

@@ -9,7 +9,6 @@ silent loop; ``DIGESTS``: leaf -> the digest of the declarations its functions w
 from __future__ import annotations
 
 from simulator.core.compiled import battlefield_control, battlefield_status, chain, cleanup, combat, focus, phases, player, turn_mode, turn_window
-from simulator.core.compiled.schedule import once  # noqa: F401
 
 FIRES = {
     ('turn.mode', 'Neutral', 'begin_showdown'): turn_mode.turn_mode__Neutral__begin_showdown,
