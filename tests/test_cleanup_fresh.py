@@ -18,7 +18,6 @@ import pytest
 
 import statecharts
 from statecharts.cleanup import INPUTS, TASKS
-from simulator import rules
 from simulator.core import machines, registry
 from simulator.core.model import FRESH_BITS, KEEP, PARTS, State, fresh_tables
 from simulator.game import engine

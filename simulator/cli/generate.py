@@ -364,15 +364,17 @@ def slots_module() -> str:
              '"""Straight-line code over the model\'s slot lists: ``copy(o, cls)`` (a new ``cls`` sharing the attributes of',
              "``o``) and the search's keys (every attribute, some by identity). ``COPIERS`` and ``KEYS`` are keyed by the",
              'slot list they were generated from: a list that changed finds none (its module then copies by a loop)."""',
-             "from __future__ import annotations"]
-    for name, names in COPIERS:
-        lines += ["", "", f"def {name}(o, cls):", "    s = cls.__new__(cls)", *[f"    s.{n} = o.{n}" for n in names],
+             "from __future__ import annotations", "", "from typing import Callable"]
+    for name, slots in COPIERS:
+        lines += ["", "", f"def {name}(o, cls):", "    s = cls.__new__(cls)", *[f"    s.{n} = o.{n}" for n in slots],
                   "    return s"]
-    for name, names, by_id in KEYS:
-        parts = [f"id(o.{n})" if n in by_id else f"o.{n}" for n in names]
+    for name, attrs, by_id in KEYS:
+        parts = [f"id(o.{n})" if n in by_id else f"o.{n}" for n in attrs]
         lines += ["", "", f"def {name}(o):", "    return (", *[f"        {p}," for p in parts], "    )"]
-    lines += ["", "", "COPIERS = {"] + [f"    {tuple(names)!r}: {name}," for name, names in COPIERS] + ["}"]
-    lines += ["KEYS = {"] + [f"    ({tuple(names)!r}, {tuple(by_id)!r}): {name}," for name, names, by_id in KEYS] + ["}"]
+    lines += ["", "", "COPIERS: dict[tuple[str, ...], Callable] = {"]
+    lines += [f"    {tuple(slots)!r}: {name}," for name, slots in COPIERS] + ["}"]
+    lines += ["KEYS: dict[tuple[tuple[str, ...], tuple[str, ...]], Callable] = {"]
+    lines += [f"    ({tuple(attrs)!r}, {tuple(by_id)!r}): {name}," for name, attrs, by_id in KEYS] + ["}"]
     return "\n".join(lines) + "\n"
 
 

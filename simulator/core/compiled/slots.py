@@ -6,6 +6,8 @@
 slot list they were generated from: a list that changed finds none (its module then copies by a loop)."""
 from __future__ import annotations
 
+from typing import Callable
+
 
 def copy_unit(o, cls):
     s = cls.__new__(cls)
@@ -123,12 +125,12 @@ def bf_key(o):
     )
 
 
-COPIERS = {
+COPIERS: dict[tuple[str, ...], Callable] = {
     ('id', 'owner', 'controller', 'at', 'might', 'buff', 'stunned', 'damage', 'exhausted', 'abilities', 'zone', 'designation', 'card', 'kind', 'fought', 'keywords', 'given', 'hurt', 'ward', 'token', 'k'): copy_unit,
     ('name', 'provider', 'abilities', 'static_might', 'controller', 'contested_by', 'token'): copy_battlefield,
     ('cfg', 'turn', 'priority', 'focus', 'passed', 'focus_passed', 'chain_by', 'active', 'attacker', 'defender', 'choosing', 'invited', 'dirty', 'focus_due', 'special', 'winner', 'handoff', 'step', 'uid', 'coverage', 'events_on', 'changed', 'recalled', 'arrivals', 'normal', 'left', 'batch', 'blocked', 'hidden', 'assigned', 'once', 'resolving', 'hk', 'uk', 'sk', 'fresh'): copy_state_shared,
 }
-KEYS = {
+KEYS: dict[tuple[tuple[str, ...], tuple[str, ...]], Callable] = {
     (('id', 'owner', 'controller', 'at', 'might', 'buff', 'stunned', 'damage', 'exhausted', 'abilities', 'zone', 'designation', 'card', 'kind', 'fought', 'keywords', 'given', 'hurt', 'ward', 'token'), ('abilities',)): unit_key,
     (('name', 'provider', 'abilities', 'static_might', 'controller', 'contested_by', 'token'), ('abilities',)): bf_key,
 }
