@@ -133,5 +133,24 @@ def test_a_leaf_whose_declarations_changed_runs_them_not_its_stale_code(monkeypa
 
 def test_a_stale_schedule_is_refused_in_one_line(monkeypatch):
     monkeypatch.setattr("simulator.core.compiled.tables.SCHEDULE_DIGEST", "0" * 16)
+    monkeypatch.setattr(machines, "_ONCE", [])
+    with pytest.raises(RulesBug, match=re.escape("run `riftsim generate`")):
+        machines.schedule()
+
+
+def test_an_inlined_guard_edited_since_makes_the_loop_and_schedule_stale(monkeypatch):
+    """The loop and the schedule inline a one-expression guard (``tables.INLINED``); a guard whose expression
+    is no longer the one inlined: the loop is not used (the cleanup fires its declarations) and the schedule is
+    refused, naming the command that regenerates it."""
+    assert tables.INLINED["game_over"] == "g.winner is not None"
+
+    def game_over(g, inst, ctx):
+        return g.winner is None
+
+    monkeypatch.setitem(registry.GUARDS, "game_over", game_over)
+    monkeypatch.setattr(machines, "_GENERATED", [])
+    monkeypatch.setattr(machines, "_ONCE", [])
+    fires, loops = machines.generated()
+    assert loops == {} and fires
     with pytest.raises(RulesBug, match=re.escape("run `riftsim generate`")):
         machines.schedule()

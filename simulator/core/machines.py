@@ -16,7 +16,10 @@ Two interchangeable backends choose which declared transition fires:
 """
 from __future__ import annotations
 
+import ast
 import hashlib
+import inspect
+import textwrap
 from typing import Any, Callable
 
 import statecharts
@@ -242,6 +245,27 @@ def schedule_digest(steps: tuple[Step, ...]) -> str:
     return hashlib.sha256(repr(steps).encode()).hexdigest()[:16]
 
 
+def inline_expr(fn) -> str | None:
+    """The expression of a guard whose body is one ``return EXPR`` over the state ``g`` alone (``g.winner is
+    not None``), which the generated schedule and loop inline; None for any other guard (or no source)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    f = tree.body[0]
+    body = [n for n in getattr(f, "body", ()) if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+    if not (isinstance(f, ast.FunctionDef) and len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value):
+        return None
+    names = {n.id for n in ast.walk(body[0].value) if isinstance(n, ast.Name)}
+    return ast.unparse(body[0].value) if names <= {"g", "bool", "len"} else None
+
+
+def inlined_hold(inlined: dict[str, str]) -> bool:
+    """Each guard the generated code inlines still has the expression it inlined (a guard edited since
+    ``riftsim generate`` makes that code stale)."""
+    return all(inline_expr(registry.GUARDS.get(name)) == expr for name, expr in inlined.items())
+
+
 _GENERATED: list = []
 
 
@@ -253,8 +277,9 @@ def generated() -> tuple[dict, dict]:
         from simulator.core.compiled import tables as compiled
         ok = {leaf for leaf, d in compiled.DIGESTS.items()
               if leaf in statecharts.LEAVES and digest(statecharts.LEAVES[leaf]) == d}
+        loops = inlined_hold(compiled.INLINED)          # the loops inline one-expression guards
         _GENERATED.append(({k: f for k, f in compiled.FIRES.items() if k[0] in ok},
-                           {k: f for k, f in compiled.LOOPS.items() if k[0] in ok}))
+                           {k: f for k, f in compiled.LOOPS.items() if k[0] in ok and loops}))
     return _GENERATED[0]
 
 
@@ -264,15 +289,21 @@ def _silent(leaf: str, triggers: tuple[str, ...]) -> bool:
                if t.trigger in triggers)
 
 
+_ONCE: list = []
+
+
 def schedule(steps: tuple[Step, ...] = SCHEDULE) -> Callable[[State], bool]:
     """``once(g)``: one step of ``steps`` (``statecharts/schedule.py``), the code generated from them
-    (``simulator/core/compiled/schedule.py``); refused when that code was generated from other steps."""
-    from simulator.core.compiled.schedule import once
-    from simulator.core.compiled.tables import SCHEDULE_DIGEST
-    if steps is not SCHEDULE or schedule_digest(steps) != SCHEDULE_DIGEST:
-        raise RulesBug("simulator/core/compiled/schedule.py was generated from another schedule: "
-                       "run `riftsim generate`")
-    return once
+    (``simulator/core/compiled/schedule.py``); refused when that code was generated from other steps.
+    Checked once per process."""
+    if not _ONCE or _ONCE[0] is not steps:
+        from simulator.core.compiled.schedule import once
+        from simulator.core.compiled.tables import INLINED, SCHEDULE_DIGEST
+        if steps is not SCHEDULE or schedule_digest(steps) != SCHEDULE_DIGEST or not inlined_hold(INLINED):
+            raise RulesBug("simulator/core/compiled/schedule.py was generated from another schedule: "
+                           "run `riftsim generate`")
+        _ONCE[:] = [steps, once]
+    return _ONCE[1]
 
 
 class Fired:

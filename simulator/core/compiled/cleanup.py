@@ -225,7 +225,7 @@ def cleanup__loop__Idle(g, inst, ms, key, cov, skip):
 def cleanup__loop__WinCheck(g, inst, ms, key, cov, skip):
     """cleanup from WinCheck on 'next': the next function of the loop, None once back in Idle."""
     # WinCheck --next--> Idle: 323.1, 651.1
-    if GUARDS['game_over'](g, inst, None):
+    if (g.winner is not None):
         ms[key] = 'Idle'
         if cov is not None:
             cov(('cleanup', 'WinCheck', 'next', 'Idle', ('game_over',)))
@@ -247,7 +247,7 @@ def cleanup__loop__WinCheck(g, inst, ms, key, cov, skip):
         g.fresh = fr | 2
         EFFECTS['board_state'](g, inst, {})
     # BoardState --next--> CombatCleanup: 466.1, 324
-    if GUARDS['combat_cleanup'](g, inst, None):
+    if (g.special == 'combat'):
         ms[key] = 'CombatCleanup'
         if cov is not None:
             cov(('cleanup', 'BoardState', 'next', 'CombatCleanup', ('combat_cleanup',)))
@@ -262,7 +262,7 @@ def cleanup__loop__WinCheck(g, inst, ms, key, cov, skip):
             EFFECTS['loss_of_control'](g, inst, {})
         return cleanup__loop__LossOfControl
     # BoardState --next--> EndingCleanup: 317.2, 324
-    if GUARDS['ending_cleanup'](g, inst, None):
+    if (g.special == 'ending'):
         ms[key] = 'EndingCleanup'
         if cov is not None:
             cov(('cleanup', 'BoardState', 'next', 'EndingCleanup', ('ending_cleanup',)))
@@ -330,7 +330,7 @@ def cleanup__loop__LossOfControl(g, inst, ms, key, cov, skip):
         g.fresh = fr | 256
         EFFECTS['open_combat'](g, inst, {})
     # OpenCombat --next--> WinCheck: 322
-    if GUARDS['cleanup_changed'](g, inst, None):
+    if (g.changed):
         ms[key] = 'WinCheck'
         if cov is not None:
             cov(('cleanup', 'OpenCombat', 'next', 'WinCheck', ('cleanup_changed',)))

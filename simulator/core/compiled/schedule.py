@@ -12,11 +12,11 @@ from simulator.core.registry import EFFECTS, GUARDS
 def steps_1_to_10(g):
     ms = g.ms
     # 1. game over: 323.1, 651.1
-    if GUARDS['game_over'](g, None, None):
+    if (g.winner is not None):
         EFFECTS['priority_to_nobody'](g, None, {})
         return False
     # 2. a may while resolving: 383.3.a.3, 158.3, 321
-    if ms[('chain', None)] == 'Resolve' and GUARDS['resolving_choice'](g, None, None):
+    if ms[('chain', None)] == 'Resolve' and (g.resolving is not None):
         EFFECTS['await_resolution_choice'](g, None, {})
         return True
     # 3. deciding while resolving: 383.3.a.3, 321
@@ -24,11 +24,11 @@ def steps_1_to_10(g):
         EFFECTS['priority_to_nobody'](g, None, {})
         return False
     # 4. outstanding tasks: 334, 319, 322
-    if GUARDS['cleanup_outstanding'](g, None, None):
+    if (g.dirty):
         EFFECTS['run_cleanups'](g, None, {})
         return True
     # 5. choose a battlefield: 323.12, 323.13
-    if GUARDS['choice_pending'](g, None, None):
+    if (bool(g.choosing)):
         EFFECTS['priority_to_nobody'](g, None, {})
         return False
     # 6. after a resolution: 340.2, 340.3, 340.4
@@ -36,7 +36,7 @@ def steps_1_to_10(g):
         EFFECTS['after_resolution'](g, None, {})
         return True
     # 7. award focus: 345, R4
-    if GUARDS['focus_due'](g, None, None):
+    if (g.focus_due is not None):
         EFFECTS['award_focus'](g, None, {})
         return True
     # 8. order triggers: 383.3.d
@@ -107,7 +107,7 @@ def steps_21_to_25(g):
     if ms[('phases', None)] == 'GameOver':
         return False
     # 23. next turn: 652.5, R10
-    if ms[('phases', None)] == 'Main' and GUARDS['handoff_due'](g, None, None):
+    if ms[('phases', None)] == 'Main' and (g.handoff):
         EFFECTS['turn_handoff'](g, None, {})
         return True
     # 24. main phase: 335.1, 312.2.a, R13

@@ -131,3 +131,15 @@ DIGESTS = {
     'player': '8e0e6e54c12e3e50',
 }
 SCHEDULE_DIGEST = 'f1e2978acfdb656d'
+#: the one-expression guards the loops and the schedule inline, with the expression inlined
+INLINED = {
+    'choice_pending': 'bool(g.choosing)',
+    'cleanup_changed': 'g.changed',
+    'cleanup_outstanding': 'g.dirty',
+    'combat_cleanup': "g.special == 'combat'",
+    'ending_cleanup': "g.special == 'ending'",
+    'focus_due': 'g.focus_due is not None',
+    'game_over': 'g.winner is not None',
+    'handoff_due': 'g.handoff',
+    'resolving_choice': 'g.resolving is not None',
+}
