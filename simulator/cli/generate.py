@@ -307,62 +307,81 @@ def leaf_module(leaf: Machine) -> tuple[str, list[tuple[tuple[str, str, str], st
 
 # -- the schedule ---------------------------------------------------------------------------------------
 
-def schedule_module(steps: tuple[Step, ...] = SCHEDULE) -> str:
-    """``once(g)``: the first step of ``steps`` whose conditions hold, run; True to settle on, False once a
-    player must decide. The steps are cut into functions of a few steps each (``steps_1_to_N``), in order."""
+def _step_conds(s: Step) -> list[str]:
+    """A schedule step's conditions as generated code: a guard (inlined when it is one expression) or a
+    game-wide machine's state; a state the machine does not have is refused."""
+    conds = []
+    for name, state in s.conditions():
+        if state is None:
+            conds.append(_guard(name, "None"))
+            continue
+        leaf = statecharts.LEAVES[name]
+        if state not in leaf.states or leaf.per != "game":
+            raise RiftsimError(f"schedule step {s.name!r}: {name} has no game-wide state {state!r}")
+        conds.append(f"ms[({name!r}, None)] == {state!r}")
+    return conds
+
+
+def _chunks(steps: tuple[Step, ...]) -> list[list[tuple[int, Step, list[str]]]]:
+    """The steps up to the first without conditions, numbered, cut into runs of a few decisions each."""
     chunks: list[list[tuple[int, Step, list[str]]]] = [[]]
     weight = 1
     for i, s in enumerate(steps, 1):
-        conds = []
-        for name, state in s.conditions():
-            if state is None:
-                conds.append(_guard(name, "None"))
-            else:
-                leaf = statecharts.LEAVES[name]
-                if state not in leaf.states or leaf.per != "game":
-                    raise RiftsimError(f"schedule step {s.name!r}: {name} has no game-wide state {state!r}")
-                conds.append(f"ms[({name!r}, None)] == {state!r}")
-        cost = len(conds) if conds else 0
-        if weight + cost > MAX_COMPLEXITY - 5 and chunks[-1]:
+        conds = _step_conds(s)
+        if weight + len(conds) > MAX_COMPLEXITY - 5 and chunks[-1]:
             chunks.append([])
             weight = 1
         chunks[-1].append((i, s, conds))
-        weight += cost
+        weight += len(conds)
         if not conds:
             break
+    return chunks
+
+
+def _chunk_function(name: str, chunk: list[tuple[int, Step, list[str]]]) -> list[str]:
+    lines = ["", "", f"def {name}(g):"]
+    if any("ms[" in c for _, _, cs in chunk for c in cs):
+        lines.append("    ms = g.ms")
+    for i, s, conds in chunk:
+        ind = "        " if conds else "    "
+        lines.append(f"    # {i}. {s.name}: {', '.join(s.rules)}")
+        if conds:
+            lines.append(f"    if {' and '.join(conds)}:")
+        if s.do:
+            lines.append(f"{ind}EFFECTS[{s.do!r}](g, None, {{}})")
+        lines.append(f"{ind}return {not s.stop}")
+    if chunk[-1][2]:
+        lines.append("    return None")
+    return lines
+
+
+def schedule_module(steps: tuple[Step, ...] = SCHEDULE) -> str:
+    """``once(g)``: the first step of ``steps`` whose conditions hold, run; True to settle on, False once a
+    player must decide. The steps are cut into functions of a few steps each (``steps_1_to_N``), in order."""
+    chunks = _chunks(steps)
     total = not chunks[-1][-1][2]
     names = [f"steps_{c[0][0]}_to_{c[-1][0]}" for c in chunks]
+    body: list[str] = []
+    for name, chunk in zip(names, chunks):
+        body += _chunk_function(name, chunk)
+    body += ["", "", "def once(g):", '    """One step of the schedule: True to settle on, False once a player must decide."""']
+    for k, name in enumerate(names):
+        if k == len(names) - 1 and total:
+            body.append(f"    return {name}(g)")
+        else:
+            body += [f"    r = {name}(g)", "    if r is not None:", "        return r"]
+    if not total:
+        body.append("    raise RulesBug('the schedule has no step for this state')")
+    text = "\n".join(body)
+    uses = [name for name in ("EFFECTS", "GUARDS") if f"{name}[" in text]
     lines = [_HEADER.format(what="statecharts/schedule.py (SCHEDULE)"),
              '"""The schedule (HOT FEPR and the turn cycle, 334-340) as code: after every action the engine settles the',
              "game by calling ``once`` until it returns False (a player must decide). Each ``steps_*`` function tries its",
              'steps in order and returns None when none applies."""',
              "from __future__ import annotations", "",
              *(["from simulator.core.errors import RulesBug"] if not total else []),
-             "from simulator.core.registry import EFFECTS, GUARDS"]
-    for name, chunk in zip(names, chunks):
-        lines += ["", "", f"def {name}(g):"]
-        if any("ms[" in c for _, _, cs in chunk for c in cs):
-            lines.append("    ms = g.ms")
-        for i, s, conds in chunk:
-            ind = "        " if conds else "    "
-            lines.append(f"    # {i}. {s.name}: {', '.join(s.rules)}")
-            if conds:
-                lines.append(f"    if {' and '.join(conds)}:")
-            if s.do:
-                lines.append(f"{ind}EFFECTS[{s.do!r}](g, None, {{}})")
-            lines.append(f"{ind}return {not s.stop}")
-        if conds:
-            lines.append("    return None")
-    lines += ["", "", "def once(g):", '    """One step of the schedule: True to settle on, False once a player must decide."""']
-    for k, name in enumerate(names):
-        last = k == len(names) - 1
-        if last and total:
-            lines.append(f"    return {name}(g)")
-        else:
-            lines += [f"    r = {name}(g)", "    if r is not None:", "        return r"]
-    if not total:
-        lines.append("    raise RulesBug('the schedule has no step for this state')")
-    return "\n".join(lines) + "\n"
+             *([f"from simulator.core.registry import {', '.join(uses)}"] if uses else [])]
+    return "\n".join(lines + body) + "\n"
 
 
 # -- the slot lists ---------------------------------------------------------------------------------------
