@@ -154,3 +154,32 @@ def test_an_inlined_guard_edited_since_makes_the_loop_and_schedule_stale(monkeyp
     assert loops == {} and fires
     with pytest.raises(RulesBug, match=re.escape("run `riftsim generate`")):
         machines.schedule()
+
+
+def test_pdb_stops_at_a_breakpoint_in_a_generated_transition():
+    """A breakpoint on a line of a generated function (``b simulator/core/compiled/phases.py:LINE`` in pdb) stops
+    there when the transition fires."""
+    import bdb
+    import inspect
+    from simulator.game.setup import build
+
+    g = build({"players": ["A", "B"], "battlefields": ["North"]})
+    t = next(t for t in statecharts.LEAVES["phases"].transitions if t.source == g.ms[("phases", None)])
+    f = tables.FIRES[("phases", t.source, t.trigger)]
+    src, first = inspect.getsourcelines(f)
+    path = inspect.getsourcefile(f)
+    line = first + next(i for i, text in enumerate(src) if "g.ms[" in text)     # where it sets the destination
+
+    class Debugger(bdb.Bdb):
+        stops: list = []
+
+        def user_line(self, frame):
+            if self.break_here(frame):
+                self.stops.append((frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
+            self.set_continue()
+
+    d = Debugger()
+    assert d.set_break(path, line) is None                          # a real file and line: accepted
+    d.runcall(g.cfg.rt.fire, g, "phases", t.trigger)
+    d.clear_all_breaks()
+    assert d.stops == [(str(generate.OUT / "phases.py"), line, f.__name__)]
