@@ -43,6 +43,7 @@ COMMANDS = {
     "examples": ("simulator.cli.examples", "list the bundled scenarios, print one, or copy them into a folder"),
     "new": ("simulator.cli.new", "print a commented starting scenario for a mode (duel, skirmish, war, magma-chamber)"),
     "diagrams": ("simulator.cli.diagrams", "export every statechart as DOT and SVG into diagrams/"),
+    "generate": ("simulator.cli.generate", "write the code generated from the declarations into simulator/core/compiled/"),
     "verify": ("simulator.verify.command", "check the statecharts and explore the simulator's state space"),
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
     "rules": ("simulator.cli.rules", "a rule's title, the declarations that implement it, the scenarios that exercise it"),

@@ -311,7 +311,7 @@ def _record_picks(watch: _Watch, seen: dict[str, set]) -> None:
 
     def init(self, *args, _orig=machines.Runtime.__init__, **kw):
         _orig(self, *args, **kw)
-        self.fns = None               # no code compile_fire generated (it never calls pick): fire_ctx's generic path
+        self.fns = None               # not the generated code (it never calls pick): fire_ctx's generic path
     machines.Runtime.__init__ = init
 
 
