@@ -25,6 +25,7 @@ from statecharts.states import Phase
 
 from simulator.game.action_kinds import KINDS, Action, build as build_action, step_of
 from simulator.game.actions import budget
+from simulator.game.decision import Decision
 from simulator.core.cards import Card
 from simulator.core.i18n import narrate
 from simulator.core.errors import IllegalAction, Loop, RulesBug, ScenarioError, TooCostly, need
@@ -41,9 +42,10 @@ UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "dam
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None),
                "ward": bool}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
-               "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
-#: what a ``show:`` step may name (``all``: every one): the expectation keys, and two that are only shown
-SHOW_KEYS = EXPECT_KEYS + ("passed", "decision")
+               "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear", "decision")
+#: what a ``show:`` step may name (``all``: every one): the expectation keys, and ``passed``, only shown; a
+#: ``show:`` step's ``decision`` lists each player's choices (``simulator.scenario.view.decision``)
+SHOW_KEYS = tuple(k for k in EXPECT_KEYS if k != "decision") + ("passed", "decision")
 PHASES = (Phase.Awaken, Phase.BeginningStep, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending,
           Phase.GameOver)
 
@@ -347,6 +349,8 @@ class Validator(SetupValidator):
                 self.player(v, p, k)
             elif k in ("focus", "priority"):
                 self.player(v, p, k, null=True)
+            elif k == "decision" and v is not None and "player" in v:
+                self.player(v["player"], p + ("player",), k)
             elif k == "active" and v is not None:
                 self.battlefield(v["at"], p + ("at",), "active")
                 for r in ("attacker", "defender"):
@@ -519,8 +523,20 @@ def _check(game, sc: Scenario, st: Step) -> str:
     from simulator.scenario.view import view
     expect = need(st.expect, "the step's expectations")
     v = view(game.state, with_legal="legal" in expect, every=True)
-    problems = [p for k, want in expect.items() for p in compare(k, want, v)]
+    problems = [p for k, want in expect.items() if k != "decision" for p in compare(k, want, v)]
+    if "decision" in expect:
+        problems += compare_decision(expect["decision"], game.decision())
     return "; ".join(problems)
+
+
+def compare_decision(want: dict | None, d: Decision | None) -> list[str]:
+    """``decision:`` (who must decide what now: :func:`simulator.game.decision.decision`): the kind, the
+    player and the item given must be the decision due; ``null``: nobody decides, the game is over."""
+    got = d.data() if d is not None else None
+    if want is None or got is None:
+        return [] if want == got else [f"expected decision {_fmt(want)}, got {_fmt(got)}"]
+    wrong = [k for k, x in want.items() if got.get(k) != x]
+    return [f"expected decision {_fmt(want)}, got {_fmt({k: x for k, x in got.items() if x is not None})}"] if wrong else []
 
 
 def compare(key: str, want, v: dict) -> list[str]:

@@ -26,6 +26,7 @@ from typing import Any
 
 from simulator.core import cards as cardlib
 from simulator.game.action_kinds import KINDS
+from simulator.game.decision import RANK
 from simulator.game.setup import MODES, RULINGS
 from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
                                      SETUP_KEYS)
@@ -435,6 +436,8 @@ def _expectation() -> dict:
         "runes": {"type": "object", "additionalProperties": WHOLE},
         "hidden": {"type": "object", "additionalProperties": or_null(_list(REF("card_id")))},
         "gear": {"type": "object", "additionalProperties": _obj({"exhausted": {"type": "boolean"}})},
+        "decision": or_null(_obj({"kind": {"enum": list(RANK)}, "player": WORD, "item": TEXT}, ("kind",),
+                                 "who must decide what now (null: the game is over)")),
     }
     return {"type": "object", "minProperties": 1, "additionalProperties": False, "title": "an expectation",
             "x-messages": {"minProperties": "expect: names at least one key"},
