@@ -48,7 +48,7 @@ from simulator.core.text import shown
 from simulator.game import loops
 from simulator.core.i18n import gettext_for, languages, value_word
 from simulator.core.model import Event, State
-from simulator.game.action_kinds import KINDS, Action, ParseError, read, step_of
+from simulator.game.action_kinds import KINDS, LISTS, Action, ParseError, read, step_of, words_of
 from simulator.game.actions import legal
 from simulator.game.decision import decision
 from simulator.scenario.view import view
@@ -279,7 +279,9 @@ class Session(cmd.Cmd):
         return [w for w in self.candidates(words, text) if w.startswith(text)]
 
     def candidates(self, words: list[str], text: str) -> list[str]:
-        """What may come next after ``words`` (``PLAYER [ACTION ...]``), from the legal actions."""
+        """What may come next after ``words`` (``PLAYER [ACTION ...]``), from the legal actions: the next word
+        of the kind's text form (:data:`simulator.game.action_kinds.KINDS`: its ``words``), then its
+        ``field=value`` parameters."""
         g = self.game.state
         if not words or words[0] not in self.players():
             return []
@@ -288,38 +290,44 @@ class Session(cmd.Cmd):
         if len(words) == 1:
             return [k + " " for k in dict.fromkeys(a.kind for a in acts)] or [k + " " for k in KINDS]
         kind, rest = words[1], words[2:]
+        row = KINDS.get(kind)
+        if row is None:
+            return []
         mine = [a for a in acts if a.kind == kind]
-        if kind == "play":
-            if not rest:
-                return [f"{c} " for c in dict.fromkeys(a.card for a in mine)] or \
-                    [c + " " for c in dict.fromkeys(g.hands.get(p, []))]
-            card = rest[0]
-            given = dict(w.split("=", 1) for w in rest[1:] if "=" in w)
-            options = [a for a in mine if a.card == card and all(
-                dict(a.targets).get(f, a.at if f == "at" else None) == x for f, x in given.items())]
-            if "=" in text:
-                field = text.split("=", 1)[0]
-                values = dict.fromkeys(dict(a.targets).get(field) if field != "at" else a.at for a in options)
-                return [f"{field}={x} " for x in values if x is not None]
-            fields = dict.fromkeys(f for a in options for f, _ in a.targets)
-            if any(a.at for a in options):
-                fields["at"] = None
-            return [f"{f}=" for f in fields if f not in given]
-        if kind == "move":
-            units = [u for a in mine for u in a.units if u not in rest]
-            dests = [a.to for a in mine if set(rest) <= set(a.units)] if rest else []
-            return [f"{w} " for w in dict.fromkeys([*units, *dests])]
-        if kind == "activate":
-            if not rest:
-                return [f"{a.source} " for a in mine]
-            return [f"{a.ability} " for a in mine if a.source == rest[0]]
-        if kind == "choose":
-            return [f"{a.battlefield} " for a in mine]
-        if kind == "invite":
-            return [f"{a.teammate} " for a in mine]
-        if kind == "order":
-            return [t + " " for t in dict.fromkeys(t for a in mine for t in a.triggers) if t not in rest]
+        plain = [w for w in rest if "=" not in w]
+        if "=" in text or not row.words or (len(plain) >= len(row.words) and row.words[0] not in LISTS):
+            return _named_next(mine, plain, rest, text)
+        if kind == "play" and not plain and not mine:
+            return [c + " " for c in dict.fromkeys(g.hands.get(p, []))]
+        return [f"{w} " for w in dict.fromkeys(_next_words(mine, row.words, plain))]
+
+
+def _next_words(mine: list[Action], names: tuple[str, ...], plain: list[str]) -> list[str]:
+    """The next positional word of the actions ``mine`` after ``plain``: a list's next item (and, once one is
+    given, what follows the list), or the next word of the actions whose first words are ``plain``."""
+    if names and names[0] in LISTS:
+        items = [x for a in mine for x in getattr(a, names[0]) if x not in plain]
+        after = [str(getattr(a, names[1])) for a in mine if set(plain) <= set(getattr(a, names[0]))] \
+            if plain and len(names) > 1 else []
+        return [*items, *after]
+    if len(plain) >= len(names):
         return []
+    return [words_of(a)[len(plain)] for a in mine if words_of(a)[:len(plain)] == plain]
+
+
+def _named_next(mine: list[Action], plain: list[str], rest: list[str], text: str) -> list[str]:
+    """``field=`` and ``field=value`` completions: the targets (and a unit's ``at``) of the actions named so far."""
+    given = dict(w.split("=", 1) for w in rest if "=" in w)
+    options = [a for a in mine if words_of(a)[:len(plain)] == plain and all(
+        dict(a.targets).get(f, a.at if f == "at" else None) == x for f, x in given.items())]
+    if "=" in text:
+        field = text.split("=", 1)[0]
+        values = dict.fromkeys(dict(a.targets).get(field) if field != "at" else a.at for a in options)
+        return [f"{field}={x} " for x in values if x is not None]
+    fields = dict.fromkeys(f for a in options for f, _ in a.targets)
+    if any(a.at for a in options if "at" not in KINDS[a.kind].words):
+        fields["at"] = None
+    return [f"{f}=" for f in fields if f not in given]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

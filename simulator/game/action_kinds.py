@@ -859,6 +859,16 @@ def read(text: str, cards: dict | None = None) -> Action:
     return build(kind, player, params, cards)
 
 
+def words_of(a: Action) -> list[str]:
+    """The positional words of ``a``'s text form (its kind's ``words``; a list gives each item; choose's one
+    word is its battlefield, or yes / no)."""
+    out: list[str] = []
+    for w in KINDS[a.kind].words:
+        v = getattr(a, FIELD_OF.get(w, w))
+        out += list(v) if isinstance(v, tuple) else [str(v if v is not None else a.option)]
+    return out
+
+
 def _named(rest: list[str]) -> dict[str, str]:
     named: dict[str, str] = {}
     for w in rest:
