@@ -289,17 +289,21 @@ class Session(cmd.Cmd):
         acts = legal(g, p)
         if len(words) == 1:
             return [k + " " for k in dict.fromkeys(a.kind for a in acts)] or [k + " " for k in KINDS]
-        kind, rest = words[1], words[2:]
-        row = KINDS.get(kind)
-        if row is None:
-            return []
-        mine = [a for a in acts if a.kind == kind]
-        plain = [w for w in rest if "=" not in w]
-        if "=" in text or not row.words or (len(plain) >= len(row.words) and row.words[0] not in LISTS):
-            return _named_next(mine, plain, rest, text)
-        if kind == "play" and not plain and not mine:
-            return [c + " " for c in dict.fromkeys(g.hands.get(p, []))]
-        return [f"{w} " for w in dict.fromkeys(_next_words(mine, row.words, plain))]
+        return _after_kind(g, p, acts, words[1], words[2:], text)
+
+
+def _after_kind(g: State, p: str, acts: list[Action], kind: str, rest: list[str], text: str) -> list[str]:
+    """What may come after ``PLAYER KIND REST...``: the kind's next word, or its ``field=value`` parameters."""
+    row = KINDS.get(kind)
+    if row is None:
+        return []
+    mine = [a for a in acts if a.kind == kind]
+    plain = [w for w in rest if "=" not in w]
+    if "=" in text or not row.words or (len(plain) >= len(row.words) and row.words[0] not in LISTS):
+        return _named_next(mine, plain, rest, text)
+    if kind == "play" and not plain and not mine:
+        return [c + " " for c in dict.fromkeys(g.hands.get(p, []))]
+    return [f"{w} " for w in dict.fromkeys(_next_words(mine, row.words, plain))]
 
 
 def _next_words(mine: list[Action], names: tuple[str, ...], plain: list[str]) -> list[str]:

@@ -23,7 +23,8 @@ import yaml
 from statecharts.turn import TURN_STATES
 from statecharts.states import Phase
 
-from simulator.game.action_kinds import KINDS, Action, build as build_action, step_of
+from simulator.game.action_kinds import KINDS, Action, build as build_action
+from simulator.game.action_kinds import step_of as step_of      # the file form of an action, for the loader's users
 from simulator.game.actions import budget
 from simulator.game.decision import Decision
 from simulator.core.cards import Card
@@ -35,7 +36,6 @@ from simulator.game.shape import kind as _kind
 from simulator.game.validate import NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt
 
 TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
-__all__ = ["step_of"]     # the file form of an action (simulator.game.action_kinds), for the loader's users
 STATES = TURN_STATES
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
