@@ -91,7 +91,7 @@ class Action:
 _act = lru_cache(maxsize=None)(Action)
 
 #: a refusal while a decision this kind does not answer is due: (the rank of the last decision it comes
-#: after, in :data:`simulator.game.decision.RANK`; the reason; its citation)
+#: after, in :data:`simulator.game.decision.RANK`; the reason; the rules it cites)
 Idle = tuple[int, str, str]
 
 
@@ -106,7 +106,7 @@ class ActionKind:
     name: str
     params: tuple[tuple[str, str], ...]   # (parameter, kind of value), as a scenario step writes them
     needs: tuple[str, ...]                # the parameters a step must give
-    rule: str                             # the citation of its shape
+    rule: str                             # the rules its shape cites
     words: tuple[str, ...]                # the parameters written in order after the kind (text, summary)
     answers: tuple[str, ...]              # the decision kinds it answers
     check: Callable[[State, Action, Decision, str], None]
@@ -650,8 +650,8 @@ def perform_choose(g: State, a: Action) -> None:
 
 def idle_choose(a: Action) -> Idle:
     if a.option is None:
-        return (0, "there is no choice of battlefield to make", "actions.there-no-choice-battlefield-make")
-    return (3, "there is no optional ability to decide", "actions.there-no-optional-ability-decide")
+        return (0, "there is no choice of battlefield to make", cite("actions.there-no-choice-battlefield-make"))
+    return (3, "there is no optional ability to decide", cite("actions.there-no-optional-ability-decide"))
 
 
 def summary_choose(a: Action, row: ActionKind) -> str:
@@ -757,40 +757,40 @@ def perform_concede(g: State, a: Action) -> None:
 # -- the table -------------------------------------------------------------------------------------------------------
 
 KINDS: dict[str, ActionKind] = {k.name: k for k in (
-    ActionKind("move", (("units", "units"), ("to", "place")), ("units", "to"), "actions.shapes-move",
+    ActionKind("move", (("units", "units"), ("to", "place")), ("units", "to"), cite("actions.shapes-move"),
                ("units", "to"), PRIORITY, check_move, offer_move, perform_move,
                "move needs units and a destination: A move a1 North", shut=shut_move),
     ActionKind("play", (("card", "card"), ("targets", "targets"), ("at", "place"), ("accelerate", "flag"),
-                        ("from", "from")), ("card",), "actions.shapes-play",
+                        ("from", "from")), ("card",), cite("actions.shapes-play"),
                ("card",), PRIORITY, check_play, offer_play, perform_play,
                "play needs one card id (targets as field=value)", shut=shut_play, text=summary_play, shape=shape_play),
     ActionKind("activate", (("source", "source"), ("ability", "text"), ("targets", "targets")), ("source", "ability"),
-               "actions.shapes-activate", ("source", "ability"), PRIORITY, check_activate, offer_activate,
+               cite("actions.shapes-activate"), ("source", "ability"), PRIORITY, check_activate, offer_activate,
                perform_activate, "activate needs a source and an ability: A activate g1 add"),
-    ActionKind("pass", (), (), "actions.shapes-pass", (), PRIORITY, check_pass, _just("pass"), perform_pass,
+    ActionKind("pass", (), (), cite("actions.shapes-pass"), (), PRIORITY, check_pass, _just("pass"), perform_pass,
                "pass takes nothing after it", shut=shut_pass),
-    ActionKind("choose", (("battlefield", "battlefield"), ("option", "option")), (), "actions.shapes-choose",
+    ActionKind("choose", (("battlefield", "battlefield"), ("option", "option")), (), cite("actions.shapes-choose"),
                ("battlefield",), ("battlefield", "choose", "may"), check_choose, offer_choose, perform_choose,
                "choose needs a battlefield, or yes / no", idle=idle_choose, fix=fix_choose, text=summary_choose),
-    ActionKind("concede", (), (), "actions.shapes-concede", (), (), _no_check, _nothing, perform_concede,
+    ActionKind("concede", (), (), cite("actions.shapes-concede"), (), (), _no_check, _nothing, perform_concede,
                "concede takes nothing after it"),
-    ActionKind("end-turn", (), (), "actions.shapes-end-turn", (), PRIORITY, check_end_turn, _just("end-turn"),
+    ActionKind("end-turn", (), (), cite("actions.shapes-end-turn"), (), PRIORITY, check_end_turn, _just("end-turn"),
                perform_end_turn, "end-turn takes nothing after it", shut=shut_end_turn),
-    ActionKind("invite", (("teammate", "player"),), ("teammate",), "actions.shapes-invite", ("teammate",), PRIORITY,
+    ActionKind("invite", (("teammate", "player"),), ("teammate",), cite("actions.shapes-invite"), ("teammate",), PRIORITY,
                check_invite, offer_invite, perform_invite, "invite needs a teammate", shut=shut_invite),
-    ActionKind("order", (("triggers", "labels"),), ("triggers",), "actions.shapes-order", ("triggers",), ("order",),
+    ActionKind("order", (("triggers", "labels"),), ("triggers",), cite("actions.shapes-order"), ("triggers",), ("order",),
                check_order, offer_order, perform_order,
                "order lists the player's pending triggers as SOURCE:ABILITY: A order a1:brace a2:guard",
-               idle=_always(2, "there are no simultaneous triggers to order", "actions.there-are-no-simultaneous-triggers")),
-    ActionKind("target", (("targets", "targets"),), ("targets",), "actions.shapes-target", (), ("finalize",),
+               idle=_always(2, "there are no simultaneous triggers to order", cite("actions.there-are-no-simultaneous-triggers"))),
+    ActionKind("target", (("targets", "targets"),), ("targets",), cite("actions.shapes-target"), (), ("finalize",),
                check_target, offer_target, perform_target,
                "target names the ability's targets as field=value: A target unit=b1", named_needed=True,
-               idle=_always(3, "there is no triggered ability waiting for its targets", "actions.there-no-triggered-ability-waiting")),
-    ActionKind("assign", (("damage", "damage"),), ("damage",), "actions.shapes-assign", (), ("assign",),
+               idle=_always(3, "there is no triggered ability waiting for its targets", cite("actions.there-no-triggered-ability-waiting"))),
+    ActionKind("assign", (("damage", "damage"),), ("damage",), cite("actions.shapes-assign"), (), ("assign",),
                check_assign, offer_assign, perform_assign, "assign names units and amounts: B assign a1=2 a2=1",
                named_needed=True,
-               idle=_always(4, "there is no combat damage to assign now", "actions.there-no-combat-damage-assign")),
-    ActionKind("hide", (("card", "card"), ("at", "battlefield")), ("card", "at"), "actions.shapes-hide",
+               idle=_always(4, "there is no combat damage to assign now", cite("actions.there-no-combat-damage-assign"))),
+    ActionKind("hide", (("card", "card"), ("at", "battlefield")), ("card", "at"), cite("actions.shapes-hide"),
                ("card", "at"), PRIORITY, check_hide, offer_hide, perform_hide,
                "hide needs a card and a battlefield: A hide 'Back Off' North"),
 )}
@@ -990,7 +990,7 @@ def _type_problem(kind: str, f: str, v) -> str | None:
 def check_fields(g: State, a: Action) -> None:
     """The action's kind's fields only, of the right types, the needed ones given (:func:`check_shape`)."""
     row = KINDS[a.kind]
-    takes, rule = row.takes, cite(row.rule)
+    takes, rule = row.takes, row.rule
     for f in _FIELDS:
         v = getattr(a, f)
         if f not in takes:

@@ -74,7 +74,7 @@ def _check_answer(g: State, a: Action, st: str, d: Decision) -> None:
     if d.kind not in row.answers:
         idle = row.idle(a)
         if idle is not None and RANK[d.kind] > idle[0]:
-            raise IllegalAction(idle[1], cite(idle[2]))
+            raise IllegalAction(idle[1], idle[2])
         raise must_first(g, d)
     row.check(g, a, d, st)
 

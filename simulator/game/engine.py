@@ -15,7 +15,7 @@ from simulator.game.setup import build
 from simulator.game import shape
 from simulator.game.validate import SetupValidator
 from simulator.game import loops
-from simulator.core.errors import Loop, RulesBug
+from simulator.core.errors import IllegalAction, Loop, RulesBug
 from simulator.core.machines import schedule
 from simulator.core.model import State
 
@@ -50,7 +50,10 @@ def settle(g: State) -> None:
 
 def perform(g: State, a: Action) -> None:
     """Carry out a legal action: its kind's ``perform`` (:data:`simulator.game.action_kinds.KINDS`)."""
-    KINDS[a.kind].perform(g, a)
+    row = KINDS.get(a.kind)
+    if row is None:            # pragma: no cover - check() refuses unknown kinds
+        raise IllegalAction(f"unknown action {a.kind!r}", cite("engine.unknown-action"))
+    row.perform(g, a)
 
 
 def step(g: State, a: Action, number: int | None = None) -> State:
