@@ -9,7 +9,7 @@
   and the position (``state.key()``) and the trace are exactly as before.
 * ``expect(g, state=..., focus=..., ...)``: the scenario format's expectation keys over
   :func:`simulator.scenario.view.view`; ``controller``, ``score`` and ``units`` compare only the entries given,
-  ``legal`` compares each listed player's actions exactly.
+  ``legal`` compares each listed player's actions exactly, ``decision`` the fields given of ``Game.decision()``.
 * ``events(g)`` / ``lines(g)``: the trace as ``(step, event, rule)`` / event texts.
 """
 from __future__ import annotations
@@ -84,9 +84,13 @@ PARTIAL = ("controller", "score", "units")
 def expect(g: Game, **keys) -> dict:
     """Every key given must match the view of the current position (scenario-format semantics)."""
     v = view(g.state, with_legal="legal" in keys)
+    d = g.decision()
+    v["decision"] = d.data() if d is not None else None       # who must decide what now (Game.decision)
     problems = []
     for k, want in keys.items():
         have = v[k]
+        if k == "decision" and want is not None and have is not None:
+            have = {f: have.get(f) for f in want}
         if k in PARTIAL:
             for name, w in want.items():
                 h = have.get(name)

@@ -56,13 +56,14 @@ def test_every_kind_of_decision_is_met_in_the_bundled_scenarios():
 def test_the_turn_players_main_phase_then_priority_then_focus():
     """310.1.a: the turn player decides in Neutral Open, Main Phase; 312.2.c: after a play the priority holder
     decides in a Closed state; 313.2: in Showdown Open the focus holder decides."""
-    g = game(units=[{"id": "a1", "owner": "A", "at": "base"}], hands={"A": ["rune-prison"], "B": ["negate"]})
+    g = game(units=[{"id": "a1", "owner": "A", "at": "base"}], hands={"A": ["rune-prison"], "B": ["reaction-spell"]})
     assert g.decision().data() == {"kind": "main", "player": "A", "item": None}
     do(g, "A move a1 North")
-    expect(g, state="showdown-open", focus="A")
-    assert (g.decision().kind, g.decision().player) == ("focus", "A")
+    expect(g, state="showdown-open", focus="A", decision={"kind": "focus", "player": "A"})
     do(g, "A pass")
-    assert (g.decision().kind, g.decision().player) == ("focus", "B")
+    expect(g, decision={"kind": "focus", "player": "B"})
+    do(g, "B play reaction-spell")
+    expect(g, state="showdown-closed", decision={"kind": "priority", "player": "B"})
 
 
 def test_a_may_is_its_controllers_decision_and_nobody_else_acts():
