@@ -843,15 +843,15 @@ def read(text: str, cards: dict | None = None) -> Action:
         raise ParseError(f"unknown action '{kind}': one of {', '.join(KINDS)}")
     plain = [w for w in rest if "=" not in w]
     named = _named(rest)
-    given = {p for p, _ in row.params}
-    if named and not given & set(MAPPINGS):
+    given = dict(row.params)
+    if named and not set(given) & set(MAPPINGS):
         takes = [k for k, r in KINDS.items() if {p for p, _ in r.params} & set(MAPPINGS)]
         raise ParseError(f"{kind} takes no field=value ({', '.join(named)}): only {', '.join(takes[:-1])} and "
                          f"{takes[-1]} name fields")
     params = row.fix(_positional(row, plain, bool(named)))
     for f, v in named.items():
         if f in given and f not in MAPPINGS and f not in row.words:
-            params[f] = {"true": True, "false": False}.get(v, v) if f == "accelerate" else v
+            params[f] = v == "true" if given[f] == "flag" else v
         elif "damage" in given:
             params.setdefault("damage", {})[f] = _whole(v)
         else:
