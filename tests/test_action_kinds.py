@@ -72,7 +72,7 @@ def test_a_may_is_its_controllers_decision_and_nobody_else_acts():
     path = ROOT / "scenarios" / "decision-a-trigger-s-may-while-a-spell-waits.yaml"
     sc = load(str(path))
     g = sc.game()
-    for st in sc.steps[:7]:
+    for st in sc.steps[:9]:
         if st.action is not None and not st.illegal:
             g.apply(st.action, st.number)
     assert g.decision().data() == {"kind": "may", "player": "B", "item": "scout-b"}
