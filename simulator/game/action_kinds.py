@@ -114,7 +114,7 @@ class ActionKind:
     perform: Callable[[State, Action], None]
     usage: str                            # how it is written (a text-form error says it)
     idle: Callable[[Action], Idle | None] = lambda a: None
-    shut: Callable[[State, str, str], Callable[[Action], bool]] | None = None   # the timing tables' quick no
+    shut: Callable[[State, str, str, Action], bool] | None = None   # the timing tables' quick no
     named_needed: bool = False            # the text form needs field=value words (targets, damage)
     fix: Callable[[dict], dict] = lambda params: params   # text words -> parameters, where a word decides
     text: Callable[[Action, "ActionKind"], str] = _words  # the summary
@@ -204,9 +204,8 @@ def perform_pass(g: State, a: Action) -> None:
         fire(g, "focus", "pass_focus", player=p)
 
 
-def shut_pass(g: State, p: str, st: str) -> Callable[[Action], bool]:
-    no_pass = st in timing.NO_PASS and g.invited != p
-    return lambda a: no_pass
+def shut_pass(g: State, p: str, st: str, a: Action) -> bool:
+    return st in timing.NO_PASS and g.invited != p
 
 
 # -- end-turn (316.9, R14) --------------------------------------------------------------------------------
@@ -227,9 +226,8 @@ def perform_end_turn(g: State, a: Action) -> None:
     g.dirty = True                                       # 319: moving between phases
 
 
-def shut_end_turn(g: State, p: str, st: str) -> Callable[[Action], bool]:
-    end = not (p == g.turn and st in timing.ALLOWED["end-turn"])
-    return lambda a: end
+def shut_end_turn(g: State, p: str, st: str, a: Action) -> bool:
+    return not (p == g.turn and st in timing.ALLOWED["end-turn"])
 
 
 # -- invite (316.5.b.1, R13; magma-chamber) ------------------------------------------------------------------
@@ -260,9 +258,8 @@ def perform_invite(g: State, a: Action) -> None:
         a.player, teammate=a.teammate)
 
 
-def shut_invite(g: State, p: str, st: str) -> Callable[[Action], bool]:
-    invite = not (p == g.turn and st in timing.ALLOWED["invite"])
-    return lambda a: invite
+def shut_invite(g: State, p: str, st: str, a: Action) -> bool:
+    return not (p == g.turn and st in timing.ALLOWED["invite"])
 
 
 # -- move: the standard move (144, 810) ----------------------------------------------------------------------
@@ -319,9 +316,8 @@ def perform_move(g: State, a: Action) -> None:
     standard_move(g, a.player, [g.units[u] for u in a.units], need(a.to, "move's destination"))
 
 
-def shut_move(g: State, p: str, st: str) -> Callable[[Action], bool]:
-    move = not (p == g.turn and st in timing.ALLOWED["move"] and g.ms[("phases", None)] == Phase.Main)
-    return lambda a: move
+def shut_move(g: State, p: str, st: str, a: Action) -> bool:
+    return not (p == g.turn and st in timing.ALLOWED["move"] and g.ms[("phases", None)] == Phase.Main)
 
 
 # -- play: a card from the hand or from facedown (155, 353-359, 805, 811.1.d, 822.1.b) ---------------------------
@@ -459,16 +455,12 @@ def perform_play(g: State, a: Action) -> None:
     put_on_chain(g, item, "card")
 
 
-def shut_play(g: State, p: str, st: str) -> Callable[[Action], bool]:
-    speeds, cards = timing.PLAY[st], g.cfg.cards
-
-    def shut(a: Action) -> bool:
-        if a.hidden:
-            return False
-        card = cards.get(a.card)
-        # a card whose timing a keyword may raise (Ambush, 822.1.b) is left to the full check
-        return card is not None and card.timing not in speeds and keyword(card.keywords, "ambush") is None
-    return shut
+def shut_play(g: State, p: str, st: str, a: Action) -> bool:
+    if a.hidden:
+        return False
+    card = g.cfg.cards.get(a.card)
+    # a card whose timing a keyword may raise (Ambush, 822.1.b) is left to the full check
+    return card is not None and card.timing not in timing.PLAY[st] and keyword(card.keywords, "ambush") is None
 
 
 def shape_play(g: State, a: Action) -> None:

@@ -86,6 +86,12 @@ def _check_answer(g: State, a: Action, st: str, d: Decision) -> None:
 _action = lru_cache(maxsize=None)(Action)
 
 
+#: decision kind -> the offers of the kinds of action that answer it, in the table's order
+_OFFERS = {dk: tuple(row.offer for row in KINDS.values() if dk in row.answers) for dk in RANK}
+#: kind of action -> its quick refusal by the timing tables (:func:`_refused_now`)
+_SHUTS = {k: row.shut for k, row in KINDS.items() if row.shut is not None}
+
+
 def candidates(g: State, p: str, d: Decision | None = None) -> list[Action]:
     """Every action worth checking for ``p``: concede, and the offers of every kind answering the decision
     due if ``p`` takes it (targets enumerated, legality not yet checked); a standard move once per unit and
@@ -95,9 +101,8 @@ def candidates(g: State, p: str, d: Decision | None = None) -> list[Action]:
     d = d or decision(g)
     if d is None or d.player != p:
         return out
-    for row in KINDS.values():
-        if d.kind in row.answers:
-            out += row.offer(g, p, d)
+    for offer in _OFFERS[d.kind]:
+        out += offer(g, p, d)
     return out
 
 
@@ -124,8 +129,7 @@ def _refused_now(g: State, p: str, st: str, d: Decision):
     full. None unless ``p`` holds priority or focus with nothing else due."""
     if d.kind not in PRIORITY or d.player != p:
         return None
-    shuts = {k: row.shut(g, p, st) for k, row in KINDS.items() if row.shut is not None}
-    return lambda a: a.kind in shuts and shuts[a.kind](a)
+    return lambda a: (shut := _SHUTS.get(a.kind)) is not None and shut(g, p, st, a)
 
 
 def legal(g: State, p: str, *, moves: str = "compact") -> list[Action]:
