@@ -124,7 +124,7 @@ def budget(checks: int):
 def _refused_now(g: State, p: str, st: str, d: Decision):
     """A test ``shut(a)``: True for a candidate of ``p`` that the timing tables alone refuse in the turn
     state ``st`` (``statecharts/timing.py``: ``ALLOWED``, ``NO_PASS``, ``PLAY``), whatever its cards, units
-    or targets: each kind's ``shut``, computed once per state so that :func:`legal` skips those candidates
+    or targets: its kind's ``shut`` (a few comparisons), so that :func:`legal` skips those candidates
     without building each refusal. Only a necessary condition: every other candidate is still checked in
     full. None unless ``p`` holds priority or focus with nothing else due."""
     if d.kind not in PRIORITY or d.player != p:
