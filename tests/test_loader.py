@@ -58,7 +58,7 @@ BAD = {
     "unknown-expect-key": (BASE.replace("expect: {focus: A,", "expect: {mood: A,"),
                            "10: unknown key mood in step 2's expect (expected one of: state, turn, focus, priority, "
                            "chain, active, staged, contested, controller, score, units, legal, players, winner, phase, energy, runes, hidden, gear, "
-                           "passed, events, no-events)"),
+                           "passed, events, no-events, decision)"),
     "wrong-type": (BASE.replace("might: 2", "might: two"), "5: a1's might must be a whole number, not the text two"),
     "wrong-type-list": (BASE.replace("players: [A, B]", "players: A"), "2: players must be a list, not the text A"),
     "unknown-card-in-hand": (BASE.replace("[rune-prison]", "[rune-prisn]"),

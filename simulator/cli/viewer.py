@@ -70,6 +70,7 @@ CHROME = {
     "state": N_("state"),
     "focus": N_("focus"),
     "priority": N_("priority"),
+    "decision": N_("decision"),
     "score": N_("score"),
     "winner": N_("winner"),
     "nobody": N_("nobody"),
@@ -411,7 +412,7 @@ JS = r"""
     const out = new Set();
     if (!prev) return out;
     const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    for (const k of ["turn", "phase", "turn_state", "focus", "priority", "score", "winner", "chain_state"])
+    for (const k of ["turn", "phase", "turn_state", "focus", "priority", "decision", "score", "winner", "chain_state"])
       if (!same(st[k], prev[k])) out.add("field:" + k);
     const units = (s) => {
       const m = new Map();
@@ -453,6 +454,8 @@ JS = r"""
     };
     add("turn", st.turn); add("phase", st.phase); add("state", st.turn_state);
     add("focus", st.focus || UI.nobody); add("priority", st.priority || UI.nobody);
+    const d = st.decision;
+    add("decision", d ? d.kind + " " + d.player + (d.item ? " (" + d.item + ")" : "") : UI.nobody);
     add("score", Object.entries(st.score).map(([p, n]) => p + " " + n).join(", "));
     if (st.winner) add("winner", [].concat(st.winner).join(", "));
     return el("div", {class: "box status"}, el("h2", {text: UI.status}), kv);

@@ -21,7 +21,29 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
     """A :class:`State` in the first player's Main Phase, Neutral Open, that player holding priority."""
     mode = setup.get("mode", "duel")
     players = tuple(setup["players"])
-    size, victory = MODES[mode]
+    teams = _teams(setup, mode, players, where)
+    merged = {**(setup.get("rulings") or {}), **(rulings or {})}
+    res = setup.get("resources")
+    cfg = Config(mode, players, teams, MODES[mode][1], dict(cards or catalogue.every()), merged,
+                 resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
+                 manual=setup.get("assign") == "manual")
+    install()                                        # the rules' named guards and effects
+    cfg.rt = Runtime(backend)
+    g = State(cfg)
+    _machines(g, players)
+    _battlefields(g, setup)
+    _players(g, setup, players, teams)
+    for entry in setup.get("units", []) or []:
+        g.units[entry["id"]] = make_unit(entry, cfg.cards, "unit")
+    for entry in setup.get("gear", []) or []:
+        g.units[entry["id"]] = make_unit(entry, cfg.cards, "gear")
+    g.priority = players[0]
+    return g
+
+
+def _teams(setup: dict, mode: str, players: tuple, where) -> tuple:
+    """The mode's number of players, and its teams (magma-chamber: two of two, seated alternately, 489)."""
+    size = MODES[mode][0]
     if len(players) != size:
         raise ScenarioError(where("players"), f"mode {mode} needs {size} players, got {len(players)}")
     teams = tuple(tuple(t) for t in setup.get("teams") or [(p,) for p in players])
@@ -31,14 +53,11 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
         if any((players[i] in teams[0]) == (players[i + 1] in teams[0]) for i in range(3)):
             raise ScenarioError(where("players"), f"magma-chamber turn order alternates teams (489): "
                                                   f"{', '.join(players)} seats two teammates in a row")
-    merged = {**(setup.get("rulings") or {}), **(rulings or {})}
-    res = setup.get("resources")
-    cfg = Config(mode, players, teams, victory, dict(cards or catalogue.every()), merged,
-                 resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
-                 manual=setup.get("assign") == "manual")
-    install()                                        # the rules' named guards and effects
-    cfg.rt = Runtime(backend)
-    g = State(cfg)
+    return teams
+
+
+def _machines(g: State, players: tuple) -> None:
+    """Every machine leaf of the game and of each player in its initial state."""
     for m in statecharts.MACHINES:
         for leaf in m.leaves():
             if leaf.per == "game":
@@ -46,6 +65,10 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
             elif leaf.per == "player":
                 for p in players:
                     g.ms[(leaf.name, p)] = leaf.initial
+
+
+def _battlefields(g: State, setup: dict) -> None:
+    """The battlefields, their abilities and machines, and who controls them."""
     for entry in setup.get("battlefields", []):
         if isinstance(entry, str):
             entry = {"name": entry}
@@ -59,21 +82,20 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
         if p is not None:
             g.bfs[bf].controller = p
             g.ms[("battlefield.control", bf)] = Control.Controlled
+
+
+def _players(g: State, setup: dict, players: tuple, teams: tuple) -> None:
+    """Each player's score (a team's on its first player), hand, energy and runes."""
+    res = setup.get("resources")
     for p in players:
         g.score[p] = 0
         g.set_hand(p, list((setup.get("hands") or {}).get(p, [])))
         g.energy[p] = int(((res or {}).get(p) or {}).get("energy", 0))
-        if cfg.resources is not None:
-            g.runes[p] = cfg.resources[p]
+        if g.cfg.resources is not None:
+            g.runes[p] = g.cfg.resources[p]
     for p, n in (setup.get("score") or {}).items():
         team = teams[[i for i, t in enumerate(teams) if p in t][0]]
         g.score[team[0]] = n
-    for entry in setup.get("units", []) or []:
-        g.units[entry["id"]] = make_unit(entry, cfg.cards, "unit")
-    for entry in setup.get("gear", []) or []:
-        g.units[entry["id"]] = make_unit(entry, cfg.cards, "gear")
-    g.priority = players[0]
-    return g
 
 
 def make_unit(entry: dict, cards: dict, kind: str) -> Unit:

@@ -139,27 +139,11 @@ class SetupValidator:
     # -- the document ----------------------------------------------------------------------
     def position(self, doc: dict) -> Position:
         """Check a starting position whose shape the schema has checked, and return it ready to build."""
-        mode = doc.get("mode", "duel")
-        self.players = tuple(doc["players"])
-        size = MODES[mode][0]
-        if len(self.players) != size:
-            self.fail(("players",), f"mode {mode} needs {size} players, got {len(self.players)}")
-        for t_i, team in enumerate(doc.get("teams") or []):
-            for j, p in enumerate(team):
-                self.player(p, ("teams", t_i, j), "teams")
-                if any(p in other for other in doc["teams"][:t_i]) or p in team[:j]:
-                    self.fail(("teams", t_i, j), f"player {p} is in two teams")
+        self.seats(doc)
         self.battlefields(doc)
         self.board(doc)
         self.custom_cards(doc)
-        for effect, path in self.later:          # a literal id may name any unit, gear or battlefield
-            self.effect(effect, path)
-        for cid, path, what in self.later_cards:     # a play/replay card may be a custom card
-            self.card_id(cid, path, what, ("unit", "gear"))
-        for key, types in (("units", ("unit",)), ("gear", ("gear",))):   # cards are known now
-            for i, e in enumerate(self.opt(doc, key, [])):
-                if "card" in e:
-                    self.card_id(e["card"], (key, i, "card"), f"{key} entry {e['id']}", types)
+        self.deferred(doc)
         hands = self.opt(doc, "hands", {})
         for p, cards in hands.items():
             self.player(p, ("hands", p), "hands")
@@ -177,6 +161,30 @@ class SetupValidator:
             setup[key] = [({k: x for k, x in e.items() if not (k == "abilities" and x is None)}
                            if isinstance(e, dict) else e) for e in setup.get(key) or []]
         return Position(setup, self.cards, dict(rulings))
+
+    def seats(self, doc: dict) -> None:
+        """The players, as many as the mode seats, each in at most one team."""
+        mode = doc.get("mode", "duel")
+        self.players = tuple(doc["players"])
+        size = MODES[mode][0]
+        if len(self.players) != size:
+            self.fail(("players",), f"mode {mode} needs {size} players, got {len(self.players)}")
+        for t_i, team in enumerate(doc.get("teams") or []):
+            for j, p in enumerate(team):
+                self.player(p, ("teams", t_i, j), "teams")
+                if any(p in other for other in doc["teams"][:t_i]) or p in team[:j]:
+                    self.fail(("teams", t_i, j), f"player {p} is in two teams")
+
+    def deferred(self, doc: dict) -> None:
+        """What could be checked only once every unit, gear, battlefield and card is declared."""
+        for effect, path in self.later:          # a literal id may name any unit, gear or battlefield
+            self.effect(effect, path)
+        for cid, path, what in self.later_cards:     # a play/replay card may be a custom card
+            self.card_id(cid, path, what, ("unit", "gear"))
+        for key, types in (("units", ("unit",)), ("gear", ("gear",))):   # cards are known now
+            for i, e in enumerate(self.opt(doc, key, [])):
+                if "card" in e:
+                    self.card_id(e["card"], (key, i, "card"), f"{key} entry {e['id']}", types)
 
     def battlefields(self, doc) -> None:
         names: list[str] = []

@@ -23,7 +23,10 @@ import yaml
 from statecharts.turn import TURN_STATES
 from statecharts.states import Phase
 
-from simulator.game.actions import Action, budget
+from simulator.game.action_kinds import KINDS, Action, build as build_action
+from simulator.game.action_kinds import step_of as step_of      # the file form of an action, for the loader's users
+from simulator.game.actions import budget
+from simulator.game.decision import Decision
 from simulator.core.cards import Card
 from simulator.core.i18n import narrate
 from simulator.core.errors import IllegalAction, Loop, RulesBug, ScenarioError, TooCostly, need
@@ -35,23 +38,6 @@ from simulator.scenario import provenance
 from simulator.game.validate import NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt
 
 TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed", *provenance.KEYS)
-ACTION_FIELDS = {
-    "move": ("units", "to"),
-    "play": ("card", "targets", "at", "accelerate", "from"),
-    "activate": ("source", "ability", "targets"),
-    "pass": (),
-    "choose": ("battlefield", "option"),
-    "concede": (),
-    "end-turn": (),
-    "invite": ("teammate",),
-    "order": ("triggers",),
-    "target": ("targets",),
-    "assign": ("damage",),
-    "hide": ("card", "at"),
-}
-REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
-                   "invite": ("teammate",), "order": ("triggers",), "target": ("targets",),
-                   "assign": ("damage",), "hide": ("card", "at")}
 STATES = TURN_STATES
 ZONES = ("board", "trash", "banished", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
@@ -61,8 +47,8 @@ UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "dam
 GEAR_FIELDS = {"exhausted": bool, "at": "place", "controller": "player", "zone": ZONES}
 _SHOWN = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
           "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
-#: the expectation keys: the position's (also shown), then who has passed (X1) and the trace lines (X2)
-EXPECT_KEYS = _SHOWN + ("passed", "events", "no-events")
+#: the expectation keys: the position's (also shown), then who has passed (X1), the trace lines (X2) and who must decide what (X3)
+EXPECT_KEYS = _SHOWN + ("passed", "events", "no-events", "decision")
 #: what a ``show:`` step may name (``all``: every one): the position's keys, and two that are only shown
 SHOW_KEYS = _SHOWN + ("passed", "decision")
 PHASES = (Phase.Awaken, Phase.BeginningStep, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending,
@@ -306,38 +292,38 @@ class Validator(SetupValidator):
             return Step(i + 1, line, expect=self.expectation(s["expect"], path + ("expect",)))
         kind, tag = s["do"], f"step {i + 1}"
         p = self.player(s["player"], path + ("player",), tag)
-        a: Action
-        if kind == "move":
-            for j, u in enumerate(s["units"]):
-                self.unit_id(u, path + ("units", j), f"{tag}'s units")
-            a = Action("move", p, units=tuple(s["units"]), to=self.place(s["to"], path + ("to",), f"{tag}'s to"))
-        elif kind == "play":
+        if kind == "play":
             a = self.play(s, path, p, tag)
-        elif kind == "activate":
-            src = self.unit_id(s["source"], path + ("source",), f"{tag}'s source", gear=True)
-            a = Action("activate", p, source=src, ability=s["ability"],
-                       targets=self.targets(s.get("targets"), path + ("targets",), tag))
-        elif kind == "target":
-            a = Action("target", p, targets=self.targets(s["targets"], path + ("targets",), tag))
-        elif kind == "choose":
-            if "option" in s:
-                a = Action("choose", p, option={True: "yes", False: "no"}.get(s["option"], s["option"]))
-            else:
-                a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
-        elif kind == "invite":
-            a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
-        elif kind == "order":
-            a = Action("order", p, triggers=tuple(s["triggers"]))
-        elif kind == "assign":
-            for uid in s["damage"]:
-                self.unit_id(uid, path + ("damage", uid), f"{tag}'s damage")
-            a = Action("assign", p, damage=tuple(s["damage"].items()))
-        elif kind == "hide":
-            a = Action("hide", p, card=self.card_id(s["card"], path + ("card",), tag),
-                       at=self.battlefield(s["at"], path + ("at",), f"{tag}'s at"))
         else:
-            a = Action(kind, p)
+            params = {f: s[f] for f, _ in KINDS[kind].params if s.get(f) is not None}
+            for f, value_kind in KINDS[kind].params:
+                if f in params:
+                    self.param(value_kind, params[f], path + (f,), tag, f)
+            a = build_action(kind, p, params)
         return Step(i + 1, line, action=a, illegal=s.get("illegal", False))
+
+    def param(self, value_kind: str, v, path: Path, tag: str, name: str) -> None:
+        """One parameter of an action step: the ids it names are declared (by the kind of its value)."""
+        what = f"{tag}'s {name}" if value_kind not in ("card", "targets") else tag
+        if value_kind == "units":
+            for j, u in enumerate(v):
+                self.unit_id(u, path + (j,), what)
+        elif value_kind == "place":
+            self.place(v, path, what)
+        elif value_kind == "source":
+            self.unit_id(v, path, what, gear=True)
+        elif value_kind == "battlefield":
+            self.battlefield(v, path, what)
+        elif value_kind == "player":
+            self.player(v, path, what)
+        elif value_kind == "card":
+            self.card_id(v, path, what)
+        elif value_kind == "damage":
+            for uid in v:
+                self.unit_id(uid, path + (uid,), what)
+        elif value_kind == "targets":
+            for f, x in v.items():
+                self.target_value(f, x, path + (f,), what)
 
     def play(self, s: dict, path: Path, p: str, tag: str) -> Action:
         """A play step: the card is declared, its targets are the fields its effect leaves to the player."""
@@ -358,8 +344,7 @@ class Validator(SetupValidator):
             self.place(at, path + ("at",), f"{tag}'s at")
             if hidden and at not in self.bfs:
                 self.fail(path + ("at",), f"a hidden card is played from a battlefield, not {_fmt(at)}")
-        ordered = tuple((f, targets[f]) for f in fields if f in targets)
-        return Action("play", p, card=cid, targets=ordered, at=at, accelerate=s.get("accelerate", False), hidden=hidden)
+        return build_action("play", p, {**s, "card": cid, "targets": targets}, self.cards)
 
     def target_value(self, f: str, v, path: tuple, tag: str) -> None:
         """One target's value, checked by the kind of its field (a place, a unit, a player, a number)."""
@@ -372,13 +357,6 @@ class Validator(SetupValidator):
         elif f in NUMBER_FIELDS and not isinstance(v, int):
             self.fail(path, f"target {f} must be a whole number, not {_kind(v)}")
 
-    def targets(self, v, path: Path, tag: str) -> tuple:
-        """An ability's ``targets:`` (checked against the ability when the step runs)."""
-        for f, x in (v or {}).items():
-            self.target_value(f, x, path + (f,), tag)
-        return tuple(sorted((v or {}).items(), key=lambda kv: ("unit", "to", "at").index(kv[0])
-                            if kv[0] in ("unit", "to", "at") else 9))
-
     def expectation(self, e: dict, path: Path) -> dict:
         """The ids an expectation names: players, battlefields, units, gear, cards."""
         for k, v in e.items():
@@ -387,6 +365,8 @@ class Validator(SetupValidator):
                 self.player(v, p, k)
             elif k in ("focus", "priority"):
                 self.player(v, p, k, null=True)
+            elif k == "decision" and v is not None and "player" in v:
+                self.player(v["player"], p + ("player",), k)
             elif k == "active" and v is not None:
                 self.battlefield(v["at"], p + ("at",), "active")
                 for r in ("attacker", "defender"):
@@ -577,8 +557,20 @@ def _check(game, sc: Scenario, st: Step, since: int = 0) -> str:
     v["passed"] = passed_now(g)
     v["chain-items"] = chain_items(g)
     v["events"] = v["no-events"] = g.trace[since:]
-    problems = [p for k, want in expect.items() for p in compare(k, want, v)]
+    problems = [p for k, want in expect.items() if k != "decision" for p in compare(k, want, v)]
+    if "decision" in expect:
+        problems += compare_decision(expect["decision"], game.decision())
     return "; ".join(problems)
+
+
+def compare_decision(want: dict | None, d: Decision | None) -> list[str]:
+    """``decision:`` (who must decide what now: :func:`simulator.game.decision.decision`): the kind, the
+    player and the item given must be the decision due; ``null``: nobody decides, the game is over."""
+    got = d.data() if d is not None else None
+    if want is None or got is None:
+        return [] if want == got else [f"expected decision {_fmt(want)}, got {_fmt(got)}"]
+    wrong = [k for k, x in want.items() if got.get(k) != x]
+    return [f"expected decision {_fmt(want)}, got {_fmt({k: x for k, x in got.items() if x is not None})}"] if wrong else []
 
 
 # -- comparing an expectation key with the position: one small function per key -------------------------------
@@ -695,40 +687,6 @@ COMPARE: dict[str, Callable[[str, Any, Any, dict], list[str]]] = {
 def compare(key: str, want, v: dict) -> list[str]:
     """What differs between an expectation and the view (empty if it holds)."""
     return COMPARE.get(key, _exact)(key, want, v[key], v)
-
-
-def step_of(a: Action) -> dict:
-    """An action as a scenario step: the inverse of :meth:`Validator.step` (``riftsim play``'s ``save``
-    and ``verify``'s counterexamples write their actions with it)."""
-    d: dict = {"do": a.kind, "player": a.player}
-    if a.kind == "move":
-        d.update(units=list(a.units), to=a.to)
-    elif a.kind == "play":
-        d["card"] = a.card
-        if a.at:
-            d["at"] = a.at
-        if a.accelerate:
-            d["accelerate"] = True
-        if a.hidden:
-            d["from"] = "hidden"
-    elif a.kind == "activate":
-        d.update(source=a.source, ability=a.ability)
-    elif a.kind == "choose":
-        if a.option:
-            d["option"] = a.option
-        else:
-            d["battlefield"] = a.battlefield
-    elif a.kind == "invite":
-        d["teammate"] = a.teammate
-    elif a.kind == "order":
-        d["triggers"] = list(a.triggers)
-    elif a.kind == "assign":
-        d["damage"] = dict(a.damage)
-    elif a.kind == "hide":
-        d.update(card=a.card, at=a.at)
-    if a.targets and a.kind in ("play", "activate", "target"):
-        d["targets"] = dict(a.targets)
-    return d
 
 
 def _objects(kind: str, prefix: str, want: dict, got: dict) -> list[str]:

@@ -32,7 +32,7 @@ from simulator.game.actions import choice, legal
 from simulator.game.engine import Game
 from simulator.scenario.loader import Result, Scenario, Step, _fmt
 from simulator.scenario.loader import run as run_scenario
-from simulator.scenario.view import view
+from simulator.scenario.view import decision, view
 
 
 def machine_key(leaf: str, inst: str | None) -> str:
@@ -69,6 +69,7 @@ def snapshot(g: State) -> dict:
         "chain_state": g.ms[("chain", None)], "chain": chain, "active": v["active"], "board": board,
         "bases": bases, "gone": gone, "score": v["score"], "hands": {p: list(h) for p, h in g.hands.items()},
         "players": v["players"], "winner": v["winner"], "legal": legal_summary(g),
+        "decision": decision(g),      # who must decide what now (Game.decision): {kind, player, item} or None
     }
 
 

@@ -26,6 +26,8 @@ from typing import Any
 
 from simulator.core import cards as cardlib
 from simulator.core.catalogue import every
+from simulator.game.action_kinds import KINDS
+from simulator.game.decision import RANK
 from simulator.game.setup import MODES, RULINGS
 from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
                                      SETUP_KEYS)
@@ -439,9 +441,9 @@ def _action(kind: str) -> dict:
                  **PRINTABLE["x-messages"], "type": "illegal must be true, false or a reason text, not {kind}",
                  "minLength": "illegal must be true, false or a reason text, not {kind}"},
                          "description": "the action must be rejected (and the reason contain this text)"}}
-    for f in loader.ACTION_FIELDS[kind]:
+    for f, _ in KINDS[kind].params:
         props[f] = shapes.get(f, {})
-    out = _obj(props, ("do", "player") + loader.REQUIRED_FIELDS.get(kind, ()))
+    out = _obj(props, ("do", "player") + KINDS[kind].needs)
     if kind == "choose":
         out["oneOf"] = [{"required": ["battlefield"]}, {"required": ["option"]}]
         out["x-messages"] = {"oneOf": "a choose step names either battlefield: (323.12) or option: yes | no (383.3.a)"}
@@ -450,7 +452,7 @@ def _action(kind: str) -> dict:
 
 def _step() -> dict:
     """A step: ``expect:``, or ``do:`` with the fields of that action (chosen by ``do``)."""
-    kinds = list(loader.ACTION_FIELDS)
+    kinds = list(KINDS)
     given = lambda k: {"required": [k]}  # noqa: E731
     # discriminated by its first key (if/then, never oneOf over whole steps): a second one of do:, expect:
     # or show: is then an unknown key of that kind of step, which an editor names ('expect' was unexpected)
@@ -521,6 +523,8 @@ def _expectation() -> dict:
         "events": {**_list(_event_entry()), "description": "an ordered subsequence of the trace lines since the "
                    "previous expectation"},
         "no-events": {**_list(TEXT), "description": "texts no trace line since the previous expectation contains"},
+        "decision": or_null(_obj({"kind": {"enum": list(RANK)}, "player": WORD, "item": TEXT}, ("kind",),
+                                 "who must decide what now (null: the game is over)")),
     }
     return {"type": "object", "minProperties": 1, "additionalProperties": False, "title": "an expectation",
             "x-messages": {"minProperties": "expect: names at least one key"},

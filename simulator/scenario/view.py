@@ -7,6 +7,7 @@ from simulator.core.i18n import gettext_for
 from simulator.core.log import N_
 from simulator.game.validate import _fmt
 from simulator.game.actions import choice, legal
+from simulator.game.decision import decision as decide
 from simulator.core.model import State
 from simulator.rules.moves import UNCONTESTED
 from simulator.rules.scoring import points
@@ -148,23 +149,23 @@ def passed_now(g: State) -> list[str]:
     return list(g.focus_passed) if g.focus is not None else []
 
 
-def decision(g: State, legal_now: dict) -> dict:
-    """Who must decide what now: per player still in the game, their legal actions but ``concede`` (always
-    legal, 651); an empty list: that player waits."""
-    return {p: [a for a in legal_now.get(p, []) if a != "concede"] for p in g.in_game()}
+def decision(g: State) -> dict | None:
+    """Who must decide what now, as the ``decision:`` expectation writes it: ``{kind, player, item}``
+    (:func:`simulator.game.decision.decision`); None once the game is over."""
+    d = decide(g)
+    return d.data() if d is not None else None
 
 
 def position(g: State, keys) -> dict:
     """The values of ``keys`` (expectation keys, ``passed``, ``decision``) in the position ``g``."""
-    v = view(g, with_legal="legal" in keys or "decision" in keys, every=True)
+    v = view(g, with_legal="legal" in keys, every=True)
     v["passed"] = passed(g)
-    if "decision" in keys:
-        v["decision"] = decision(g, v["legal"])
+    v["decision"] = decision(g)
     return {k: v[k] for k in keys}
 
 
 def position_line(values: dict, lang: str = "en") -> str:
-    """``position: priority B | chain [deathknell] | decision B: pass; A waits``, worded in ``lang``."""
+    """``position: priority B | chain [deathknell] | decision priority B``, worded in ``lang``."""
     _ = gettext_for(lang)
     parts = [_(LABELS[k]).format(value=_value(k, x, lang)) for k, x in values.items()]
     return _("position: {values}").format(values=" | ".join(parts))
@@ -173,9 +174,7 @@ def position_line(values: dict, lang: str = "en") -> str:
 def _value(key: str, x, lang: str) -> str:
     _ = gettext_for(lang)
     if key == "decision":
-        return "; ".join(_("{player} waits").format(player=p) if not acts else
-                         _("{player}: {actions}").format(player=p, actions=", ".join(acts))
-                         for p, acts in x.items()) or _("nobody")
+        return _("nobody") if x is None else f"{x['kind']} {x['player']}" + (f" ({x['item']})" if x["item"] else "")
     if key == "passed":
         return ", ".join(_(LABELS[k]).format(value=_value(k, who, lang)) for k, who in x.items())
     if x is None:
