@@ -141,14 +141,3 @@ def test_a_play_lists_its_targets_in_its_cards_order():
     g = game()
     a = read("A play move-spell to=North unit=a1", g.state.cfg.cards)
     assert a.targets == (("unit", "a1"), ("to", "North"))
-
-
-# -- small functions ------------------------------------------------------------------------------------------
-
-def test_no_function_of_the_game_layer_or_play_above_complexity_20():
-    """radon's cyclomatic complexity: simulator/game/ and simulator/cli/play.py have no function above 20."""
-    from radon import complexity as cc
-    files = [*sorted((ROOT / "simulator" / "game").glob("*.py")), ROOT / "simulator" / "cli" / "play.py"]
-    over = [(f.name, b.name, b.complexity) for f in files for b in cc.cc_visit(f.read_text(encoding="utf-8"))
-            if b.complexity > 20]
-    assert not over, over

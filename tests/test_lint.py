@@ -46,17 +46,8 @@ MEAN_COMPLEXITY = 4.88
 #: hand-offs; game/, cli/play.py and scenario/loader.py: the action table), excused until they are merged; the
 #: list may only shrink (an entry no longer above the limit, or gone, fails: delete it)
 OVER_THE_LIMIT = {
-    "simulator/cli/play.py: Session.candidates",
-    "simulator/cli/play.py: parse_action",
     "simulator/cli/rules.py: declarations",
     "simulator/cli/rules.py: run",
-    "simulator/game/actions.py: _check_move",
-    "simulator/game/actions.py: _check_play",
-    "simulator/game/actions.py: candidates",
-    "simulator/game/actions.py: check_shape",
-    "simulator/game/engine.py: perform",
-    "simulator/game/setup.py: build",
-    "simulator/game/validate.py: SetupValidator.position",
     "simulator/rules/concede.py: _continue",
     "simulator/rules/damage.py: choices",
     "simulator/rules/effects.py: _unit_verb",
