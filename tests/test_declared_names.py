@@ -115,3 +115,34 @@ def test_a_state_declared_without_its_constant_fails_on_import():
     renamed = statecharts.Machine(chain.name, chain.title, (*chain.states, "Extra"), chain.initial)
     with pytest.raises(ValueError, match="ChainState"):
         check({**statecharts.LEAVES, "chain": renamed})
+
+
+def test_every_registered_guard_and_effect_is_named_after_its_function():
+    """A declaration names a guard or an effect; the function that decides it has that name (less a leading
+    ``_``: ``registry.own_name``), so a reader goes from ``guards=("all_passed",)`` to ``def _all_passed`` by search."""
+    from simulator import rules
+    from simulator.core import registry
+
+    rules.install()
+    differ = [f"{kind} {name!r} is {fn.__module__}.{fn.__name__}"
+              for kind, table in (("guard", registry.GUARDS), ("effect", registry.EFFECTS))
+              for name, fn in sorted(table.items()) if fn.__name__.lstrip("_") != name]
+    assert len(registry.GUARDS) + len(registry.EFFECTS) > 90
+    assert not differ, "registered names that differ from their functions' names:\n" + "\n".join(differ)
+
+
+def test_a_function_is_registered_under_its_own_name():
+    import types
+
+    from simulator.core import registry
+
+    def _all_passed_twice(g, inst, ctx):
+        return True
+
+    m = types.ModuleType("m")
+    m.f = registry.guard(_all_passed_twice)
+    try:
+        registry.register(m)
+        assert registry.GUARDS["all_passed_twice"] is _all_passed_twice
+    finally:
+        registry.GUARDS.pop("all_passed_twice", None)

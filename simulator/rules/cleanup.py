@@ -35,11 +35,11 @@ _game_over = test("game_over", "g.winner is not None", "323.1, 651.1: a side has
 
 
 _cleanup_changed = test("cleanup_changed", "g.changed", "322: the pass changed something: another pass")
-_combat_cleanup = test("combat_cleanup", "g.special == 'combat'", "466.1, 324: the Combat Cleanup is due")
-_ending_cleanup = test("ending_cleanup", "g.special == 'ending'", "317.2, 324: the Ending Cleanup is due")
+_combat_cleanup_due = test("combat_cleanup", "g.special == 'combat'", "466.1, 324: the Combat Cleanup is due")
+_ending_cleanup_due = test("ending_cleanup", "g.special == 'ending'", "317.2, 324: the Ending Cleanup is due")
 
 
-@effect("win_check")
+@effect
 def _win_check(g: State, inst, ctx) -> None:
     """323.1: at least the victory score and strictly more than every opponent (194.2)."""
     g.changed = False
@@ -66,7 +66,7 @@ def declare_winner(g: State, team: int, rule: str) -> None:
     fire(g, "phases", "game_over", player=winners[0])
 
 
-@effect("designations")
+@effect
 def _designations(g: State, inst, ctx) -> None:
     """323 task 2: designations follow the controller while a combat is in progress."""
     if g.ms[("combat", None)] == CombatStep.Idle or g.active is None:
@@ -83,7 +83,7 @@ def _designations(g: State, inst, ctx) -> None:
                 trigger_abilities(g, u, "on-attack" if want == "attacker" else "on-defend")
 
 
-@effect("board_state")
+@effect
 def _board_state(g: State, inst, ctx) -> None:
     """323 task 3 (142.4): a unit with non-zero damage at least its might is killed."""
     dying = [u for u in g.units.values()            # (no unit is added or removed here)
@@ -127,14 +127,14 @@ def replace_deaths(g: State, units: list[str]) -> None:
         g.dirty = True
 
 
-@effect("replace_death")
+@effect
 def _replace_death(g: State, inst, ctx) -> None:
     """R21 (cleanup task 3 and a kill as it executes): the deaths of ``ctx["units"]`` are replaced."""
     replace_deaths(g, ctx["units"])
 
 
-@effect("combat_cleanup")
-def _combat_special(g: State, inst, ctx) -> None:
+@effect
+def _combat_cleanup(g: State, inst, ctx) -> None:
     """466.1: 3c heal all units; 3d recall attackers if defenders are still there."""
     g.special = None
     for u in g.units.values():
@@ -151,8 +151,8 @@ def _combat_special(g: State, inst, ctx) -> None:
             _changed(g)
 
 
-@effect("ending_cleanup")
-def _ending_special(g: State, inst, ctx) -> None:
+@effect
+def _ending_cleanup(g: State, inst, ctx) -> None:
     """317.2: 3c heal all units; 3d 'this turn' effects end and Stun clears (423.1.a.2); 3e pools empty."""
     g.special = None
     for u in g.units.values():
@@ -166,7 +166,7 @@ def _ending_special(g: State, inst, ctx) -> None:
         g.energy[p] = 0
 
 
-@effect("loss_of_control")
+@effect
 def _loss_of_control(g: State, inst, ctx) -> None:
     """323.6 (190.4.c): lose control where you have no units, if Open and nothing ongoing there."""
     if g.ms[("turn.window", None)] != Window.Open:
@@ -180,7 +180,7 @@ def _loss_of_control(g: State, inst, ctx) -> None:
             _changed(g)
 
 
-@effect("corrective")
+@effect
 def _corrective(g: State, inst, ctx) -> None:
     """323.7 (task 5): facedown cards where their controller lacks control are trashed (811). Gear always
     sits in its base in this model: no recall to do."""
@@ -190,7 +190,7 @@ def _corrective(g: State, inst, ctx) -> None:
             _changed(g)
 
 
-@effect("stage_showdowns")
+@effect
 def _stage_showdowns(g: State, inst, ctx) -> None:
     """323.8: a showdown is staged where Contested was applied, while the applier still has units there."""
     ms = g.ms
@@ -221,7 +221,7 @@ def two_sides(g: State, bf: str) -> bool:
     return False
 
 
-@effect("stage_combats")
+@effect
 def _stage_combats(g: State, inst, ctx) -> None:
     """323.9-323.10: a combat is staged where units of two opposing players are; unstaged when one side leaves."""
     ms = g.ms
@@ -237,7 +237,7 @@ def _stage_combats(g: State, inst, ctx) -> None:
                 _changed(g)
 
 
-@effect("clear_contested")
+@effect
 def _clear_contested(g: State, inst, ctx) -> None:
     """323.11: Contested is removed where its applier has no units and nothing is ongoing; 323.11.a: if that
     leaves units there whose controller doesn't control it, that controller applies Contested (R7 order)."""
@@ -287,7 +287,7 @@ def open_at(g: State, bf: str) -> None:
     g.dirty = True
 
 
-@effect("open_showdown")
+@effect
 def _open_showdown(g: State, inst, ctx) -> None:
     """323.12: in Neutral Open, a staged non-combat showdown opens; the turn player picks among several."""
     if g.choosing:
@@ -300,7 +300,7 @@ def _open_showdown(g: State, inst, ctx) -> None:
         _open(g, "showdown")
 
 
-@effect("open_combat")
+@effect
 def _open_combat(g: State, inst, ctx) -> None:
     """323.13: in Neutral Open, a staged combat opens; 323.14: in Showdown Open one converts the showdown."""
     if g.winner is not None:
@@ -320,7 +320,7 @@ _choice_pending = test("choice_pending", "bool(g.choosing)",
                        "323.12-13: the turn player must choose which staged showdown or combat opens")
 
 
-@effect("run_cleanups")
+@effect
 def _run_cleanups(g: State, inst, ctx) -> None:
     """334: outstanding tasks are handled first."""
     run_cleanup(g)

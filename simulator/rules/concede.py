@@ -29,8 +29,8 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
         declare_winner(g, g.team(left[0]), cite("concede.concede-declare-winner"))
 
 
-@effect("banish_all")
-def _banish(g: State, inst, ctx) -> None:
+@effect
+def _banish_all(g: State, inst, ctx) -> None:
     """652.1: banish every permanent and facedown card the player owns or controls."""
     for u in g.units.values():
         if u.zone == "board" and (u.owner == inst or u.controller == inst):
@@ -42,8 +42,8 @@ def _banish(g: State, inst, ctx) -> None:
     g.dirty = True
 
 
-@effect("replace_battlefield")
-def _replace(g: State, inst, ctx) -> None:
+@effect
+def _replace_battlefield(g: State, inst, ctx) -> None:
     """652.2 (R9): their battlefield becomes a token battlefield with no abilities; units stay."""
     for name, b in g.bfs.items():
         if b.provider == inst and not b.token:
@@ -64,8 +64,8 @@ def _replace(g: State, inst, ctx) -> None:
                     fire(g, "battlefield.status", "reset", name)
 
 
-@effect("remove_cards")
-def _remove(g: State, inst, ctx) -> None:
+@effect
+def _remove_cards(g: State, inst, ctx) -> None:
     """652.3: every card they own leaves the game."""
     for u in g.units.values():
         if u.owner == inst and u.zone != "removed":
@@ -74,8 +74,8 @@ def _remove(g: State, inst, ctx) -> None:
     g.set_hand(inst, [])
 
 
-@effect("counter_items")
-def _counter(g: State, inst, ctx) -> None:
+@effect
+def _counter_items(g: State, inst, ctx) -> None:
     """652.4: counter every spell and ability they control on the chain."""
     if not g.chain:
         return
@@ -86,8 +86,8 @@ def _counter(g: State, inst, ctx) -> None:
     g.chain[:] = keep
 
 
-@effect("continue_game")
-def _continue(g: State, inst, ctx) -> None:
+@effect
+def _continue_game(g: State, inst, ctx) -> None:
     """652.5 (R10, R15): the turn, focus and priority move on to players still in the game."""
     if inst in g.passed:                    # (each filtered only if they are in it: the same value, cheaper)
         g.passed = tuple([p for p in g.passed if p != inst])

@@ -13,7 +13,7 @@ from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, 
 from simulator.rules.triggers import trigger_abilities
 
 
-@effect("resolve_item")
+@effect
 def _resolve_item(g: State, inst, ctx) -> None:
     """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
     i = ctx.get("idx", len(g.chain) - 1)
@@ -68,13 +68,13 @@ def asks_while_resolving(item: Item, i: int, fields: tuple) -> bool:
     return ("may", True) in fields and not (item.kind == "trigger" and i == 0)
 
 
-@guard("resolving_choice")
+@guard
 def _resolving_choice(g: State, inst, ctx) -> bool:
     """An item's resolution waits for its controller's decision on a may (383.3.a.3)."""
     return g.resolving is not None
 
 
-@effect("await_resolution_choice")
+@effect
 def _await_resolution_choice(g: State, inst, ctx) -> None:
     """383.3.a.3: the resolving item's controller decides its may as that entry executes; nobody has priority."""
     r = g.resolving
@@ -83,7 +83,7 @@ def _await_resolution_choice(g: State, inst, ctx) -> None:
     fire(g, "chain", "await_choice", item=r.item.name, player=r.item.controller)
 
 
-@effect("resume_resolution")
+@effect
 def _resume_resolution(g: State, inst, ctx) -> None:
     """383.3.a.3: the decision is made; the resolution goes on from that entry (yes: it is carried out)."""
     r, g.resolving = g.resolving, None
@@ -91,7 +91,7 @@ def _resume_resolution(g: State, inst, ctx) -> None:
     _carry_out(g, r, ctx["option"] == "yes")
 
 
-@effect("abandon_resolution")
+@effect
 def _abandon_resolution(g: State, inst, ctx) -> None:
     """652.4: the controller of the waiting item left the game: the rest of it is not carried out (it is
     countered), and what it was playing never enters."""
