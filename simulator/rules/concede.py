@@ -89,14 +89,7 @@ def _counter_items(g: State, inst, ctx) -> None:
 @effect
 def _continue_game(g: State, inst, ctx) -> None:
     """652.5 (R10, R15): the turn, focus and priority move on to players still in the game."""
-    if inst in g.passed:                    # (each filtered only if they are in it: the same value, cheaper)
-        g.passed = tuple([p for p in g.passed if p != inst])
-    if inst in g.focus_passed:
-        g.focus_passed = tuple([p for p in g.focus_passed if p != inst])
-    if g.invited == inst:
-        g.invited = None
-    if inst in g.extra:
-        g.extra = [p for p in g.extra if p != inst]
+    _forget_leaver(g, inst)
     left = g.in_game()
     if not left:
         return
@@ -106,7 +99,30 @@ def _continue_game(g: State, inst, ctx) -> None:
         log(g, "the turn passes to {player} once nothing is ongoing", cite("concede.turn-passes-once-nothing-ongoing"), g.turn)
     if g.winner is not None or len({g.team(p) for p in left}) <= 1:
         return
+    _chain_moves_on(g, inst, ctx)
+    _focus_moves_on(g, inst, ctx)
+    if g.priority == inst:
+        g.priority = None
+
+
+def _forget_leaver(g: State, inst: str) -> None:
+    """652.5: the leaver is no longer among the players who passed, passed focus, were invited or take an
+    extra turn."""
+    if inst in g.passed:                    # (each filtered only if they are in it: the same value, cheaper)
+        g.passed = tuple([p for p in g.passed if p != inst])
+    if inst in g.focus_passed:
+        g.focus_passed = tuple([p for p in g.focus_passed if p != inst])
+    if g.invited == inst:
+        g.invited = None
+    if inst in g.extra:
+        g.extra = [p for p in g.extra if p != inst]
+
+
+def _chain_moves_on(g: State, inst: str, ctx: dict) -> None:
+    """652.4, 652.5: nothing on the chain waits on the leaver: their order or decision (383.3.d, 383.3.a), their
+    item waiting mid-resolution, or their priority."""
     st = g.ms[("chain", None)]
+    # each withdraw below is the leaving procedure acting on the chain, as its state requires (not one hand-off)
     if st in (ChainState.Order, ChainState.Decide):                       # 652.4, 383.3.d, 383.3.a: nobody waits on them
         fire(g, "chain", "withdraw", player=inst)
     if st == ChainState.ResolveChoice and g.resolving is not None and g.resolving.item.controller == inst:
@@ -118,11 +134,14 @@ def _continue_game(g: State, inst, ctx) -> None:
             fire(g, "chain", "withdraw", player=inst)
         elif g.priority is not None:
             log(g, "{player} keeps priority", cite("concede.keeps-priority"), g.priority)
+
+
+def _focus_moves_on(g: State, inst: str, ctx: dict) -> None:
+    """652.5 (R10): focus moves on from the leaver, or the showdown ends if everyone left has passed focus."""
     fs = g.ms[("focus", None)]
     if ctx.get("held_focus"):
         g.focus = inst
     if (fs == FocusState.Holding and (g.focus == inst or set(g.in_game()) <= set(g.focus_passed))) or \
             (fs == FocusState.Waiting and g.focus == inst):
+        # the leaving procedure acting on focus, as its state requires (not one hand-off)
         fire(g, "focus", "holder_left", player=inst)
-    if g.priority == inst:
-        g.priority = None

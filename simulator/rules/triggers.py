@@ -84,31 +84,40 @@ def holds(g: State, cond: tuple, source: str, controller: str, recorded: str | N
 
 
 def _holds(g: State, name: str, arg, source: str, controller: str, recorded: str | None) -> bool:
+    if name in UNIT_CONDITIONS:
+        u = g.units.get(source)
+        return u is not None and UNIT_CONDITIONS[name](g, u, arg)
+    if name not in CONDITIONS:
+        raise ValueError(f"unknown condition {name!r}")      # pragma: no cover - the loader refuses it
     here = source_place(g, source, recorded) or ""
-    at_bf = here in g.bfs
-    if name == "your-turn":
-        return g.turn == controller
-    if name == "not-your-turn":
-        return g.turn != controller
-    if name == "at-battlefield":
-        return at_bf
-    if name == "controls-here":
-        return at_bf and g.bfs[here].controller == controller
-    if name == "alone-here":
-        return at_bf and not any(u.id != source for u in g.units_at(here, controller))
-    if name == "enemy-alone-here":
-        if not at_bf:
-            return False
-        enemies = [u for u in g.units_at(here) if g.opponents(u.controller, controller)]
-        return len(enemies) == 1
-    if name == "in-combat":
-        return at_bf and g.active == here and g.ms[("combat", None)] != CombatStep.Idle
-    u = g.units.get(source)
-    if name == "not-damaged-this-turn":
-        return u is not None and not u.hurt
-    if name == "might-at-least":
-        return u is not None and g.might(u) >= int(arg)
-    raise ValueError(f"unknown condition {name!r}")      # pragma: no cover - the loader refuses it
+    return CONDITIONS[name](g, here, source, controller)
+
+
+def _enemy_alone_here(g: State, here: str, source: str, controller: str) -> bool:
+    if here not in g.bfs:
+        return False
+    enemies = [u for u in g.units_at(here) if g.opponents(u.controller, controller)]
+    return len(enemies) == 1
+
+
+#: a condition on the turn or on where the source is (383.2): name -> f(g, here, source, controller)
+CONDITIONS = {
+    "your-turn": lambda g, here, source, controller: g.turn == controller,
+    "not-your-turn": lambda g, here, source, controller: g.turn != controller,
+    "at-battlefield": lambda g, here, source, controller: here in g.bfs,
+    "controls-here": lambda g, here, source, controller: here in g.bfs and g.bfs[here].controller == controller,
+    "alone-here": lambda g, here, source, controller: here in g.bfs and not any(
+        u.id != source for u in g.units_at(here, controller)),
+    "enemy-alone-here": _enemy_alone_here,
+    "in-combat": lambda g, here, source, controller: here in g.bfs and g.active == here
+    and g.ms[("combat", None)] != CombatStep.Idle,
+}
+
+#: a condition on the source unit itself (false when it is no unit): name -> f(g, unit, arg)
+UNIT_CONDITIONS = {
+    "not-damaged-this-turn": lambda g, u, arg: not u.hurt,
+    "might-at-least": lambda g, u, arg: g.might(u) >= int(arg),
+}
 
 
 def describe(cond: tuple) -> str:
