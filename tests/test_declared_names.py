@@ -146,3 +146,18 @@ def test_a_function_is_registered_under_its_own_name():
         assert registry.GUARDS["all_passed_twice"] is _all_passed_twice
     finally:
         registry.GUARDS.pop("all_passed_twice", None)
+
+
+def test_every_fire_in_the_rules_says_why_it_is_not_a_declared_hand_off():
+    """A machine that tells another something does it through the sending transition's declared ``sends`` (e.g.
+    combat ``control`` => ``battlefield.status:settle [!both_sides_remain]``, 466.5.a). A ``fire(...)`` left in
+    ``simulator/rules/`` starts a rule's procedure (a player's action, a schedule step, a cleanup task acting on
+    what it finds): the line above it says which, ``# not a hand-off: ...``."""
+    found = []
+    for p in sorted((ROOT / "simulator" / "rules").glob("*.py")):
+        lines = p.read_text().splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "fire" \
+                    and "# not a hand-off: " not in lines[node.lineno - 2]:
+                found.append(f"{p.relative_to(ROOT)}:{node.lineno}")
+    assert not found, "fire() without a `# not a hand-off: WHY` line above it:\n" + "\n".join(found)

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import statecharts
 from statecharts.schedule import SCHEDULE, Step
-from statecharts.spec import Machine, T
+from statecharts.spec import Machine, T, send
 
 from simulator.core import registry
 from simulator.core.errors import RulesBug
@@ -161,7 +161,9 @@ class Runtime:
             say(g, t, leaf, inst, ctx, at, plan[2])
         if plan[3] is not None:
             effects[plan[3]](g, inst, ctx)
-        for target, trig, per_bf in plan[4]:
+        for target, trig, per_bf, gs, us in plan[4]:
+            if (gs or us) and not _holds(gs, us, g, inst, ctx):
+                continue                    # a guarded hand-off whose guards do not hold now
             self.fire_ctx(g, target, trig, (inst if inst in g.bfs else g.active) if per_bf else None, dict(ctx))
         return t
 
@@ -219,6 +221,12 @@ class Runtime:
         loop(g, inst)
 
 
+def _holds(guards: tuple[str, ...], unless: tuple[str, ...], g: State, inst: str | None, ctx: dict) -> bool:
+    """The named ``guards`` hold and none of ``unless`` does (a guarded hand-off, ``statecharts.spec.send``)."""
+    return all(registry.GUARDS[n](g, inst, ctx) for n in guards) and \
+        not any(registry.GUARDS[n](g, inst, ctx) for n in unless)
+
+
 def _plan(leaf: str, t: T) -> tuple:
     """What ``fire`` derives from a declared transition, once per transition: the transition (the cache
     is keyed by ``id(t)`` and checked with ``is``, so a reused id never matches), its coverage record,
@@ -227,8 +235,8 @@ def _plan(leaf: str, t: T) -> tuple:
     source is internal: it does not run the state's enter effect again (cleanup ``lethal`` in task 3a)."""
     sends = []
     for s in t.sends:
-        target, trig = s.split(":")
-        sends.append((target, trig, statecharts.LEAVES[target].per == "battlefield"))
+        h = send(s)
+        sends.append((h.machine, h.trigger, statecharts.LEAVES[h.machine].per == "battlefield", h.guards, h.unless))
     enter = None if t.source == t.dest else statecharts.LEAVES[leaf].enter.get(t.dest)   # a self-transition: internal
     return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules), enter or None, tuple(sends))
 
@@ -294,9 +302,11 @@ def _fired(leaf: str, t: T, i: str, ind: str, ctx: str, ns: dict) -> list[str]:
         lines += [f"{ind}if g.events_on:", f"{ind}    say(g, T{i}, LEAF, inst, {ctx}, at, RULES{i})"]
     if plan[3] is not None:
         lines.append(f"{ind}EFFECTS[{plan[3]!r}](g, inst, {ctx})")
-    for target, trig, per_bf in plan[4]:
+    for target, trig, per_bf, gs, us in plan[4]:
         where = "(inst if inst in g.bfs else g.active)" if per_bf else "None"
-        lines.append(f"{ind}rt.fire_ctx(g, {target!r}, {trig!r}, {where}, dict({ctx}))")
+        conds = [f"GUARDS[{n!r}](g, inst, {ctx})" for n in gs] + [f"not GUARDS[{n!r}](g, inst, {ctx})" for n in us]
+        call = f"rt.fire_ctx(g, {target!r}, {trig!r}, {where}, dict({ctx}))"
+        lines += [f"{ind}if {' and '.join(conds)}:", f"{ind}    {call}"] if conds else [f"{ind}{call}"]
     return lines
 
 

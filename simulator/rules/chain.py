@@ -19,6 +19,7 @@ def put_on_chain(g: State, item: Item, by: str) -> None:
     g.chain.append(item)
     g.passed = ()
     g.dirty = True                      # 319: a pending item was added
+    # not a hand-off: 329's procedure starts: a card is played, an ability triggers or is activated
     fire(g, "chain", "add", item=item.name, player=item.controller)
 
 
@@ -27,11 +28,13 @@ def finalize_oldest(g: State) -> None:
     i = next(k for k, it in enumerate(g.chain) if not it.finalized)
     g.chain[i] = g.chain[i].but(finalized=True)
     g.dirty = True                      # 319: a pending item became finalized
+    # not a hand-off: the schedule's Finalize step acting (337)
     fire(g, "chain", "finalize", idx=i, item=g.chain[i].name, player=g.chain[i].controller)
 
 
 def pass_priority(g: State, player: str) -> None:
     g.passed = g.passed + (player,)
+    # not a hand-off: a player's action: passing priority (338.2)
     fire(g, "chain", "pass", player=player)
 
 
@@ -102,6 +105,7 @@ def _priority_to_next(g: State, inst, ctx) -> None:
 @effect
 def _after_resolution(g: State, inst, ctx) -> None:
     """340.2-340.4: after an item resolved, the chain is empty, has pending items, or gives priority."""
+    # not a hand-off: the schedule's step after a resolution acting (340.2-340.4)
     fire(g, "chain", "resolved")
 
 

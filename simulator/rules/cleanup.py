@@ -62,7 +62,9 @@ def declare_winner(g: State, team: int, rule: str) -> None:
     g.priority = None
     g.focus = None
     for p in winners:
+        # not a hand-off: 323.1's win check (a cleanup task) or 651's last side names the winners, each one fired
         fire(g, "player", "win", p, player=p)
+    # not a hand-off: the game ends once its winners are declared (323.1), whoever declared them
     fire(g, "phases", "game_over", player=winners[0])
 
 
@@ -93,6 +95,7 @@ def _board_state(g: State, inst, ctx) -> None:
     warded = [u.id for u in dying if u.ward]
     if warded:                                      # R21: a replaced death is no death (3a notes nothing for it)
         dying = [u for u in dying if not u.ward]
+        # not a hand-off: cleanup task 3 acting (its enter effect): the deaths it found replaced (R21)
         fire(g, "cleanup", "replaced", units=warded)
         _changed(g)
         if not dying:
@@ -100,6 +103,7 @@ def _board_state(g: State, inst, ctx) -> None:
     for u in dying:
         log(g, '{unit} dies (lethal damage)', cite("cleanup.dies-lethal-damage"), u.controller, unit=u.id)
     if any(ab.trigger == "on-death" for u in dying for ab in u.abilities):
+        # not a hand-off: cleanup task 3 acting: 3a notes the dying units' own-death abilities (808.1.d)
         fire(g, "cleanup", "lethal", units=[u.id for u in dying])   # 3a: before they reach the trash (808.1.d)
     for u in dying:
         leave_board(g, g.edit(u), "trash")
@@ -176,6 +180,7 @@ def _loss_of_control(g: State, inst, ctx) -> None:
         if b.controller and ms[("battlefield.status", name)] not in ONGOING and not g.has_units(name, b.controller):
             g.touch("battlefields")
             b.controller = None
+            # not a hand-off: cleanup task 4 acting on each battlefield it finds (323.6)
             fire(g, "battlefield.control", "lose", name)
             _changed(g)
 
@@ -200,9 +205,11 @@ def _stage_showdowns(g: State, inst, ctx) -> None:
             continue                        # nothing to stage or unstage here (and no need to look at units)
         present = bool(b.contested_by and g.has_units(name, b.contested_by))
         if st == Status.Contested and present:
+            # not a hand-off: cleanup task 6 acting on each battlefield it finds (323.8)
             fire(g, "battlefield.status", "stage_showdown", name)
             _changed(g)
         elif st in (Status.Staged, Status.StagedCombat) and not present:
+            # not a hand-off: cleanup task 6 acting on each battlefield it finds (323.8)
             fire(g, "battlefield.status", "unstage", name)
             _changed(g)
 
@@ -229,10 +236,12 @@ def _stage_combats(g: State, inst, ctx) -> None:
         st = ms[("battlefield.status", name)]
         if st in (Status.Staged, Status.Showdown):
             if two_sides(g, name):
+                # not a hand-off: cleanup task 7 acting on each battlefield it finds (323.9)
                 fire(g, "battlefield.status", "stage_combat", name)
                 _changed(g)
         elif st in (Status.StagedCombat, Status.ShowdownCombatStaged):
             if not two_sides(g, name):
+                # not a hand-off: cleanup task 7 acting on each battlefield it finds (323.10)
                 fire(g, "battlefield.status", "unstage_combat", name)
                 _changed(g)
 
@@ -247,6 +256,7 @@ def _clear_contested(g: State, inst, ctx) -> None:
                                                                      g.has_units(name, b.contested_by)):
             g.touch("battlefields")
             b.contested_by = None
+            # not a hand-off: cleanup task 8 acting on each battlefield it finds (323.11)
             fire(g, "battlefield.status", "clear", name)
             _changed(g)
             claimants = [p for p in g.players_at(name) if p != b.controller]
@@ -281,8 +291,10 @@ def open_at(g: State, bf: str) -> None:
     g.active = bf
     g.focus_due = g.bfs[bf].contested_by
     if _status(g, bf) == Status.Staged:
+        # not a hand-off: cleanup task 9 opening the one staged (323.12), or the turn player's choice
         fire(g, "battlefield.status", "open_showdown", bf)
     else:                                           # the combat's showdown begins with it (464.2)
+        # not a hand-off: cleanup task 10 opening the one staged (323.13), or the turn player's choice
         fire(g, "battlefield.status", "open_combat", bf)
     g.dirty = True
 
@@ -309,6 +321,7 @@ def _open_combat(g: State, inst, ctx) -> None:
     if st == NEUTRAL_OPEN and g.active is None and not g.choosing:
         _open(g, "combat")
     elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == Status.ShowdownCombatStaged:
+        # not a hand-off: cleanup task 10a acting at the active battlefield (323.14)
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from statecharts.citations import cite
-from statecharts.states import Status
+from statecharts.states import Control, Status
 from simulator.rules.cleanup import run_cleanup
 from simulator.core.log import fire, log
 from simulator.core.model import State
@@ -107,6 +107,7 @@ def _assignments_done(g: State, inst, ctx) -> bool:
 def record_assignment(g: State, p: str, damage: tuple) -> None:
     """A player's manual assignment (checked by the action layer), kept until the damage is dealt."""
     g.assigned = g.assigned + ((p, tuple(damage)),)
+    # not a hand-off: a player's action: assigning combat damage (465.2.c)
     fire(g, "combat", "assign", player=p, bf=g.active)
 
 
@@ -171,9 +172,10 @@ def _restaged(g: State, inst, ctx) -> bool:
 @effect
 def _combat_control(g: State, inst, ctx) -> None:
     """466.5: the player with units remaining there establishes control (a Conquer if not yet scored, 466.5.d);
-    with none, the battlefield becomes uncontrolled (466.5.b); Contested is cleared before the chain window of
-    466.6 (466.5.a). Units of both players there (arrived since the result) settle nothing: the combat's end
-    stages a new one (466.7, R8)."""
+    with none, the battlefield becomes uncontrolled (466.5.b: the hand-off ``battlefield.control:lose [abandoned]``);
+    Contested is cleared before the chain window of 466.6 (466.5.a: the hand-off ``battlefield.status:settle``).
+    Units of both players there (arrived since the result) settle nothing: the combat's end stages a new one
+    (466.7, R8; the settle's guard ``!both_sides_remain``)."""
     bf = _active(g)
     attacker, defender = _sides(g)
     a = bool(g.units_at(bf, attacker))
@@ -188,10 +190,18 @@ def _combat_control(g: State, inst, ctx) -> None:
     elif g.bfs[bf].controller is not None:
         g.touch("battlefields")
         g.bfs[bf].controller = None
-        fire(g, "battlefield.control", "lose", bf)
     g.touch("battlefields")
     g.bfs[bf].contested_by = None
-    fire(g, "battlefield.status", "settle", bf)
+
+
+@guard
+def _abandoned(g: State, inst, ctx) -> bool:
+    """466.5.b: no units of either side remain at the combat's battlefield, and it is controlled: it becomes
+    uncontrolled (the combat's control hands it off)."""
+    bf = _active(g)
+    attacker, defender = _sides(g)
+    return g.ms[("battlefield.control", bf)] == Control.Controlled and not g.units_at(bf, attacker) \
+        and not g.units_at(bf, defender)
 
 
 @effect
@@ -233,27 +243,32 @@ def _clear_active(g: State, inst, ctx) -> None:
 @effect
 def _assignments_made(g: State, inst, ctx) -> None:
     """465.2.c: every player who assigns has assigned (or none needs to): the damage is dealt."""
+    # not a hand-off: the schedule's assignments-made step acting (465.2.c)
     fire(g, "combat", "assign", bf=g.active)
 
 
 @effect
 def _combat_damage(g: State, inst, ctx) -> None:
+    # not a hand-off: the schedule's combat-damage step acting (465)
     fire(g, "combat", "damage_dealt", bf=g.active)
 
 
 @effect
 def _combat_result_step(g: State, inst, ctx) -> None:
     """466.2: the chain is empty: the result is determined."""
+    # not a hand-off: the schedule's combat-result step acting (466.2)
     fire(g, "combat", "result", bf=g.active)
 
 
 @effect
 def _combat_control_step(g: State, inst, ctx) -> None:
     """466.4: the chain is empty: control."""
+    # not a hand-off: the schedule's combat-control step acting (466.4)
     fire(g, "combat", "control", bf=g.active)
 
 
 @effect
 def _finish_combat(g: State, inst, ctx) -> None:
     """466.6: the chain is empty: the combat ends (466.7)."""
+    # not a hand-off: the schedule's combat-ends step acting (466.6)
     fire(g, "combat", "finish", bf=g.active)

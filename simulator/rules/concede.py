@@ -16,6 +16,7 @@ def concede(g: State, player: str, trigger: str = "concede") -> None:
     was_turn = g.turn == player
     held_focus = g.focus == player
     held_priority = g.priority == player
+    # not a hand-off: 651's procedure starts: a player concedes (or loses with their team, 651.4)
     fire(g, "player", trigger, player, player=player)
     g.cfg.rt.steps(g, "player", "next", PlayerState.Lost, player,
                    {"player": player, "was_turn": was_turn, "held_focus": held_focus, "held_priority": held_priority})
@@ -56,11 +57,13 @@ def _replace_battlefield(g: State, inst, ctx) -> None:
             if ruling_is(g, "R9", "reset"):
                 if b.controller:
                     b.controller = None
+                    # not a hand-off: 652.2 acting on each battlefield the leaver provided (an instance no hand-off names)
                     fire(g, "battlefield.control", "lose", name)
                 # a battlefield is never merely Contested when a player may concede (verify shows Contested
                 # never rests: each cleanup stages or clears it), so only staged statuses can be reset
                 if g.ms[("battlefield.status", name)] in (Status.Staged, Status.StagedCombat):
                     b.contested_by = None
+                    # not a hand-off: 652.2 acting on each battlefield the leaver provided (an instance no hand-off names)
                     fire(g, "battlefield.status", "reset", name)
 
 
@@ -122,15 +125,17 @@ def _chain_moves_on(g: State, inst: str, ctx: dict) -> None:
     """652.4, 652.5: nothing on the chain waits on the leaver: their order or decision (383.3.d, 383.3.a), their
     item waiting mid-resolution, or their priority."""
     st = g.ms[("chain", None)]
-    # each withdraw below is the leaving procedure acting on the chain, as its state requires (not one hand-off)
     if st in (ChainState.Order, ChainState.Decide):                       # 652.4, 383.3.d, 383.3.a: nobody waits on them
+        # not a hand-off: 652.4-652.5 acting on the chain as its state requires (nothing waits on the leaver)
         fire(g, "chain", "withdraw", player=inst)
     if st == ChainState.ResolveChoice and g.resolving is not None and g.resolving.item.controller == inst:
+        # not a hand-off: 652.4-652.5 acting on the chain as its state requires (nothing waits on the leaver)
         fire(g, "chain", "withdraw", player=inst)       # 652.4: their resolving item is countered
     if st == ChainState.Execute:
         if ctx.get("held_priority"):
             g.priority = inst
         if g.priority == inst or not g.chain or set(g.in_game()) <= set(g.passed):
+            # not a hand-off: 652.4-652.5 acting on the chain as its state requires (nothing waits on the leaver)
             fire(g, "chain", "withdraw", player=inst)
         elif g.priority is not None:
             log(g, "{player} keeps priority", cite("concede.keeps-priority"), g.priority)
@@ -143,5 +148,5 @@ def _focus_moves_on(g: State, inst: str, ctx: dict) -> None:
         g.focus = inst
     if (fs == FocusState.Holding and (g.focus == inst or set(g.in_game()) <= set(g.focus_passed))) or \
             (fs == FocusState.Waiting and g.focus == inst):
-        # the leaving procedure acting on focus, as its state requires (not one hand-off)
+        # not a hand-off: 652.5 acting on focus as its state requires (nothing waits on the leaver)
         fire(g, "focus", "holder_left", player=inst)

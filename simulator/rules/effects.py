@@ -61,6 +61,7 @@ def _carry_out(g: State, r: Resolving, decided: bool | None = None) -> None:
     for u in entering:                              # 354.3: their play resumes once the item has resolved
         enter_token(g, u, item)
     if item.kind == "spell" and g.spell_watchers():
+        # not a hand-off: 419.4.a once the spell has finished resolving, which only its resolution knows
         fire(g, "chain", "spell_resolved", item=item.name, player=item.controller)   # 419.4.a
 
 
@@ -82,6 +83,7 @@ def _await_resolution_choice(g: State, inst, ctx) -> None:
     r = g.resolving
     assert r is not None                            # the schedule's guard resolving_choice held
     g.priority = None
+    # not a hand-off: the schedule's may-while-resolving step acting (383.3.a.3)
     fire(g, "chain", "await_choice", item=r.item.name, player=r.item.controller)
 
 
@@ -345,12 +347,12 @@ def _damage(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
 
 def _kill(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
     if u.ward:
-        # the instruction executing (no transition of its own): the chain's replaced self-transition notes it
+        # not a hand-off: the resolving item's kill instruction executing (R21): no transition of its own
         fire(g, "chain", "replaced", units=[u.id])      # R21: the kill is replaced; no death, no on-death
         return
     log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
     if any(ab.trigger == "on-death" for ab in u.abilities):
-        # the instruction executing (no transition of its own): the chain's dies self-transition notes it
+        # not a hand-off: the resolving item's kill instruction executing (808.1.d): no transition of its own
         fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
     leave_board(g, u, "trash")
     g.dirty = True

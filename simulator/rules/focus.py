@@ -116,4 +116,5 @@ _focus_due = test("focus_due", "g.focus_due is not None", "345, R4: a showdown o
 
 @effect
 def _award_focus(g: State, inst, ctx) -> None:
+    # not a hand-off: the schedule's award-focus step acting (345, R4)
     fire(g, "focus", "award", player=g.focus_due)

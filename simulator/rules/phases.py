@@ -68,9 +68,11 @@ _handoff_due = test("handoff_due", "g.handoff",
 
 @effect
 def _turn_handoff(g: State, inst, ctx) -> None:
+    # not a hand-off: the schedule's next-turn step acting (652.5, R10)
     fire(g, "phases", "handoff", player=g.turn)
 
 
 @effect
 def _advance_phase(g: State, inst, ctx) -> None:
+    # not a hand-off: the schedule's next-phase step acting (314-317)
     fire(g, "phases", "advance", player=g.turn)

@@ -382,6 +382,7 @@ def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
         items = [items[0].but(unordered=False)]
     for i, it in zip(slots, chosen + items):
         g.chain[i] = it
+    # not a hand-off: a player's action: ordering their triggers (383.3.d)
     fire(g, "chain", "order", player=player)
 
 
@@ -393,6 +394,7 @@ def _unordered_triggers(g: State, inst, ctx) -> bool:
 @effect
 def _await_order(g: State, inst, ctx) -> None:
     """383.3.d: simultaneous triggers are ordered by their controllers before they are finalized."""
+    # not a hand-off: the schedule's order-triggers step acting (383.3.d)
     fire(g, "chain", "await_order", player=orderer(g))
 
 
@@ -408,6 +410,7 @@ def drop_item(g: State, it: Item, why: str, rule: str, trigger: str = "drop", **
         g.once = tuple(k for k in g.once if k != it.ability)
     g.dirty = True                                           # 319: an item left the chain
     log(g, why, rule, it.controller, source=it.source, item=it.name, **values)
+    # not a hand-off: the schedule's no-legal-target step (402.4) or a player's decision (383.3.a) removes it
     fire(g, "chain", trigger, item=it.name, player=it.controller)
 
 
@@ -431,4 +434,5 @@ def _await_choice(g: State, inst, ctx) -> None:
     """383.3.a, 402.1: its controller makes the ability's choices as it is finalized; nobody has priority."""
     it = deciding(g)
     assert it is not None                       # the schedule's guard decision_due held
+    # not a hand-off: the schedule's choices-at-finalization step acting (383.3.a, 402.1)
     fire(g, "chain", "await_choice", item=it.name, player=it.controller)
