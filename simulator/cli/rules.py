@@ -21,6 +21,7 @@ from statecharts import timing
 from statecharts.citations import CITED
 from statecharts.rulings import RULINGS
 from statecharts.schedule import SCHEDULE
+from statecharts.spec import T, send
 from statecharts.titles import TITLES, title
 from simulator.core.model import FORGOTTEN
 from simulator.scenario import bundled
@@ -234,11 +235,12 @@ class Deciders:
         rules.install()
         self.guards, self.effects = registry.GUARDS, registry.EFFECTS
         self.sites = fire_sites()
-        self.senders: dict[tuple[str, str], list[tuple[str, tuple[str, str]]]] = {}
-        for m in statecharts.MACHINES:
-            for t, machine, trigger in m.sends():
-                leaf = next(leaf.name for leaf in m.leaves() if t in leaf.transitions)
-                self.senders.setdefault((machine, trigger), []).append((_line(leaf, t), (leaf, t.trigger)))
+        self.senders: dict[tuple[str, str], list[tuple[str, T, str]]] = {}   # (leaf, trigger) -> (sender leaf, T, send)
+        for decl in statecharts.LEAVES.values():
+            for t in decl.transitions:
+                for text in t.sends:
+                    h = send(text)
+                    self.senders.setdefault((h.machine, h.trigger), []).append((decl.name, t, text))
         self.do_of = {s.do: (i, s) for i, s in enumerate(SCHEDULE, 1) if s.do}
         self.effect_of: dict[str, list[str]] = {}       # effect name -> the transitions it is an effect of
         for decl in statecharts.LEAVES.values():
@@ -259,19 +261,29 @@ class Deciders:
         if enter and t.dest != t.source:
             out.append(f"on entering {t.dest}, effect {enter}: {self.where(self.effects[enter])}")
         out += [f"hands off to {s}" for s in t.sends]
-        for sender, (sleaf, strigger) in self.senders.get((leaf, t.trigger), ()):
-            out.append(f"sent by {sender} (a declared hand-off), which is")
-            out += ["  " + line for line in self._fired_by(sleaf, strigger)]
+        for sleaf, st, text in self.senders.get((leaf, t.trigger), ()):
+            out += self._sent_by(sleaf, st, text)
         return out + self._fired_by(leaf, t.trigger)
+
+    def _sent_by(self, leaf: str, t: T, text: str) -> list[str]:
+        """A transition that hands this one off (``text``, one of its ``sends``): its guards on the hand-off, its
+        effects (they run first), and where it is fired."""
+        h = send(text)
+        out = [f"sent by {_line(leaf, t)}: a declared hand-off, {text}"]
+        out += [f"  hand-off guard {n}: {self.where(self.guards[n])}" for n in h.guards]
+        out += [f"  hand-off unless {n}: {self.where(self.guards[n])}" for n in h.unless]
+        out += [f"  after its effect {n}: {self.where(self.effects[n])}" for n in t.effects]
+        return out + ["  " + line for line in self._fired_by(leaf, t.trigger)]
 
     def _fired_by(self, leaf: str, trigger: str) -> list[str]:
         """Where ``simulator/rules/`` fires ``trigger`` on ``leaf``, and what the firing function is: the ``do`` of a
         schedule step, or the effect of a transition."""
         out = []
         for path, line, func in self.sites.get((leaf, trigger), ()):
-            name = func.lstrip("_")
+            name = func.split(" ")[0].lstrip("_")
             hit = self.do_of.get(name)
-            of = [f"the `do` of schedule step {hit[0]} {hit[1].name}"] if hit else []
+            of = [f"the `do` of schedule step {hit[0]} {hit[1].name}, when {' and '.join(hit[1].when) or 'otherwise'}"
+                  ] if hit else []
             of += [f"an effect of {t}" for t in self.effect_of.get(name, ())]
             out.append(f"fired by {path}:{line} in {func}" + (f" ({'; '.join(of)})" if of else ""))
         return out
@@ -321,26 +333,27 @@ def _test_site(fn, modules) -> tuple[Path, int]:
 
 
 def fire_sites() -> dict[tuple[str, str], list[tuple[str, int, str]]]:
-    """(leaf, trigger) -> every place in ``simulator/rules/`` that fires it: ``fire(g, LEAF, TRIGGER, ...)``, and the
+    """(leaf, trigger) -> every place in ``simulator/rules/`` and ``simulator/game/`` (a player's action) that fires it: ``fire(g, LEAF, TRIGGER, ...)``, and the
     procedures ``rt.steps(g, LEAF, TRIGGER, ...)`` and ``rt.run(g, LEAF, START, STEP, ...)``, as (file, line,
     enclosing function). A trigger that is a variable (``fire(g, "player", trigger, ...)``) counts for every trigger
     of its leaf."""
     import ast
 
     out: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
-    for path in sorted((ROOT / "simulator" / "rules").glob("*.py")):
+    for path in [*sorted((ROOT / "simulator" / "rules").glob("*.py")), *sorted((ROOT / "simulator" / "game").glob("*.py"))]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for func in tree.body:                      # a module-level function (a nested one counts as its own)
             if not isinstance(func, ast.FunctionDef):
                 continue
             for node in ast.walk(func):
-                for key in _fired(node):
-                    out.setdefault(key, []).append((path.relative_to(ROOT).as_posix(), getattr(node, "lineno", 0),
-                                                    func.name))
+                for leaf, trig, chosen in _fired(node):
+                    out.setdefault((leaf, trig), []).append((path.relative_to(ROOT).as_posix(),
+                                                             getattr(node, "lineno", 0),
+                                                             func.name + (" (its trigger chosen there)" if chosen else "")))
     return out
 
 
-def _fired(node) -> list[tuple[str, str]]:
+def _fired(node) -> list[tuple[str, str, bool]]:
     """The (leaf, trigger) pairs a call node fires, if it is one of the calls :func:`fire_sites` reads."""
     import ast
 
@@ -354,4 +367,4 @@ def _fired(node) -> list[tuple[str, str]]:
     leaf = texts[0]
     wanted = texts[1:3] if name == "run" else texts[1:2]
     triggers = statecharts.LEAVES[leaf].triggers()
-    return [(leaf, trig) for want in wanted for trig in triggers if want is None or want == trig]
+    return [(leaf, trig, want is None) for want in wanted for trig in triggers if want is None or want == trig]
