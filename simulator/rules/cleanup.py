@@ -1,8 +1,9 @@
 """Cleanup (318-324): the tasks of 323, run by the declared ``cleanup`` machine."""
 from __future__ import annotations
 
+from statecharts.battlefield import ONGOING
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
-from statecharts.states import CleanupState, CombatStep, Status, Window
+from statecharts.states import CleanupState, CombatStep, Phase, Status, Window
 from statecharts.citations import cite
 
 from simulator.core.log import fire, log
@@ -13,7 +14,6 @@ from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
 from simulator.rules.zones import leave_board
 
-ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled, Status.CombatRestaged)
 
 
 def run_cleanup(g: State) -> None:
@@ -31,7 +31,8 @@ def _changed(g: State) -> None:
     g.changed = True
 
 
-_game_over = test("game_over", "g.winner is not None", "323.1, 651.1: a side has won")
+_game_over = test("game_over", f"g.ms[('phases', None)] == {Phase.GameOver!r}",
+                  "323.1, 651.1: a side has won: the game is over (State.winner: the players whose machine is Won)")
 
 
 _cleanup_changed = test("cleanup_changed", "g.changed", "322: the pass changed something: another pass")
@@ -57,8 +58,7 @@ def _win_check(g: State, inst, ctx) -> None:
 
 def declare_winner(g: State, team: int, rule: str) -> None:
     winners = tuple(p for p in g.in_game() if g.team(p) == team)
-    g.touch("winner")
-    g.winner = winners
+    g.touch("winner")                   # the winners are the players whose machine is Won (State.winner)
     g.priority = None
     g.focus = None
     for p in winners:
@@ -286,9 +286,8 @@ def _open(g: State, kind: str) -> None:
 def open_at(g: State, bf: str) -> None:
     """Open the showdown or combat staged at ``bf`` (323.12, 323.13)."""
     g.touch("choosing")
-    g.touch("active")
+    g.touch("active")                   # the active battlefield is the one whose status is ongoing (State.active)
     g.choosing = ()
-    g.active = bf
     g.focus_due = g.bfs[bf].contested_by
     if _status(g, bf) == Status.Staged:
         # not a hand-off: cleanup task 9 opening the one staged (323.12), or the turn player's choice

@@ -229,9 +229,8 @@ def _settle_showdown(g: State, inst, ctx) -> None:
 
 @effect
 def _clear_active(g: State, inst, ctx) -> None:
-    g.touch("active")
+    g.touch("active")                   # no status is ongoing any more (State.active)
     g.touch("sides")
-    g.active = None
     g.attacker = g.defender = None
     g.focus = None
     g.focus_passed = ()
