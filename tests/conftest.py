@@ -20,11 +20,12 @@ import shlex
 import pytest
 from hypothesis import settings
 
-from simulator.core.cards import CATALOGUE
+from simulator.core.catalogue import every
 from simulator.core.errors import IllegalAction
 from simulator.game.actions import Action
 from simulator.game.engine import Game
-from simulator.game.setup import build, to_card
+from simulator.core.cards import to_card
+from simulator.game.setup import build
 from simulator.scenario.view import view
 
 # CI runs the property tests derandomized (the same examples every run); locally they explore.
@@ -41,7 +42,7 @@ def game(setup: dict | None = None, *, cards: dict | None = None, rulings: dict 
     s = dict(DEFAULT)
     s.update(setup or {})
     s.update(keys)
-    deck = dict(CATALOGUE)
+    deck = every()
     for cid, d in (cards or {}).items():
         deck[cid] = to_card(cid, d)
     return Game(build(s, backend=backend, rulings=rulings, cards=deck))

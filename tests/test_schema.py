@@ -111,7 +111,7 @@ def test_the_reference_documents_every_word_of_the_vocabulary():
                      if (ROOT / "docs" / p).is_file())
     import re
     # unit-1 .. unit-9 and action-unit-1 .. action-unit-9 are documented as families
-    catalogue = sorted({re.sub(r"-[1-9]$", "-1", c) for c in cards.CATALOGUE})
+    catalogue = sorted({re.sub(r"-[1-9]$", "-1", c) for c in cards.BUILT_IN})    # the real ones: docs/cards.md
     words = {
         "top-level key": loader.TOP, "action": tuple(loader.ACTION_FIELDS), "expectation key": loader.EXPECT_KEYS,
         "unit field": tuple(loader.UNIT_FIELDS), "effect verb": tuple(cards.VERBS), "trigger": cards.TRIGGERS,

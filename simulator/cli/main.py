@@ -53,6 +53,7 @@ COMMANDS = {
     "export": ("simulator.cli.export", "export scenarios as engine-neutral conformance fixtures (JSON)"),
     "conformance": ("simulator.cli.conformance", "check another Riftbound engine against the fixtures, via its adapter"),
     "adapter": ("simulator.cli.adapter", "riftsim as an engine of the conformance protocol (JSON lines on stdin/stdout)"),
+    "site": ("simulator.cli.site", "build the playground: a static site that runs riftsim in the browser, offline"),
     "mutate": ("simulator.verify.mutate", "mutation testing: break each declared transition once, count what the tests notice"),
 }
 

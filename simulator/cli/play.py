@@ -218,6 +218,7 @@ class Session(cmd.Cmd):
         self.watch = loops.Watch()                  # a loop no player decision can end (R22)
         self.actions: list[Action] = []
         self.number = 0
+        self.source: str | None = None              # the scenario's text, when it is not read from sc.file
         self.use_rawinput = tty
         self.prompt = "riftsim> " if tty else ""
 
@@ -245,6 +246,11 @@ class Session(cmd.Cmd):
         except ParseError as e:
             self.say(shown(f"? {e}"))
             return False
+        self.act(action)
+        return False
+
+    def act(self, action: Action) -> bool:
+        """Carry out ``action``: its trace lines and the status, or why it is refused (the state unchanged)."""
         g = self.game
         before, prev = len(g.state.trace), g.state
         self.watch.before(g.state, self.number)
@@ -267,7 +273,7 @@ class Session(cmd.Cmd):
         looped = self.watch.after(g.state, self.number, action.describe())
         if looped:
             self.say(shown(f"riftsim: {looped}"))
-        return False
+        return True
 
     def do_legal(self, arg: str) -> bool:
         """legal [PLAYER]: the legal actions, with the targets each card can take"""
@@ -332,7 +338,7 @@ class Session(cmd.Cmd):
     def scenario_text(self) -> str:
         """The session as a scenario file: the source file's position, this session's actions, the end."""
         from simulator.scenario.loader import read_text
-        doc = yaml.safe_load(read_text(self.sc.file)) or {}
+        doc = yaml.safe_load(read_text(self.sc.file) if self.source is None else self.source) or {}
         out = {k: v for k, v in doc.items() if k not in ("steps", "pending")}
         out["name"] = f"{doc.get('name', 'session')} (riftsim play session)"
         seen = view(self.game.state, with_legal=False)

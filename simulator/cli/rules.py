@@ -140,7 +140,7 @@ def exercised(query: str, scenarios: Path = bundled.FOLDER) -> dict[str, int]:
     from simulator.scenario import loader
 
     out: dict[str, int] = {}
-    for path in sorted(scenarios.glob("*.yaml")):
+    for path in bundled.under(scenarios):
         try:
             res = loader.run(loader.load(str(path)))
         except Exception:                   # a scenario that does not load is reported by `simulate`, not here

@@ -614,7 +614,9 @@ JS = r"""
     document.body.dataset.step = index;
     document.body.dataset.event = k;
     const h = (DATA.scenarios.length > 1 ? "scenario=" + DATA.scenarios.indexOf(sc) + "&" : "") + "step=" + index + (k < f ? "&event=" + k : "");
-    if (location.hash.slice(1) !== h) history.replaceState(null, "", "#" + h);   // the address names this step
+    if (location.hash.slice(1) !== h) {             // the address names this step
+      try { history.replaceState(null, "", "#" + h); } catch (e) { /* a frame of the playground has no address of its own */ }
+    }
     document.body.dataset.scenario = sc.file;
     $("first").disabled = $("prev").disabled = index === 0;
     $("next").disabled = $("last").disabled = index === n - 1;

@@ -161,11 +161,16 @@ class Runtime:
             say(g, t, leaf, inst, ctx, at, plan[2])
         if plan[3] is not None:
             effects[plan[3]](g, inst, ctx)
-        for target, trig, per_bf, gs, us in plan[4]:
+        if plan[4]:
+            self._hand_off(g, plan[4], inst, ctx)
+        return t
+
+    def _hand_off(self, g: State, sends: tuple, inst: str | None, ctx: dict) -> None:
+        """Fire the transition's hand-offs (``sends``, as :func:`_plan` reads them) whose guards hold, in order."""
+        for target, trig, per_bf, gs, us in sends:
             if (gs or us) and not _holds(gs, us, g, inst, ctx):
                 continue                    # a guarded hand-off whose guards do not hold now
             self.fire_ctx(g, target, trig, (inst if inst in g.bfs else g.active) if per_bf else None, dict(ctx))
-        return t
 
     def _plan(self, leaf: str, t: T) -> tuple:
         return _plan(leaf, t)

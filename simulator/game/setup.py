@@ -5,10 +5,11 @@ import statecharts
 from statecharts.rulings import SWITCHES
 from statecharts.states import Control
 
-from simulator.core.cards import CATALOGUE, KEYWORDS, Card, to_keywords
+from simulator.core import catalogue
+from simulator.core.cards import Card, keyword_abilities, to_ability, to_keywords
 from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
-from simulator.core.model import Ability, Battlefield, Config, State, Unit
+from simulator.core.model import Battlefield, Config, State, Unit
 from simulator.rules import install
 
 MODES = {"duel": (2, 8), "skirmish": (3, 8), "war": (4, 8), "magma-chamber": (4, 11)}
@@ -32,7 +33,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
                                                   f"{', '.join(players)} seats two teammates in a row")
     merged = {**(setup.get("rulings") or {}), **(rulings or {})}
     res = setup.get("resources")
-    cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged,
+    cfg = Config(mode, players, teams, victory, dict(cards or catalogue.every()), merged,
                  resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
                  manual=setup.get("assign") == "manual")
     install()                                        # the rules' named guards and effects
@@ -90,66 +91,3 @@ def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
     if entry.get("exhausted"):
         u.exhausted = True
     return u
-
-
-def keyword_abilities(keywords) -> tuple:
-    """808: ``{deathknell: [effects]}`` is an on-death ability named deathknell."""
-    out = []
-    for k in keywords or []:
-        if isinstance(k, dict) and "deathknell" in k:
-            out.append(Ability("deathknell", "on-death", effect=to_effect(k["deathknell"])))
-    return tuple(out)
-
-
-def to_condition(v) -> tuple:
-    """``if:``: a name, a one-key mapping ``{might-at-least: 5}``, or a list of them (all must hold)."""
-    if v is None:
-        return ()
-    items = v if isinstance(v, list) else [v]
-    out = []
-    for c in items:
-        if isinstance(c, dict):
-            (name, arg), = c.items()
-            out.append((name, arg))
-        else:
-            out.append((c, None))
-    return tuple(out)
-
-
-def _keyword(v) -> tuple:
-    """give-keyword's ``keyword``, ``assault`` or ``{assault: 3}``, as ``("assault", 1)`` or ``("assault", 3)``:
-    a numbered keyword without its number has its default (1); ``("tank", None)`` for the others. (The
-    validator refuses a bad one, naming its line; custom cards are built before that check.)"""
-    if isinstance(v, str):
-        return (v, KEYWORDS[v][1] if v in KEYWORDS else None)
-    return next(iter(v.items())) if isinstance(v, dict) and len(v) == 1 else v
-
-
-def to_effect(steps) -> tuple:
-    """``[{verb: {field: value}, if: ..., may: true}, ...]`` -> ``((verb, ((field, value), ...)), ...)``; an
-    entry's ``if`` and ``may`` become its fields ``("if", condition)`` and ``("may", True)``."""
-    out = []
-    for s in steps or []:
-        verb = next(k for k in s if k not in ("if", "may"))
-        fields = tuple((f, _keyword(v) if f == "keyword" else v) for f, v in (s[verb] or {}).items())
-        if "if" in s:
-            fields += (("if", to_condition(s["if"])),)
-        if s.get("may"):
-            fields += (("may", True),)
-        out.append((verb, fields))
-    return tuple(out)
-
-
-def to_ability(a: dict) -> Ability:
-    static = (a.get("static") or {}).get("might", 0)
-    return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static,
-                   condition=to_condition(a.get("if")), once=bool(a.get("once-per-turn")),
-                   speed=a.get("speed", "normal"), exhaust=bool(a.get("exhaust")), by=a.get("by", "any"),
-                   cost=int(a.get("cost", 0)))
-
-
-def to_card(cid: str, d: dict) -> Card:
-    abilities = tuple(to_ability(a) for a in d.get("abilities", []) or []) + keyword_abilities(d.get("keywords"))
-    return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
-                int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)),
-                cost=int(d.get("cost", 0)), keywords=to_keywords(d.get("keywords")))

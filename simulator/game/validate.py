@@ -20,9 +20,11 @@ from typing import Any
 
 from statecharts.citations import cite
 
-from simulator.core.cards import CATALOGUE, ENTRY_KEYS, TARGET_FIELDS, TYPES, Card
+from simulator.core.cards import ENTRY_KEYS, TARGET_FIELDS, TYPES, Card
+from simulator.core.catalogue import Cards
 from simulator.core.errors import ScenarioError
-from simulator.game.setup import MODES, RULINGS, to_card
+from simulator.core.cards import to_card
+from simulator.game.setup import MODES, RULINGS
 from simulator.game.shape import fmt as _fmt
 
 #: the top-level keys of a starting position
@@ -79,7 +81,7 @@ class SetupValidator:
         self.bfs: tuple[str, ...] = ()
         self.units: set[str] = set()
         self.gear: set[str] = set()
-        self.cards: dict[str, Card] = dict(CATALOGUE)
+        self.cards: dict[str, Card] = Cards()
         self.later: list = []              # (ability effect, path): ids checked once all are declared
 
     # -- helpers ---------------------------------------------------------------------------

@@ -216,10 +216,6 @@ def check_format(doc: Any, file: str, text: str = "") -> dict:
     return doc
 
 
-def _texts(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
-
-
 def fixture_schema() -> dict:
     """The JSON Schema of a fixture (what ``riftsim export --schema`` prints)."""
     word = {"type": "string", "minLength": 1}

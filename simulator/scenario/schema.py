@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any
 
 from simulator.core import cards as cardlib
+from simulator.core.catalogue import every
 from simulator.game.setup import MODES, RULINGS
 from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
                                      SETUP_KEYS)
@@ -232,6 +233,29 @@ def _card() -> dict:
     return card
 
 
+def _catalogue() -> dict:
+    """A set file of the real-card catalogue (simulator/core/data/cards/): its ``set:`` and its cards, each a
+    custom card (the same keys, the same checks) with the printed card's facts and what its model leaves out."""
+    card = _card()
+    facts = {
+        "number": {**WHOLE, "description": "the collector number in its set"},
+        "kind": {"enum": ["token", "legend", "battlefield", "rune"],
+                 "description": "what it is when it is not a main-deck unit, spell or gear (never played from a hand)"},
+        "domains": _list({"enum": ["fury", "calm", "mind", "body", "chaos", "order"]}),
+        "power": {**WHOLE, "description": "the power cost (not modelled: power is out of scope)"},
+        "other-keywords": _list({"anyOf": [WORD, {"type": "object", "maxProperties": 1}]},
+                                description="printed keywords riftsim does not model"),
+        "unmodelled": {**FREE, "description": "what the model leaves out: `ID item` entries separated by `;`"},
+        "rulings": _list(FREE, description="the card's per-card rulings, one line each in riftsim's words"),
+        "battlefield-abilities": or_null(_list(REF("battlefield_ability"))),
+    }
+    card["properties"] = {**card["properties"], **facts}
+    card["description"] = "a real card: a custom card's keys, with its printed facts"
+    meta = _obj({"id": WORD, "code": WORD, "name": TEXT, "size": WHOLE}, ("id", "name"), "the set")
+    return _obj({"set": meta, "cards": {"type": "object", "additionalProperties": card}}, ("set", "cards"),
+                "a set file of the real-card catalogue")
+
+
 def _keyword() -> dict:
     plain = [k for k, (numbered, _, _) in cardlib.KEYWORDS.items() if not numbered]
     numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
@@ -277,7 +301,7 @@ def defs() -> dict:
     battlefield = {"anyOf": [NAME, {**bf_entry, "title": "a battlefield"}]}
     cards = {"type": ["object", "null"], "maxProperties": MAX_CARDS,
              "x-messages": {"maxProperties": f"cards has {{count:,}} custom cards: at most {MAX_CARDS:,}"},
-             "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$", "not": {"enum": sorted(cardlib.CATALOGUE)},
+             "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$", "not": {"enum": sorted(every())},
                                "x-messages": {"pattern": "card id {value} must be a word (letters, digits, - _ .)",
                                               "not": "card {value} is already in the built-in catalogue: pick "
                                                      "another id"}},
@@ -304,11 +328,12 @@ def defs() -> dict:
         "battlefield": battlefield,
         "unit": unit,
         "gear": gear,
-        "card_id": {"anyOf": [{"enum": sorted(cardlib.CATALOGUE)}, WORD],
+        "card_id": {"anyOf": [{"enum": sorted(every())}, WORD],
                     "description": "a built-in card id, or a custom card declared under cards:"},
         "players": players,
         "rulings": rulings,
         "cards": cards,
+        "catalogue": _catalogue(),
         "nullable_word": or_null(WORD),
     }
 

@@ -83,8 +83,15 @@ def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
         "winner": winner(g),
         "phase": g.ms[("phases", None)],
     }
-    # the keys of the keywords and resources (docs/keywords-and-resources.md): always with ``every``
-    # (expectations), else only where the game uses them, so the view of an older file is unchanged
+    _keywords_and_resources(g, v, every)
+    if with_legal:
+        v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
+    return v
+
+
+def _keywords_and_resources(g: State, v: dict, every: bool) -> None:
+    """The keys of the keywords and resources (docs/keywords-and-resources.md): always with ``every``
+    (expectations), else only where the game uses them, so the view of an older file is unchanged."""
     if every or g.cfg.resources is not None:
         v["energy"] = dict(g.energy)
         v["runes"] = dict(g.runes)
@@ -92,9 +99,6 @@ def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
         v["hidden"] = hidden(g)
     if every:
         v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"}
-    if with_legal:
-        v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
-    return v
 
 
 # -- asking instead of asserting: show: steps and simulate --show ------------------------------------------
