@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Callable, TypeVar
+from typing import Callable, TypeVar, overload
 
 F = TypeVar("F", bound=Callable)
 
@@ -36,12 +36,24 @@ def own_name(fn: Callable) -> str:
     return fn.__name__.lstrip("_")
 
 
-def _mark(attr: str, fn: F) -> F:
-    setattr(fn, attr, own_name(fn))
-    return fn
+def _mark(attr: str, fn_or_name):
+    """``@guard`` marks the function under its own name; ``@guard("name")`` under the name given, which
+    ``tests/test_declared_names.py`` requires to be the function's own (kept so that a module written before
+    the default still imports)."""
+    if isinstance(fn_or_name, str):
+        def named(fn: F) -> F:
+            setattr(fn, attr, fn_or_name)
+            return fn
+        return named
+    setattr(fn_or_name, attr, own_name(fn_or_name))
+    return fn_or_name
 
 
-def guard(fn: F) -> F:
+@overload
+def guard(fn: F) -> F: ...
+@overload
+def guard(fn: str) -> Callable[[F], F]: ...
+def guard(fn):
     """Mark ``fn`` as a guard, named after its function (:func:`own_name`; installed by :func:`register`)."""
     return _mark("guard_name", fn)
 
@@ -61,7 +73,11 @@ def test(name: str, expr: str, doc: str = "") -> Callable:
     return guard(fn)
 
 
-def effect(fn: F) -> F:
+@overload
+def effect(fn: F) -> F: ...
+@overload
+def effect(fn: str) -> Callable[[F], F]: ...
+def effect(fn):
     """Mark ``fn`` as an effect, named after its function (:func:`own_name`; installed by :func:`register`)."""
     return _mark("effect_name", fn)
 
