@@ -55,7 +55,6 @@ OVER_THE_LIMIT = {
     "simulator/game/engine.py: perform",
     "simulator/game/setup.py: build",
     "simulator/game/validate.py: SetupValidator.position",
-    "simulator/scenario/loader.py: compare",
 }
 
 

@@ -30,7 +30,8 @@ from simulator.scenario.loader import SHOW_KEYS, Result, load, trace_line
 from simulator.scenario.loader import run as run_scenario
 from simulator.game.setup import RULINGS
 from simulator.scenario.record import record
-from simulator.scenario.view import SHOW_DEFAULT, position, position_line
+from simulator.scenario.view import SHOW_DEFAULT, passed_now, position, position_line
+from simulator.scenario import provenance
 
 #: the version of the --json trace format (docs/trace-format.md; schema simulator/scenario/schemas/trace.schema.json)
 FORMAT = 1
@@ -163,7 +164,8 @@ def _print_json(args: argparse.Namespace, path: str, sc, res: Result, steps: "St
     print(json.dumps({"format": FORMAT, "scenario": sc.name, "file": path, "status": res.status,
                       "message": res.message, "rulings": {**sc.rulings, **rulings}, "start": steps.start,
                       "steps": steps.steps, "events": [event_json(e, args.lang) for e in res.events],
-                      "final": res.final}), file=sys.stdout)
+                      "final": {**res.final, "passed": passed_now(res.state)},
+                      **provenance.as_json(sc.provenance)}), file=sys.stdout)
     if res.message and res.status == "fail":
         print(shown(res.message), file=sys.stderr)
 
@@ -174,6 +176,8 @@ def _print_text(args: argparse.Namespace, i: int, sc, res: Result, steps: "Steps
     if i:
         print(file=out)
     print(shown(_header(sc, rulings)), file=out)
+    if sc.provenance.get("rules"):                  # P1: under the header line
+        print(shown(f"rules claimed: {', '.join(sc.provenance['rules'])}"), file=out)
     if not args.quiet:
         for _, line in sorted(_trace_lines(args, res, steps), key=lambda x: x[0]):
             print(shown(line), file=out)

@@ -14,6 +14,7 @@ from statecharts.citations import cite
 from simulator.rules import concede
 from simulator.game.actions import Action, check, choice, legal
 from simulator.game.setup import build
+from simulator.game import start as midtiming
 from simulator.game import shape
 from simulator.game.validate import SetupValidator
 from simulator.game import loops
@@ -202,7 +203,10 @@ class Game:
         bad input raises ScenarioError with a one-line message (``setup: what is wrong``)."""
         shape.check(setup, "setup", "setup")
         pos = SetupValidator("setup").position(setup)
-        return cls(build(pos.setup, backend=backend, rulings={**pos.rulings, **(rulings or {})}, cards=pos.cards))
+        g = build(pos.setup, backend=backend, rulings={**pos.rulings, **(rulings or {})}, cards=pos.cards)
+        if midtiming.begin(g, pos.setup):          # a start mid-timing (format v3 M1): step 0 settles it
+            settle(g)
+        return cls(g)
 
     # OpenSpiel-style API
     def legal_actions(self, player: str | None = None, *, moves: str = "compact") -> list[Action]:

@@ -86,6 +86,7 @@ def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
              entry.get("card"), kind, keywords)
     u.exhausted = bool(entry.get("exhausted", False))
     u.ward = bool(entry.get("ward", False))
+    u.damage, u.stunned, u.buff = entry.get("damage", 0), bool(entry.get("stunned")), entry.get("buff", 0)
     if kind == "gear":
         u.at = "base"
     if entry.get("exhausted"):

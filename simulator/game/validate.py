@@ -25,11 +25,12 @@ from simulator.core.catalogue import Cards
 from simulator.core.errors import ScenarioError
 from simulator.core.cards import to_card
 from simulator.game.setup import MODES, RULINGS
+from simulator.game import start as midtiming
 from simulator.game.shape import fmt as _fmt
 
 #: the top-level keys of a starting position
 SETUP_KEYS = ("mode", "players", "teams", "battlefields", "control", "score", "units", "gear", "hands",
-              "cards", "rulings", "resources", "assign")
+              "cards", "rulings", "resources", "assign", "start")
 #: effect fields that hold a number, a place, a unit, an item, a player
 NUMBER_FIELDS = ("might", "amount", "energy", "count")
 PLACE_FIELDS = ("to", "at")
@@ -167,8 +168,10 @@ class SetupValidator:
         for p in self.opt(doc, "resources", {}):
             self.player(p, ("resources", p), "resources")
         rulings = self.opt(doc, "rulings", {})
+        self.lethal(doc)
+        midtiming.check(self, doc)                 # a start mid-timing (M1): refused if the rules make it impossible
         setup = {k: doc[k] for k in ("mode", "players", "teams", "battlefields", "control", "score", "units",
-                                     "gear", "hands", "resources", "assign") if doc.get(k) is not None}
+                                     "gear", "hands", "resources", "assign", "start") if doc.get(k) is not None}
         setup["hands"] = {p: list(c or []) for p, c in hands.items()}
         for key in ("units", "gear", "battlefields"):       # `abilities:` left empty means none
             setup[key] = [({k: x for k, x in e.items() if not (k == "abilities" and x is None)}
@@ -237,6 +240,16 @@ class SetupValidator:
                 self.abilities(e.get("abilities"), path + ("abilities",))
                 self.keywords(e.get("keywords"), path + ("keywords",))
                 (self.units if key == "units" else self.gear).add(uid)
+
+    def lethal(self, doc) -> None:
+        """A unit starting with lethal damage needs a ``start:``, whose step 0 runs the cleanup that kills it."""
+        if doc.get("start") is not None:
+            return
+        for i, e in enumerate(self.opt(doc, "units", [])):
+            might = e.get("might", self.cards[e["card"]].might if e.get("card") in self.cards else 0)
+            if e.get("damage", 0) and e["damage"] >= might + e.get("buff", 0):
+                self.fail(("units", i, "damage"), f"{e['id']} starts with lethal damage: add a start: block, whose "
+                                                  f"step 0 runs the cleanup [{cite('validate.lethal-at-the-start')}]")
 
     def keywords(self, v, path: Path) -> None:
         """``[tank, {assault: 2}]``: each keyword once; a Deathknell's effects are checked with the abilities'."""

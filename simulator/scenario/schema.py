@@ -29,7 +29,8 @@ from simulator.core.catalogue import every
 from simulator.game.setup import MODES, RULINGS
 from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
                                      SETUP_KEYS)
-from simulator.scenario import loader
+from simulator.game import start as midtiming
+from simulator.scenario import loader, provenance
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FILES = {"scenario": "scenario.schema.json", "positions": "positions.schema.json"}
@@ -118,6 +119,11 @@ UNIT_ENTRY = {
     "exhausted": {"type": "boolean"},
     "ward": {"type": "boolean", "description": "the next time it would die, instead it is healed, exhausted and "
              "recalled (a replaced death, R21)"},
+    "damage": {**WHOLE, "description": "damage marked on it (lethal only with a start: block, whose step 0 cleans up)"},
+    "stunned": {"type": "boolean", "description": "stunned: it deals no combat damage (423)"},
+    "buff": {"type": "integer", "description": "might added this turn"},
+    "designation": {"enum": ["attacker", "defender"], "description": "in a start: combat, its side (default: its "
+                    "controller's)"},
 }
 
 
@@ -313,7 +319,8 @@ def defs() -> dict:
     unit = {**_obj(UNIT_ENTRY, ("id", "owner")), "title": "a units entry",
             "anyOf": [{"required": ["might"]}, {"required": ["card"]}],
             "x-messages": {"anyOf": "a unit needs might or card"}}
-    gear = {**_obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might", "ward", "keywords")},
+    gear = {**_obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might", "ward", "keywords", "damage",
+                                                                     "stunned", "buff", "designation")},
                    ("id", "owner")), "title": "a gear entry",
             "anyOf": [{"required": ["card"]}, {"required": ["abilities"]}],
             "x-messages": {"anyOf": "gear needs card or abilities"}}
@@ -364,8 +371,39 @@ def setup_props() -> dict:
                       "description": "per player: ready runes and the energy pool (costs are paid only with it)"},
         "assign": {"enum": ["manual", "auto"], "default": "auto",
                    "description": "manual: players assign their combat damage with assign steps (465.2.c)"},
+        "start": _start(),
     }
     return {"name": TEXT, **{k: shapes.get(k, {}) for k in SETUP_KEYS}}
+
+
+def _start() -> dict:
+    """A position that starts mid-timing (format version 3, M1): every key optional."""
+    player_list = _list(WORD, uniqueItems=True)
+    targets = {"type": "object", "additionalProperties": {"type": ["string", "integer"], **PRINTABLE}}
+    item = _obj({"card": REF("card_id"), "ability": TEXT, "source": WORD, "controller": WORD, "owner": WORD,
+                 "pending": {"type": "boolean", "description": "true: pending (329.2); default: finalized"},
+                 "targets": targets, "at": WORD, "there": WORD, "here": WORD},
+                description="a chain item: a card (card:, controller:) or an ability (ability:, source:)")
+    item["title"] = "a chain item"
+    item["oneOf"] = [{"required": ["card", "controller"], "not": {"required": ["ability"]}},
+                     {"required": ["ability", "source"], "not": {"required": ["card"]}}]
+    item["x-messages"] = {"oneOf": "a chain item is a card {{card: ID, controller: P}} or an ability "
+                                   "{{ability: NAME, source: ID}}"}
+    out = _obj({
+        "turn": WORD,
+        "phase": {"enum": list(midtiming.PHASES), "default": midtiming.PHASES[0]},
+        "scored": {"type": "object", "additionalProperties": _list(WORD)},
+        "contested": {"type": "object", "additionalProperties": WORD},
+        "combat": _obj({"at": WORD, "attacker": WORD, "defender": WORD}, ("at", "attacker", "defender")),
+        "showdown": _obj({"at": WORD, "by": WORD}, ("at", "by")),
+        "chain": _list(item, maxItems=64),
+        "priority": REF("nullable_word"),
+        "focus": REF("nullable_word"),
+        "passed": player_list,
+    }, description="a position that starts mid-timing: turn, phase, scores this turn, Contested battlefields, an "
+                   "active showdown or combat, the chain, priority, focus and who has passed (step 0 settles it)")
+    out["title"] = "a start"
+    return or_null(out)
 
 
 #: what a starting position's keys say together: teams exactly in magma-chamber (489)
@@ -427,25 +465,45 @@ def _step() -> dict:
             + [{"if": {"required": ["do"], "properties": {"do": {"const": k}}}, "then": _action(k)} for k in kinds]}
 
 
+def _fields(table: dict) -> dict:
+    """The JSON Schema of a units or gear expectation's fields, from the loader's table of their kinds."""
+    out: dict[str, object] = {}
+    for f, kind in table.items():
+        if kind is int:
+            out[f] = {"type": "integer"}
+        elif kind is bool:
+            out[f] = {"type": "boolean"}
+        elif isinstance(kind, tuple):
+            out[f] = {"enum": list(kind)}
+        else:
+            out[f] = WORD
+    return out
+
+
+def _chain_entry() -> dict:
+    """A chain expectation's entry in detail (X4): only the fields given are compared."""
+    one_or_more = {"if": {"type": "array"}, "then": _list(WORD), "else": WORD}
+    return {**_obj({"name": TEXT, "controller": WORD, "pending": {"type": "boolean"},
+                    "targets": {"type": "object", "additionalProperties": one_or_more}, "source": WORD},
+                   description="a chain item: the fields given are compared"), "title": "a chain entry"}
+
+
+def _event_entry() -> dict:
+    """An ``events:`` entry: a text, or ``{text, rule}`` (the line must cite that rule or a sub-rule)."""
+    return {"if": {"type": "string"}, "then": TEXT,
+            "else": {**_obj({"text": TEXT, "rule": TEXT}, ("text",)), "title": "an event"}}
+
+
 def _expectation() -> dict:
     kinds = {"enum": ["showdown", "combat"]}
-    unit_fields: dict[str, object] = {}
-    for f, kind in loader.UNIT_FIELDS.items():
-        if kind is int:
-            unit_fields[f] = {"type": "integer"}
-        elif kind is bool:
-            unit_fields[f] = {"type": "boolean"}
-        elif isinstance(kind, tuple):
-            unit_fields[f] = {"enum": list(kind)}
-        else:
-            unit_fields[f] = WORD
+    unit_fields = _fields(loader.UNIT_FIELDS)
     shapes = {
         "state": {"enum": list(loader.STATES)},
         "phase": {"enum": list(loader.PHASES)},
         "turn": WORD,
         "focus": REF("nullable_word"),
         "priority": REF("nullable_word"),
-        "chain": _list(TEXT),
+        "chain": _list({"if": {"type": "string"}, "then": TEXT, "else": _chain_entry()}),
         "active": or_null(_obj({"kind": kinds, "at": WORD, "attacker": WORD, "defender": WORD}, ("kind", "at"))),
         "staged": {"type": "object", "additionalProperties": _list(kinds)},
         "contested": _list(WORD),
@@ -458,7 +516,11 @@ def _expectation() -> dict:
         "energy": {"type": "object", "additionalProperties": WHOLE},
         "runes": {"type": "object", "additionalProperties": WHOLE},
         "hidden": {"type": "object", "additionalProperties": or_null(_list(REF("card_id")))},
-        "gear": {"type": "object", "additionalProperties": _obj({"exhausted": {"type": "boolean"}})},
+        "gear": {"type": "object", "additionalProperties": _obj(_fields(loader.GEAR_FIELDS))},
+        "passed": {**_list(WORD, uniqueItems=True), "description": "who has passed in the current round, in order"},
+        "events": {**_list(_event_entry()), "description": "an ordered subsequence of the trace lines since the "
+                   "previous expectation"},
+        "no-events": {**_list(TEXT), "description": "texts no trace line since the previous expectation contains"},
     }
     return {"type": "object", "minProperties": 1, "additionalProperties": False, "title": "an expectation",
             "x-messages": {"minProperties": "expect: names at least one key"},
@@ -480,6 +542,7 @@ def scenario_schema() -> dict:
     props.update({
         "steps": _list(REF("step")),
         "pending": TEXT, "description": FREE, "seed": TEXT,
+        **provenance.header_shapes(TEXT, FREE),
     })
     d = defs()
     d["expectation"] = _expectation()

@@ -41,13 +41,24 @@ def contested(g: State) -> list[str]:
     return [n for n in g.bfs if g.ms[("battlefield.status", n)] not in UNCONTESTED]
 
 
-def unit_view(g: State, u) -> dict:
-    """A unit as expectations see it; ``ward`` is shown only while it has one (expected ``false`` otherwise)."""
+def unit_view(g: State, u, every: bool = False) -> dict:
+    """A unit as expectations see it; ``ward`` is shown only while it has one (expected ``false`` otherwise);
+    with ``every`` (expectations) its ``owner`` too (X5)."""
     v = {"at": u.at, "might": g.might(u), "stunned": u.stunned, "zone": u.zone, "damage": u.damage,
          "controller": u.controller, "exhausted": u.exhausted, "designation": u.designation}
     if u.ward:
         v["ward"] = True
+    if every:
+        v["owner"] = u.owner
     return v
+
+
+def chain_items(g: State) -> list[dict]:
+    """The chain's items in detail (X4), oldest first, as :func:`chain_names` lists them: name, controller,
+    pending, targets (a mapping), source (an ability's)."""
+    items = list(g.chain) + ([g.resolving.item] if g.resolving is not None else [])
+    return [{"name": it.name, "controller": it.controller, "pending": not it.finalized, "targets": dict(it.targets),
+             "source": it.source} for it in items]
 
 
 def hidden(g: State) -> dict:
@@ -78,7 +89,7 @@ def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
         "contested": contested(g),
         "controller": {n: b.controller for n, b in g.bfs.items()},
         "score": {p: points(g, p) for p in g.order},
-        "units": {u.id: unit_view(g, u) for u in g.units.values() if u.kind == "unit"},
+        "units": {u.id: unit_view(g, u, every) for u in g.units.values() if u.kind == "unit"},
         "players": list(g.in_game()),
         "winner": winner(g),
         "phase": g.ms[("phases", None)],
@@ -98,7 +109,8 @@ def _keywords_and_resources(g: State, v: dict, every: bool) -> None:
     if every or g.hidden:
         v["hidden"] = hidden(g)
     if every:
-        v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"}
+        v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone, "at": u.at, "controller": u.controller}
+                     for u in g.units.values() if u.kind == "gear"}
 
 
 # -- asking instead of asserting: show: steps and simulate --show ------------------------------------------
@@ -123,6 +135,17 @@ def passed(g: State) -> dict:
     """Who has passed in succession: priority while a chain exists (339), focus while someone holds it (347.2);
     the passes of a chain or showdown that is over are not shown."""
     return {"priority": list(g.passed) if g.chain else [], "focus": list(g.focus_passed) if g.focus else []}
+
+
+def passed_now(g: State) -> list[str]:
+    """Who has passed in the current round, in order (X1): the priority passes while a chain exists and someone
+    holds priority (339, 340.4), the focus passes in Showdown Open (347.2, R3); ``[]`` otherwise (Neutral Open,
+    or nobody holds priority: a decision is awaited)."""
+    if g.priority is None or g.winner is not None:
+        return []
+    if g.chain:
+        return list(g.passed)
+    return list(g.focus_passed) if g.focus is not None else []
 
 
 def decision(g: State, legal_now: dict) -> dict:

@@ -45,6 +45,7 @@ from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from statecharts.states import ChainState, CombatStep, FocusState, Mode, Phase, Status, Window
 
 from simulator.game import engine, loops
+from simulator.game import start as midtiming
 from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
 from simulator.rules.triggers import deciding, orderer
@@ -360,6 +361,8 @@ class Position:
         cards = {**every(), **{cid: to_card(cid, c) for cid, c in (self.setup.get("cards") or {}).items()}}
         g = build(self.setup, backend=backend, rulings=self.rulings or None, cards=cards)
         g.events_on = False
+        if midtiming.begin(g, self.setup):          # a start mid-timing (M1): its step 0 settles it
+            engine.settle(g)
         g.trace = []
         return g
 
