@@ -78,3 +78,8 @@ BATTLEFIELD = Machine(
     "battlefield", "Battlefield: control x status (190, 323)", (), "",
     regions=(CONTROL, STATUS), per="battlefield", rules=("190", "323"),
 )
+
+#: the statuses of a battlefield whose showdown or combat is active (344, 460): at most one battlefield is in one,
+#: and it is the game's active battlefield (``State.active`` is derived from it)
+ONGOING = ("Showdown", "ShowdownCombatStaged", "Combat", "Settled", "CombatRestaged")
+assert set(ONGOING) <= set(STATUS.states), "ONGOING names a status STATUS does not declare"

@@ -50,8 +50,8 @@ def _chain() -> tuple[T, ...]:
     ts.append(T("next", "WinCheck", "Idle", ("323.1", "651.1"), guards=("game_over",)))
     for a, b in zip(_ORDER, _ORDER[1:]):
         if a == "BoardState":
-            ts.append(T("next", a, "CombatCleanup", _RULES["CombatCleanup"], guards=("combat_cleanup",)))
-            ts.append(T("next", a, "EndingCleanup", _RULES["EndingCleanup"], guards=("ending_cleanup",)))
+            ts.append(T("next", a, "CombatCleanup", _RULES["CombatCleanup"], guards=("combat_cleanup_due",)))
+            ts.append(T("next", a, "EndingCleanup", _RULES["EndingCleanup"], guards=("ending_cleanup_due",)))
             ts.append(T("next", "CombatCleanup", b, _RULES[b]))
             ts.append(T("next", "EndingCleanup", b, _RULES[b]))
         ts.append(T("next", a, b, _RULES[b]))

@@ -2,7 +2,9 @@
 
 The Resolution step (466) is four tasks, each waiting for the chain: the Combat Cleanup (466.1), then, once
 the items it made pending have been finalized and resolved (466.2), the result (466.3); once the chain is
-empty again (466.4), control (466.5); once it is empty again (466.6), the end of the combat (466.7). The
+empty again (466.4), control (466.5): its hand-offs make the battlefield uncontrolled if nobody's units remain
+(466.5.b) and settle it, no longer Contested (466.5.a), unless both sides have units there (466.7, R8); once it is
+empty again (466.6), the end of the combat (466.7). The
 schedule (``statecharts/schedule.py``) fires each of them only with the chain empty; meanwhile players get
 priority as on any chain (337.4, R17)."""
 from .spec import Machine, T
@@ -34,6 +36,7 @@ COMBAT = Machine(
         T("control", "Result", "Control", ("466.4", "466.5"), guards=("restaged",),
           say="the chain is empty; a showdown and a combat are staged at {bf}: control is not established"),
         T("control", "Result", "Control", ("466.4", "466.5"), effects=("combat_control",),
+          sends=("battlefield.control:lose [abandoned]", "battlefield.status:settle [!both_sides_remain]"),
           say="the chain is empty: control of {bf} is decided"),
         T("finish", "Control", "Idle", ("466.6", "466.7"), effects=("trigger_on_combat_end", "end_combat"),
           sends=("battlefield.status:end_combat", "turn.mode:end_showdown"), say="the combat at {bf} ends"),

@@ -21,6 +21,33 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class Send:
+    """One hand-off of a transition, parsed: fire ``trigger`` on ``machine`` if every guard of ``guards`` holds
+    and none of ``unless`` does, asked with the sending transition's instance and context."""
+
+    machine: str
+    trigger: str
+    guards: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
+
+
+def send(text: str) -> Send:
+    """A hand-off as declared in ``T.sends``: ``"machine:trigger"``, or with guards as a transition's label
+    writes them, ``"machine:trigger [guard & !other]"``.
+
+    >>> send("focus:chain_closed")
+    Send(machine='focus', trigger='chain_closed', guards=(), unless=())
+    >>> send("battlefield.status:settle [!both_sides_remain]")
+    Send(machine='battlefield.status', trigger='settle', guards=(), unless=('both_sides_remain',))
+    """
+    head, _, cond = text.partition(" [")
+    machine, trigger = head.split(":")
+    names = [n.strip() for n in cond.rstrip("]").split("&") if n.strip()]
+    return Send(machine, trigger, tuple(n for n in names if not n.startswith("!")),
+                tuple(n[1:] for n in names if n.startswith("!")))
+
+
+@dataclass(frozen=True)
 class T:
     """One declared transition."""
 
@@ -31,7 +58,9 @@ class T:
     guards: tuple[str, ...] = ()
     unless: tuple[str, ...] = ()
     effects: tuple[str, ...] = ()
-    sends: tuple[str, ...] = ()      # hand-offs: "machine:trigger" fired after this one
+    #: hand-offs: "machine:trigger" fired after this one (after its effects, trace line and enter effect), in
+    #: order; "machine:trigger [guard & !other]" only when its guards hold then (:func:`send`)
+    sends: tuple[str, ...] = ()
     say: str = ""                    # trace text; empty = a silent bookkeeping step
 
     def label(self) -> str:
@@ -89,10 +118,11 @@ class Machine:
         return tuple(seen)
 
     def guards(self) -> tuple[str, ...]:
+        """Every guard its transitions and their hand-offs name."""
         seen: dict[str, None] = {}
         for leaf in self.leaves():
             for t in leaf.transitions:
-                for g in (*t.guards, *t.unless):
+                for g in (*t.guards, *t.unless, *(n for s in t.sends for n in (*send(s).guards, *send(s).unless))):
                     seen.setdefault(g, None)
         return tuple(seen)
 
@@ -112,8 +142,8 @@ class Machine:
         for leaf in self.leaves():
             for t in leaf.transitions:
                 for s in t.sends:
-                    machine, trigger = s.split(":")
-                    out.append((t, machine, trigger))
+                    h = send(s)
+                    out.append((t, h.machine, h.trigger))
         return tuple(out)
 
     def all_rules(self) -> tuple[str, ...]:

@@ -119,3 +119,67 @@ def test_a_state_declared_without_its_constant_fails_on_import():
     renamed = statecharts.Machine(chain.name, chain.title, (*chain.states, "Extra"), chain.initial)
     with pytest.raises(ValueError, match="ChainState"):
         check({**statecharts.LEAVES, "chain": renamed})
+
+
+def test_every_registered_guard_and_effect_is_named_after_its_function():
+    """A declaration names a guard or an effect; the function that decides it has that name (less a leading
+    ``_``: ``registry.own_name``), so a reader goes from ``guards=("all_passed",)`` to ``def _all_passed`` by search."""
+    from simulator import rules
+    from simulator.core import registry
+
+    rules.install()
+    differ = named_otherwise({"guard": registry.GUARDS, "effect": registry.EFFECTS})
+    assert len(registry.GUARDS) + len(registry.EFFECTS) > 90
+    assert not differ, "registered names that differ from their functions' names:\n" + "\n".join(differ)
+
+
+def named_otherwise(tables: dict) -> list[str]:
+    """The registered names (``{"guard": GUARDS, ...}``) that are not their function's own name."""
+    from simulator.core.registry import own_name
+    return [f"{kind} {name!r} is {fn.__module__}.{fn.__name__}" for kind, table in tables.items()
+            for name, fn in sorted(table.items()) if own_name(fn) != name]
+
+
+def test_an_explicit_name_other_than_the_functions_is_caught():
+    """``@guard("name")`` still marks a function (a module written before the default imports), and the check
+    above names it when the name is not the function's own."""
+    from simulator.core import registry
+
+    def _holds_now(g, inst, ctx):
+        return True
+
+    assert named_otherwise({"guard": {"holds": registry.guard("holds")(_holds_now)}}) == \
+        [f"guard 'holds' is {__name__}._holds_now"]
+    assert named_otherwise({"guard": {"holds_now": registry.guard("holds_now")(_holds_now)}}) == []
+
+
+def test_a_function_is_registered_under_its_own_name():
+    import types
+
+    from simulator.core import registry
+
+    def _all_passed_twice(g, inst, ctx):
+        return True
+
+    m = types.ModuleType("m")
+    m.f = registry.guard(_all_passed_twice)
+    try:
+        registry.register(m)
+        assert registry.GUARDS["all_passed_twice"] is _all_passed_twice
+    finally:
+        registry.GUARDS.pop("all_passed_twice", None)
+
+
+def test_every_fire_in_the_rules_says_why_it_is_not_a_declared_hand_off():
+    """A machine that tells another something does it through the sending transition's declared ``sends`` (e.g.
+    combat ``control`` => ``battlefield.status:settle [!both_sides_remain]``, 466.5.a). A ``fire(...)`` left in
+    ``simulator/rules/`` starts a rule's procedure (a player's action, a schedule step, a cleanup task acting on
+    what it finds): the line above it says which, ``# not a hand-off: ...``."""
+    found = []
+    for p in sorted((ROOT / "simulator" / "rules").glob("*.py")):
+        lines = p.read_text().splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "fire" \
+                    and "# not a hand-off: " not in lines[node.lineno - 2]:
+                found.append(f"{p.relative_to(ROOT)}:{node.lineno}")
+    assert not found, "fire() without a `# not a hand-off: WHY` line above it:\n" + "\n".join(found)

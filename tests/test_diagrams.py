@@ -14,6 +14,7 @@ import sys
 import pytest
 
 import statecharts
+from statecharts.spec import send
 from simulator.cli import diagrams as render
 from simulator.game.actions import Action
 from simulator.game.engine import Game
@@ -137,7 +138,7 @@ def test_overview_draws_every_handoff_between_machines():
         for leaf in m.leaves():
             for t in leaf.transitions:
                 for s in t.sends:
-                    target, trig = s.split(":")
+                    target, trig = send(s).machine, send(s).trigger
                     found = False
                     for a, b, attrs in drawn:
                         if {a, b} != {leaf.name, target}:

@@ -142,10 +142,10 @@ def test_an_inlined_guard_edited_since_makes_the_loop_and_schedule_stale(monkeyp
     """The loop and the schedule inline a one-expression guard (``tables.INLINED``); a guard whose expression
     is no longer the one inlined: the loop is not used (the cleanup fires its declarations) and the schedule is
     refused, naming the command that regenerates it."""
-    assert tables.INLINED["game_over"] == "g.winner is not None"
+    assert tables.INLINED["game_over"] == "g.over"
 
     def game_over(g, inst, ctx):
-        return g.winner is None
+        return not g.over
 
     monkeypatch.setitem(registry.GUARDS, "game_over", game_over)
     monkeypatch.setattr(machines, "_GENERATED", [])

@@ -130,14 +130,17 @@ def test_a_name_marked_twice_is_refused():
 
     a, b = types.ModuleType("a"), types.ModuleType("b")
 
-    def one(g, inst, ctx):
+    def twice(g, inst, ctx):
         return True
 
-    def two(g, inst, ctx):
+    twice.__module__ = "a"
+    a.f = registry.guard(twice)
+
+    def twice(g, inst, ctx):       # noqa: F811 - a second function of the same name, in another module
         return False
 
-    a.f = registry.guard("twice")(one)
-    b.f = registry.guard("twice")(two)
+    twice.__module__ = "b"
+    b.f = registry.guard(twice)
     try:
         registry.register(a, b)
     except ValueError as e:

@@ -80,3 +80,64 @@ def test_what_the_symmetric_identity_relies_on_is_found_by_its_rules(capsys):
         assert main(["rules", rule, "--no-scenarios"]) == 0
         assert "identity (simulator/verify/symmetry.py RELIES_ON): it holds battlefields with no abilities" \
             in capsys.readouterr().out
+
+
+def _pointers(out: str) -> list[tuple[str, int, str, str]]:
+    """Every ``FILE:LINE NAME`` (a guard's or an effect's function) and ``fired by FILE:LINE in FUNC`` printed."""
+    import re
+    found = [("def", *m.groups()) for m in re.finditer(r"(simulator/\S+\.py):(\d+) (\w+)$", out, re.M)]
+    found += [("fire", *m.groups()) for m in re.finditer(r"fired by (simulator/\S+\.py):(\d+) in (\w+)", out)]
+    return [(path, int(line), name, kind) for kind, path, line, name in found]
+
+
+def _check_pointers(out: str) -> int:
+    """Each pointer names a real line: a function's ``def`` (or the ``test("NAME", ...)`` of a one-expression
+    guard), or a ``fire``/``steps``/``run`` call inside the function named."""
+    ptrs = _pointers(out)
+    for path, line, name, kind in ptrs:
+        text = (ROOT / path).read_text(encoding="utf-8").splitlines()
+        if kind == "def":
+            assert text[line - 1].lstrip().startswith(f"def {name}(") or f'test("{name}"' in text[line - 1], \
+                (path, line, name)
+        else:
+            assert any(w in text[line - 1] for w in ("fire(", "steps(", "run(")), (path, line)
+            assert any(t.startswith(f"def {name}(") for t in text[:line]), (path, line, name)
+    return len(ptrs)
+
+
+def test_466_5_a_names_the_declaration_the_handoff_and_the_functions_deciding_when(capsys):
+    """466.5.a (Contested cleared as control is settled): the settle transition, the combat control that hands it
+    off unless both sides remain (466.7, R8), the effect that runs first, and the schedule step that fires it
+    once the chain is empty (466.4)."""
+    from statecharts.schedule import SCHEDULE
+    assert main(["rules", "466.5.a", "--no-scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "  battlefield.status: Combat --settle--> Settled   (466.5, 466.5.a, 190.3.b)" in out
+    assert "sent by combat: Result --control--> Control (466.4, 466.5): a declared hand-off, " \
+           "battlefield.status:settle [!both_sides_remain]" in out
+    assert "hand-off unless both_sides_remain: simulator/rules/combat.py:" in out
+    assert "after its effect combat_control: simulator/rules/combat.py:" in out
+    step = next(i for i, s in enumerate(SCHEDULE, 1) if s.do == "combat_control_step")
+    assert f"in _combat_control_step (the `do` of schedule step {step} combat control, when combat=Result and " \
+           f"chain=Empty)" in out
+    assert _check_pointers(out) == 3
+
+
+def test_347_2_a_names_guards_effects_and_the_players_action(capsys):
+    """347.2.a (a full round of focus passes ends the showdown): each pass_focus transition's guards and effects,
+    and the engine's pass-focus action that fires it."""
+    assert main(["rules", "347.2.a", "--no-scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "guard all_passed_focus: simulator/rules/focus.py:" in out
+    assert "effect settle_showdown: simulator/rules/combat.py:" in out
+    assert "hands off to battlefield.status:end_showdown" in out
+    assert "fired by simulator/game/" in out
+    assert _check_pointers(out) >= 6
+
+
+def test_a_one_expression_guard_points_at_its_test(capsys):
+    """323.1: the win check's guard ``game_over`` is one expression (``registry.test``): its line is found."""
+    assert main(["rules", "323.1", "--no-scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "guard game_over: simulator/rules/cleanup.py:" in out
+    assert _check_pointers(out) > 0

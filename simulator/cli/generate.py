@@ -34,7 +34,7 @@ from pathlib import Path
 
 import statecharts
 from statecharts.schedule import SCHEDULE, Step
-from statecharts.spec import Machine, T
+from statecharts.spec import Machine, Send, T, send
 
 from simulator import rules
 from simulator.core import machines, model, registry
@@ -98,11 +98,17 @@ def _body(leaf: Machine, t: T, i: int, ind: str) -> list[str]:
     if enter:
         out.append(f"{ind}EFFECTS[{enter!r}](g, inst, ctx)  # entering {t.dest}")
     for s in t.sends:
-        target, trig = s.split(":")
-        where = "(inst if inst in g.bfs else g.active)" if statecharts.LEAVES[target].per == "battlefield" else "None"
-        out.append(f"{ind}rt.fire_ctx(g, {target!r}, {trig!r}, {where}, dict(ctx))  # hand-off")
+        out += _hand_off(send(s), ind)
     out.append(f"{ind}return _T[{i}]")
     return out
+
+
+def _hand_off(h: Send, ind: str) -> list[str]:
+    """The lines of one hand-off (``statecharts.spec.send``): fired when its guards hold (466.5.a's settle)."""
+    where = "(inst if inst in g.bfs else g.active)" if statecharts.LEAVES[h.machine].per == "battlefield" else "None"
+    call = f"rt.fire_ctx(g, {h.machine!r}, {h.trigger!r}, {where}, dict(ctx))  # hand-off"
+    conds = [f"GUARDS[{n!r}](g, inst, ctx)" for n in h.guards] + [f"not GUARDS[{n!r}](g, inst, ctx)" for n in h.unless]
+    return [f"{ind}if {' and '.join(conds)}:", f"{ind}    {call}"] if conds else [f"{ind}{call}"]
 
 
 def _arrow(t: T) -> str:
@@ -116,6 +122,7 @@ def _complexity(ts: list[tuple[int, T]]) -> int:
     for _, t in ts:
         conds = len(t.guards) + len(t.unless)
         n += (1 + conds - 1 if conds else 0) + 1 + (1 if t.say else 0)
+        n += sum(len(h.guards) + len(h.unless) for h in map(send, t.sends))   # a guarded hand-off's if and ands
     return n
 
 

@@ -21,6 +21,7 @@ from statecharts import timing
 from statecharts.citations import CITED
 from statecharts.rulings import RULINGS
 from statecharts.schedule import SCHEDULE
+from statecharts.spec import T, send
 from statecharts.titles import TITLES, title
 from simulator.core.model import FORGOTTEN
 from simulator.scenario import bundled
@@ -45,44 +46,64 @@ def declarations() -> list[tuple[tuple[str, ...], str]]:
     schedule's steps, the timing tables' rows, the rulings table, the declared citations of trace
     lines and refusals (``statecharts/citations.py``), what a state's identity forgets (``FORGOTTEN``) and what its
     symmetric identity relies on (``RELIES_ON``)."""
-    out: list[tuple[tuple[str, ...], str]] = []
+    return [(rules, where) for rules, where, _ in _rows()]
+
+
+def _rows() -> list[tuple[tuple[str, ...], str, object]]:
+    """:func:`declarations`, each with what it declares: ``(leaf, T)`` for a transition, a schedule ``Step``, else
+    None (what :func:`deciders` explains)."""
+    return [*_transition_rows(), *_schedule_rows(), *((rules, where, None) for rules, where in _table_rows())]
+
+
+def _transition_rows() -> list[tuple[tuple[str, ...], str, object]]:
+    out: list[tuple[tuple[str, ...], str, object]] = []
     for m in statecharts.MACHINES:
         for leaf in m.leaves():
             for t in leaf.transitions:
                 g = [*t.guards, *("!" + u for u in t.unless)]
                 guard = f" [{' & '.join(g)}]" if g else ""
-                out.append((t.rules, f"{leaf.name}: {t.source} --{t.trigger}{guard}--> {t.dest}"))
-    for i, s in enumerate(SCHEDULE, 1):
-        when = " and ".join(s.when) or "otherwise"
-        out.append((s.rules, f"schedule step {i} {s.name}: when {when}" + (f" / {s.do}" if s.do else "")
-                    + (f"; stop: {s.decides}" if s.stop else "")))
-    for st, (what, rule) in timing.NEEDS.items():
-        out.append(((rule,), f"timing.NEEDS[{st}]: {what}"))
-    for st, row in timing.PLAY.items():
-        for kw, rules in row.items():
-            out.append((rules, f"timing.PLAY[{st}]: {kw} timing is playable"))
-    for action, row in timing.ALLOWED.items():
-        for st, rules in row.items():
-            out.append((rules, f"timing.ALLOWED[{action}]: {st}"))
-    for name, table in (("TURN_PLAYER_ONLY", timing.TURN_PLAYER_ONLY), ("NO_PASS", timing.NO_PASS)):
-        for st, rules in table.items():
-            out.append((rules, f"timing.{name}[{st}]"))
-    for path, rules in timing.MOVE_PATHS.items():
-        out.append((rules, f"timing.MOVE_PATHS[{path}]: a standard move path"))
-    for kw, (speed, rules) in timing.KEYWORD_TIMING.items():
-        out.append((rules, f"timing.KEYWORD_TIMING[{kw}]: played this way, it has {speed} timing"))
-    for what, (how, rules) in timing.READINESS.items():
-        out.append((rules, f"timing.READINESS[{what}]: {how}"))
-    for name, c in CITED.items():
-        out.append((c.rules, f"{'refusal' if c.kind == 'refusal' else 'trace line'} {name}: {c.what}"))
-    for rid, r in RULINGS.items():
-        out.append((r.rules, f"statecharts/rulings.py {rid} {r.name}: {r.default}"))
-    for (action, st), (reason, cited) in timing.REFUSED.items():
-        out.append((tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}"))
-    for what, rules in FORGOTTEN.items():
-        out.append((rules, f"identity (simulator/core/model.py FORGOTTEN): a state's identity forgets {what}"))
-    for what, rules in RELIES_ON.items():
-        out.append((rules, f"identity (simulator/verify/symmetry.py RELIES_ON): it holds {what}"))
+                out.append((t.rules, f"{leaf.name}: {t.source} --{t.trigger}{guard}--> {t.dest}", (leaf.name, t)))
+    return out
+
+
+def _schedule_rows() -> list[tuple[tuple[str, ...], str, object]]:
+    return [(s.rules, _step_line(i, s), s) for i, s in enumerate(SCHEDULE, 1)]
+
+
+def _step_line(i: int, s) -> str:
+    when = " and ".join(s.when) or "otherwise"
+    return (f"schedule step {i} {s.name}: when {when}" + (f" / {s.do}" if s.do else "")
+            + (f"; stop: {s.decides}" if s.stop else ""))
+
+
+def _timing_rows() -> list[tuple[tuple[str, ...], str]]:
+    out: list[tuple[tuple[str, ...], str]] = [((rule,), f"timing.NEEDS[{st}]: {what}")
+                                              for st, (what, rule) in timing.NEEDS.items()]
+    out += [(rules, f"timing.PLAY[{st}]: {kw} timing is playable")
+            for st, row in timing.PLAY.items() for kw, rules in row.items()]
+    out += [(rules, f"timing.ALLOWED[{action}]: {st}") for action, row in timing.ALLOWED.items()
+            for st, rules in row.items()]
+    out += [(rules, f"timing.{name}[{st}]") for name, table in (("TURN_PLAYER_ONLY", timing.TURN_PLAYER_ONLY),
+                                                               ("NO_PASS", timing.NO_PASS))
+            for st, rules in table.items()]
+    out += [(rules, f"timing.MOVE_PATHS[{path}]: a standard move path") for path, rules in timing.MOVE_PATHS.items()]
+    out += [(rules, f"timing.KEYWORD_TIMING[{kw}]: played this way, it has {speed} timing")
+            for kw, (speed, rules) in timing.KEYWORD_TIMING.items()]
+    out += [(rules, f"timing.READINESS[{what}]: {how}") for what, (how, rules) in timing.READINESS.items()]
+    return out
+
+
+def _table_rows() -> list[tuple[tuple[str, ...], str]]:
+    out = _timing_rows()
+    out += [(c.rules, f"{'refusal' if c.kind == 'refusal' else 'trace line'} {name}: {c.what}")
+            for name, c in CITED.items()]
+    out += [(r.rules, f"statecharts/rulings.py {rid} {r.name}: {r.default}") for rid, r in RULINGS.items()]
+    out += [(tuple(_ids(cited)), f"timing.REFUSED[{action}, {st}]: {reason}")
+            for (action, st), (reason, cited) in timing.REFUSED.items()]
+    out += [(rules, f"identity (simulator/core/model.py FORGOTTEN): a state's identity forgets {what}")
+            for what, rules in FORGOTTEN.items()]
+    out += [(rules, f"identity (simulator/verify/symmetry.py RELIES_ON): it holds {what}")
+            for what, rules in RELIES_ON.items()]
     return out
 
 
@@ -171,11 +192,8 @@ def _sort_key(rule: str):
 
 
 def run(args) -> int:
-    decl = declarations()
     if not args.rule:
-        for rule in sorted(known(), key=_sort_key):
-            n = sum(1 for rules, _ in decl if rule in rules)
-            print(f"{rule:12} {n:3} declaration(s)  {title(rule)}")
+        _list_all(declarations())
         return 0
     q = args.rule.strip()
     if _only_claimed(q, args):
@@ -186,27 +204,203 @@ def run(args) -> int:
         return 1
     print(title(q) or q)
     if q in RULINGS:
-        r = RULINGS[q]
-        print(f"  rules: {', '.join(r.rules)}")
-        if r.why:
-            print(f"  why: {r.why}")
-        for value, meaning in r.alternatives:
-            print(f"  switch: --ruling {q}={value}  ({meaning})")
-    subs = sorted({r for rules, _ in decl for r in rules if cites(r, q) and r != q}, key=_sort_key)
+        _print_ruling(q)
+    rows = _rows()
+    subs = sorted({r for rules, _, _ in rows for r in rules if cites(r, q) and r != q}, key=_sort_key)
     if subs:
         print("  sub-rules cited: " + ", ".join(subs))
-    lines = [f"  {where}   ({', '.join(rules)})" for rules, where in decl if any(cites(r, q) for r in rules)]
-    print("declarations:" if lines else "declarations: none (the rule is applied by an effect's trace line only)")
-    for line in lines:
-        print(line)
+    _print_declarations(q, rows)
     if not getattr(args, "no_scenarios", False):
-        seen = exercised(q)
-        print("scenarios (`riftsim examples NAME` prints one):" if seen
-              else "scenarios: none of the bundled scenarios' traces cite it")
-        for stem, n in seen.items():
-            print(f"  {stem}  ({n} trace event(s))")
+        _print_scenarios(q)
     _print_claims(q, args)
     return 0
+
+
+def _list_all(decl: list[tuple[tuple[str, ...], str]]) -> None:
+    for rule in sorted(known(), key=_sort_key):
+        n = sum(1 for rules, _ in decl if rule in rules)
+        print(f"{rule:12} {n:3} declaration(s)  {title(rule)}")
+
+
+def _print_ruling(q: str) -> None:
+    r = RULINGS[q]
+    print(f"  rules: {', '.join(r.rules)}")
+    if r.why:
+        print(f"  why: {r.why}")
+    for value, meaning in r.alternatives:
+        print(f"  switch: --ruling {q}={value}  ({meaning})")
+
+
+def _print_declarations(q: str, rows: list[tuple[tuple[str, ...], str, object]]) -> None:
+    """Each declaration citing ``q``; under a transition or a schedule step, the functions that decide it."""
+    hits = [(rules, where, what) for rules, where, what in rows if any(cites(r, q) for r in rules)]
+    print("declarations:" if hits else "declarations: none (the rule is applied by an effect's trace line only)")
+    found = Deciders() if any(what is not None for _, _, what in hits) else None
+    for rules, where, what in hits:
+        print(f"  {where}   ({', '.join(rules)})")
+        if found is not None and what is not None:
+            for line in found.explain(what):
+                print(f"      {line}")
+
+
+def _print_scenarios(q: str) -> None:
+    seen = exercised(q)
+    print("scenarios (`riftsim examples NAME` prints one):" if seen
+          else "scenarios: none of the bundled scenarios' traces cite it")
+    for stem, n in seen.items():
+        print(f"  {stem}  ({n} trace event(s))")
+
+
+# -- the functions that decide a declaration -----------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Deciders:
+    """Where the code that decides a declaration is: the function of each named guard and effect (module file,
+    line, function), the transitions that hand a trigger off (``sends``), and the places in ``simulator/rules/``
+    that fire it (``fire(g, LEAF, TRIGGER)``, ``rt.steps``, ``rt.run``), with the schedule step whose ``do`` it is."""
+
+    def __init__(self) -> None:
+        from simulator import rules
+        from simulator.core import registry
+
+        rules.install()
+        self.guards, self.effects = registry.GUARDS, registry.EFFECTS
+        self.sites = fire_sites()
+        self.senders: dict[tuple[str, str], list[tuple[str, T, str]]] = {}   # (leaf, trigger) -> (sender leaf, T, send)
+        for decl in statecharts.LEAVES.values():
+            for t in decl.transitions:
+                for text in t.sends:
+                    h = send(text)
+                    self.senders.setdefault((h.machine, h.trigger), []).append((decl.name, t, text))
+        self.do_of = {s.do: (i, s) for i, s in enumerate(SCHEDULE, 1) if s.do}
+        self.effect_of: dict[str, list[str]] = {}       # effect name -> the transitions it is an effect of
+        for decl in statecharts.LEAVES.values():
+            for t in decl.transitions:
+                for e in t.effects:
+                    self.effect_of.setdefault(e, []).append(_line(decl.name, t))
+
+    def explain(self, what) -> list[str]:
+        if isinstance(what, tuple):
+            return self._transition(*what)
+        return self._step(what)
+
+    def _transition(self, leaf: str, t) -> list[str]:
+        out = [f"guard {n}: {self.where(self.guards[n])}" for n in t.guards]
+        out += [f"unless {n}: {self.where(self.guards[n])}" for n in t.unless]
+        out += [f"effect {n}: {self.where(self.effects[n])}" for n in t.effects]
+        enter = statecharts.LEAVES[leaf].enter.get(t.dest)
+        if enter and t.dest != t.source:
+            out.append(f"on entering {t.dest}, effect {enter}: {self.where(self.effects[enter])}")
+        out += [f"hands off to {s}" for s in t.sends]
+        for sleaf, st, text in self.senders.get((leaf, t.trigger), ()):
+            out += self._sent_by(sleaf, st, text)
+        return out + self._fired_by(leaf, t.trigger)
+
+    def _sent_by(self, leaf: str, t: T, text: str) -> list[str]:
+        """A transition that hands this one off (``text``, one of its ``sends``): its guards on the hand-off, its
+        effects (they run first), and where it is fired."""
+        h = send(text)
+        out = [f"sent by {_line(leaf, t)}: a declared hand-off, {text}"]
+        out += [f"  hand-off guard {n}: {self.where(self.guards[n])}" for n in h.guards]
+        out += [f"  hand-off unless {n}: {self.where(self.guards[n])}" for n in h.unless]
+        out += [f"  after its effect {n}: {self.where(self.effects[n])}" for n in t.effects]
+        return out + ["  " + line for line in self._fired_by(leaf, t.trigger)]
+
+    def _fired_by(self, leaf: str, trigger: str) -> list[str]:
+        """Where ``simulator/rules/`` fires ``trigger`` on ``leaf``, and what the firing function is: the ``do`` of a
+        schedule step, or the effect of a transition."""
+        out = []
+        for path, line, func in self.sites.get((leaf, trigger), ()):
+            name = func.split(" ")[0].lstrip("_")
+            hit = self.do_of.get(name)
+            of = [f"the `do` of schedule step {hit[0]} {hit[1].name}, when {' and '.join(hit[1].when) or 'otherwise'}"
+                  ] if hit else []
+            of += [f"an effect of {t}" for t in self.effect_of.get(name, ())]
+            out.append(f"fired by {path}:{line} in {func}" + (f" ({'; '.join(of)})" if of else ""))
+        return out
+
+    def _step(self, s) -> list[str]:
+        out = [f"condition {name}: {self.where(self.guards[name])}" for name, state in s.conditions()
+               if state is None]
+        if s.do:
+            out.append(f"do {s.do}: {self.where(self.effects[s.do])}")
+        return out
+
+    @staticmethod
+    def where(fn) -> str:
+        """``simulator/rules/chain.py:52 _chain_empty``: a function's file, the line of its ``def`` (of its
+        ``test(...)`` for a one-expression guard), and its name."""
+        import inspect
+        import sys as _sys
+
+        try:
+            lines, start = inspect.getsourcelines(fn)
+            line = start + next(i for i, text in enumerate(lines) if text.lstrip().startswith("def "))
+            path = Path(inspect.getsourcefile(fn) or "")
+        except (OSError, TypeError, StopIteration):     # built from an expression (registry.test): find its test(...)
+            path, line = _test_site(fn, _sys.modules)
+        try:
+            shown = path.resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            shown = str(path)
+        return f"{shown}:{line} {fn.__name__}"
+
+
+def _line(leaf: str, t) -> str:
+    return f"{leaf}: {t.source} --{t.trigger}--> {t.dest} ({', '.join(t.rules)})"
+
+
+def _test_site(fn, modules) -> tuple[Path, int]:
+    """The file and line of the ``test("NAME", ...)`` that built the one-expression guard ``fn``."""
+    from simulator import rules
+
+    for mod in rules.MODULES:
+        if any(v is fn for v in vars(mod).values()) and mod.__file__:
+            text = Path(mod.__file__).read_text(encoding="utf-8").splitlines()
+            for i, line in enumerate(text, 1):
+                if f'test("{fn.__name__}"' in line:
+                    return Path(mod.__file__), i
+    return Path("?"), 0
+
+
+def fire_sites() -> dict[tuple[str, str], list[tuple[str, int, str]]]:
+    """(leaf, trigger) -> every place in ``simulator/rules/`` and ``simulator/game/`` (a player's action) that fires it: ``fire(g, LEAF, TRIGGER, ...)``, and the
+    procedures ``rt.steps(g, LEAF, TRIGGER, ...)`` and ``rt.run(g, LEAF, START, STEP, ...)``, as (file, line,
+    enclosing function). A trigger that is a variable (``fire(g, "player", trigger, ...)``) counts for every trigger
+    of its leaf."""
+    import ast
+
+    out: dict[tuple[str, str], list[tuple[str, int, str]]] = {}
+    for path in [*sorted((ROOT / "simulator" / "rules").glob("*.py")), *sorted((ROOT / "simulator" / "game").glob("*.py"))]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for func in tree.body:                      # a module-level function (a nested one counts as its own)
+            if not isinstance(func, ast.FunctionDef):
+                continue
+            for node in ast.walk(func):
+                for leaf, trig, chosen in _fired(node):
+                    out.setdefault((leaf, trig), []).append((path.relative_to(ROOT).as_posix(),
+                                                             getattr(node, "lineno", 0),
+                                                             func.name + (" (its trigger chosen there)" if chosen else "")))
+    return out
+
+
+def _fired(node) -> list[tuple[str, str, bool]]:
+    """The (leaf, trigger) pairs a call node fires, if it is one of the calls :func:`fire_sites` reads."""
+    import ast
+
+    if not isinstance(node, ast.Call):
+        return []
+    f = node.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    texts = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args[1:]]
+    if name not in ("fire", "steps", "run") or len(texts) < 2 or texts[0] not in statecharts.LEAVES:
+        return []
+    leaf = texts[0]
+    wanted = texts[1:3] if name == "run" else texts[1:2]
+    triggers = statecharts.LEAVES[leaf].triggers()
+    return [(leaf, trig, want is None) for want in wanted for trig in triggers if want is None or want == trig]
 
 
 def _folders(args) -> list[Path]:

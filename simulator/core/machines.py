@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import statecharts
 from statecharts.schedule import SCHEDULE, Step
-from statecharts.spec import Machine, T
+from statecharts.spec import Machine, T, send
 
 from simulator.core import registry
 from simulator.core.errors import RulesBug
@@ -168,9 +168,16 @@ class Runtime:
             say(g, t, leaf, inst, ctx, at, plan[2])
         if plan[3] is not None:
             effects[plan[3]](g, inst, ctx)
-        for target, trig, per_bf in plan[4]:
-            self.fire_ctx(g, target, trig, (inst if inst in g.bfs else g.active) if per_bf else None, dict(ctx))
+        if plan[4]:
+            self._hand_off(g, plan[4], inst, ctx)
         return t
+
+    def _hand_off(self, g: State, sends: tuple, inst: str | None, ctx: dict) -> None:
+        """Fire the transition's hand-offs (``sends``, as :func:`_plan` reads them) whose guards hold, in order."""
+        for target, trig, per_bf, gs, us in sends:
+            if (gs or us) and not _holds(gs, us, g, inst, ctx):
+                continue                    # a guarded hand-off whose guards do not hold now
+            self.fire_ctx(g, target, trig, (inst if inst in g.bfs else g.active) if per_bf else None, dict(ctx))
 
     def _plan(self, leaf: str, t: T) -> tuple:
         return _plan(leaf, t)
@@ -215,6 +222,12 @@ class Runtime:
         loop(g, inst, -1 if SKIP_FRESH else 0)
 
 
+def _holds(guards: tuple[str, ...], unless: tuple[str, ...], g: State, inst: str | None, ctx: dict) -> bool:
+    """The named ``guards`` hold and none of ``unless`` does (a guarded hand-off, ``statecharts.spec.send``)."""
+    return all(registry.GUARDS[n](g, inst, ctx) for n in guards) and \
+        not any(registry.GUARDS[n](g, inst, ctx) for n in unless)
+
+
 def _plan(leaf: str, t: T) -> tuple:
     """What ``fire`` derives from a declared transition, once per transition: the transition (the cache
     is keyed by ``id(t)`` and checked with ``is``, so a reused id never matches), its coverage record,
@@ -223,8 +236,8 @@ def _plan(leaf: str, t: T) -> tuple:
     source is internal: it does not run the state's enter effect again (cleanup ``lethal`` in task 3a)."""
     sends = []
     for s in t.sends:
-        target, trig = s.split(":")
-        sends.append((target, trig, statecharts.LEAVES[target].per == "battlefield"))
+        h = send(s)
+        sends.append((h.machine, h.trigger, statecharts.LEAVES[h.machine].per == "battlefield", h.guards, h.unless))
     enter = None if t.source == t.dest else statecharts.LEAVES[leaf].enter.get(t.dest)   # a self-transition: internal
     return (t, (leaf, t.source, t.trigger, t.dest, t.guards), ", ".join(t.rules), enter or None, tuple(sends))
 
@@ -233,7 +246,7 @@ def digest(leaf: Machine) -> str:
     """What the code generated for ``leaf`` (``simulator/core/compiled/``, ``riftsim generate``) was derived from,
     hashed: its transitions, enter effects, the cleanup bits it keeps or sets (``KEEP``, ``FRESH_BITS``) and
     where its hand-offs go. The runtime uses the generated code of a leaf only while the digests match."""
-    sends = sorted({s.split(":")[0] for t in leaf.transitions for s in t.sends})
+    sends = sorted({send(s).machine for t in leaf.transitions for s in t.sends})
     what = (leaf.name, leaf.transitions, tuple(leaf.enter.items()), KEEP.get(leaf.name),
             tuple(sorted((s, b) for (n, s), b in FRESH_BITS.items() if n == leaf.name)),
             tuple((n, statecharts.LEAVES[n].per if n in statecharts.LEAVES else None) for n in sends))

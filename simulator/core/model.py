@@ -12,8 +12,9 @@ from typing import Any, Protocol
 
 import statecharts
 from simulator.core.compiled.slots import COPIERS
+from statecharts.battlefield import ONGOING
 from statecharts.turn import NEUTRAL_CLOSED, NEUTRAL_OPEN, SHOWDOWN_CLOSED, SHOWDOWN_OPEN
-from statecharts.states import Mode, PlayerState, Window
+from statecharts.states import Mode, Phase, PlayerState, Window
 
 
 #: The parts of the game model that a declared ``inputs`` (statecharts/spec.py) may name besides a machine leaf,
@@ -315,9 +316,9 @@ class State:
     """A game position. Clone before changing it; ``key()`` is its hashable identity."""
 
     __slots__ = ("cfg", "ms", "turn", "priority", "focus", "passed", "focus_passed", "chain", "chain_by",
-                 "active", "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
+                 "attacker", "defender", "choosing", "units", "bfs", "hands", "score", "scored",
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
-                 "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
+                 "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
                  "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving", "own",
                  "hk", "uk", "sk", "fresh")
 
@@ -331,7 +332,6 @@ class State:
         self.focus_passed: tuple[str, ...] = ()  # consecutive focus passes (347.2)
         self.chain: list[Item] = []
         self.chain_by: str | None = None          # card | trigger | add: what started the chain (346.1)
-        self.active: str | None = None            # battlefield of the active showdown or combat
         self.attacker: str | None = None
         self.defender: str | None = None
         self.choosing: tuple[str, ...] = ()       # candidates the turn player must choose among (323.12-13)
@@ -353,7 +353,6 @@ class State:
         self.dirty = False                        # a cleanup is outstanding (319)
         self.focus_due: str | None = None         # focus awarded once cleanups settle (R4)
         self.special: str | None = None           # combat / ending: a special cleanup (324)
-        self.winner: tuple[str, ...] | None = None
         self.handoff = False                      # R10: the turn passes once nothing is ongoing
         self.trace: list[Event] = []
         self.step = 0
@@ -491,6 +490,33 @@ class State:
     def m(self, leaf: str, inst: str | None = None) -> str:
         return self.ms[(leaf, inst)]
 
+    @property
+    def winner(self) -> tuple[str, ...] | None:
+        """The players who have won (323.1, 651.1), in turn order, or None: the player machines in ``Won``, the one
+        place the fact is kept (the phases machine's ``GameOver`` follows from the win)."""
+        ms = self.ms
+        if ms[("phases", None)] != Phase.GameOver:        # (the game ends as its winners win: quicker to ask first)
+            return None
+        won = tuple([p for p in self.cfg.order if ms[("player", p)] == PlayerState.Won])
+        return won or None
+
+    @property
+    def over(self) -> bool:
+        """The game is over (the phases machine in ``GameOver``: 323.1, 651.1, R22)."""
+        return self.ms[("phases", None)] == Phase.GameOver
+
+    @property
+    def active(self) -> str | None:
+        """The battlefield of the active showdown or combat, or None: the one whose ``battlefield.status`` is
+        ongoing (344, 460; ``statecharts.battlefield.ONGOING``), the one place the fact is kept."""
+        ms = self.ms
+        if ms[("turn.mode", None)] != Mode.Showdown:       # (a showdown or combat makes the turn a Showdown, 308)
+            return None
+        for b in self.bfs:
+            if ms[("battlefield.status", b)] in ONGOING:
+                return b
+        return None
+
     # -- players ---------------------------------------------------------------
     @property
     def order(self) -> tuple[str, ...]:
@@ -585,8 +611,8 @@ KEY_PARTS = ("ms", "turn", "priority", "focus", "passed", "focus_passed", "chain
              "winner", "handoff", "normal", "once", "hidden", "assigned", "resolving", "resources", "recalled")
 
 #: State attributes a clone shares with its original (immutable values, the config, the coverage recorder)
-_SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
-           "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
+_SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "attacker",
+           "defender", "choosing", "invited", "dirty", "focus_due", "special", "handoff",
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
            "blocked", "hidden", "assigned", "once", "resolving", "hk", "uk", "sk", "fresh")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",

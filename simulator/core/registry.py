@@ -2,13 +2,15 @@
 
 A guard is ``f(state, instance, ctx) -> bool``; an effect is
 ``f(state, instance, ctx) -> None`` and may put values in ``ctx`` (for the trace).
-A rule module marks its functions with :func:`guard` and :func:`effect`; nothing is registered by
+A rule module marks its functions with :func:`guard` and :func:`effect`, each registered under its
+function's own name (:func:`own_name`: ``def _all_passed`` is the guard ``all_passed``); nothing is registered by
 importing it. :func:`register` installs the marked functions of the modules it is given (the rules
 layer lists its modules in ``simulator.rules.MODULES``; ``simulator.rules.install()`` registers them).
 
 >>> import types
 >>> m = types.ModuleType("m")
->>> m.f = guard("always")(lambda g, inst, ctx: True)
+>>> def always(g, inst, ctx): return True
+>>> m.always = guard(always)
 >>> register(m) and GUARDS["always"](None, None, {})
 True
 >>> del GUARDS["always"]
@@ -16,7 +18,7 @@ True
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Callable, TypeVar
+from typing import Callable, TypeVar, overload
 
 F = TypeVar("F", bound=Callable)
 
@@ -24,20 +26,45 @@ GUARDS: dict[str, Callable] = {}
 EFFECTS: dict[str, Callable] = {}
 
 
-def guard(name: str) -> Callable[[F], F]:
-    """Mark ``fn`` as the guard ``name`` (installed by :func:`register`)."""
-    def deco(fn: F) -> F:
-        fn.guard_name = name  # type: ignore[attr-defined]
-        return fn
-    return deco
+def own_name(fn: Callable) -> str:
+    """The name a guard or effect is registered under: its function's name, less a leading ``_`` (a module's
+    private function ``_all_passed`` is the guard ``all_passed``).
+
+    >>> own_name(own_name), own_name(lambda: 0)
+    ('own_name', '<lambda>')
+    """
+    return fn.__name__.lstrip("_")
 
 
-def effect(name: str) -> Callable[[F], F]:
-    """Mark ``fn`` as the effect ``name`` (installed by :func:`register`)."""
-    def deco(fn: F) -> F:
-        fn.effect_name = name  # type: ignore[attr-defined]
-        return fn
-    return deco
+def _mark(attr: str, fn_or_name):
+    """``@guard`` marks the function under its own name; ``@guard("name")`` under the name given, which
+    ``tests/test_declared_names.py`` requires to be the function's own (kept so that a module written before
+    the default still imports)."""
+    if isinstance(fn_or_name, str):
+        def named(fn: F) -> F:
+            setattr(fn, attr, fn_or_name)
+            return fn
+        return named
+    setattr(fn_or_name, attr, own_name(fn_or_name))
+    return fn_or_name
+
+
+@overload
+def guard(fn: F) -> F: ...
+@overload
+def guard(fn: str) -> Callable[[F], F]: ...
+def guard(fn):
+    """Mark ``fn`` as a guard, named after its function (:func:`own_name`; installed by :func:`register`)."""
+    return _mark("guard_name", fn)
+
+
+@overload
+def effect(fn: F) -> F: ...
+@overload
+def effect(fn: str) -> Callable[[F], F]: ...
+def effect(fn):
+    """Mark ``fn`` as an effect, named after its function (:func:`own_name`; installed by :func:`register`)."""
+    return _mark("effect_name", fn)
 
 
 def register(*modules: ModuleType) -> int:

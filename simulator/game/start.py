@@ -362,8 +362,7 @@ def place(g: State, start: dict, where=lambda *path: "start") -> None:
     a = start["active"]
     if a is not None:
         _contest(g, a["at"], a["by"], Status.Combat if a["kind"] == "combat" else Status.Showdown)
-        g.touch("active")
-        g.active = a["at"]
+        g.touch("active")                   # State.active: the battlefield whose status is ongoing, in a Showdown
         g.ms[("turn.mode", None)] = Mode.Showdown
         g.ms[("focus", None)] = FocusState.Waiting if start["chain"] else FocusState.Holding
         if a["kind"] == "combat":

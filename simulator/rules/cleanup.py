@@ -1,6 +1,7 @@
 """Cleanup (318-324): the tasks of 323, run by the declared ``cleanup`` machine."""
 from __future__ import annotations
 
+from statecharts.battlefield import ONGOING
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from statecharts.states import CleanupState, CombatStep, Status, Window
 from statecharts.citations import cite
@@ -13,7 +14,6 @@ from simulator.rules.scoring import team_score
 from simulator.rules.triggers import trigger_abilities
 from simulator.rules.zones import leave_board
 
-ONGOING = (Status.Showdown, Status.ShowdownCombatStaged, Status.Combat, Status.Settled, Status.CombatRestaged)
 
 
 def run_cleanup(g: State) -> None:
@@ -31,29 +31,31 @@ def _changed(g: State) -> None:
     g.changed = True
 
 
-@guard("game_over")
+@guard
 def _game_over(g: State, inst, ctx) -> bool:
-    """323.1, 651.1: a side has won"""
-    return g.winner is not None
+    """323.1, 651.1: a side has won: the game is over (State.winner: the players whose machine is Won)"""
+    return g.over
 
 
-@guard("cleanup_changed")
+@guard
 def _cleanup_changed(g: State, inst, ctx) -> bool:
     """322: the pass changed something: another pass"""
     return g.changed
 
-@guard("combat_cleanup")
-def _combat_cleanup(g: State, inst, ctx) -> bool:
+
+@guard
+def _combat_cleanup_due(g: State, inst, ctx) -> bool:
     """466.1, 324: the Combat Cleanup is due"""
     return g.special == 'combat'
 
-@guard("ending_cleanup")
-def _ending_cleanup(g: State, inst, ctx) -> bool:
+
+@guard
+def _ending_cleanup_due(g: State, inst, ctx) -> bool:
     """317.2, 324: the Ending Cleanup is due"""
     return g.special == 'ending'
 
 
-@effect("win_check")
+@effect
 def _win_check(g: State, inst, ctx) -> None:
     """323.1: at least the victory score and strictly more than every opponent (194.2)."""
     g.changed = False
@@ -71,16 +73,17 @@ def _win_check(g: State, inst, ctx) -> None:
 
 def declare_winner(g: State, team: int, rule: str) -> None:
     winners = tuple(p for p in g.in_game() if g.team(p) == team)
-    g.touch("winner")
-    g.winner = winners
+    g.touch("winner")                   # the winners are the players whose machine is Won (State.winner)
     g.priority = None
     g.focus = None
     for p in winners:
+        # not a hand-off: 323.1's win check (a cleanup task) or 651's last side names the winners, each one fired
         fire(g, "player", "win", p, player=p)
+    # not a hand-off: the game ends once its winners are declared (323.1), whoever declared them
     fire(g, "phases", "game_over", player=winners[0])
 
 
-@effect("designations")
+@effect
 def _designations(g: State, inst, ctx) -> None:
     """323 task 2: designations follow the controller while a combat is in progress."""
     if g.ms[("combat", None)] == CombatStep.Idle or g.active is None:
@@ -97,7 +100,7 @@ def _designations(g: State, inst, ctx) -> None:
                 trigger_abilities(g, u, "on-attack" if want == "attacker" else "on-defend")
 
 
-@effect("board_state")
+@effect
 def _board_state(g: State, inst, ctx) -> None:
     """323 task 3 (142.4): a unit with non-zero damage at least its might is killed."""
     dying = [u for u in g.units.values()            # (no unit is added or removed here)
@@ -107,6 +110,7 @@ def _board_state(g: State, inst, ctx) -> None:
     warded = [u.id for u in dying if u.ward]
     if warded:                                      # R21: a replaced death is no death (3a notes nothing for it)
         dying = [u for u in dying if not u.ward]
+        # not a hand-off: cleanup task 3 acting (its enter effect): the deaths it found replaced (R21)
         fire(g, "cleanup", "replaced", units=warded)
         _changed(g)
         if not dying:
@@ -114,6 +118,7 @@ def _board_state(g: State, inst, ctx) -> None:
     for u in dying:
         log(g, '{unit} dies (lethal damage)', cite("cleanup.dies-lethal-damage"), u.controller, unit=u.id)
     if any(ab.trigger == "on-death" for u in dying for ab in u.abilities):
+        # not a hand-off: cleanup task 3 acting: 3a notes the dying units' own-death abilities (808.1.d)
         fire(g, "cleanup", "lethal", units=[u.id for u in dying])   # 3a: before they reach the trash (808.1.d)
     for u in dying:
         leave_board(g, g.edit(u), "trash")
@@ -141,14 +146,14 @@ def replace_deaths(g: State, units: list[str]) -> None:
         g.dirty = True
 
 
-@effect("replace_death")
+@effect
 def _replace_death(g: State, inst, ctx) -> None:
     """R21 (cleanup task 3 and a kill as it executes): the deaths of ``ctx["units"]`` are replaced."""
     replace_deaths(g, ctx["units"])
 
 
-@effect("combat_cleanup")
-def _combat_special(g: State, inst, ctx) -> None:
+@effect
+def _combat_cleanup(g: State, inst, ctx) -> None:
     """466.1: 3c heal all units; 3d recall attackers if defenders are still there."""
     g.special = None
     for u in g.units.values():
@@ -165,8 +170,8 @@ def _combat_special(g: State, inst, ctx) -> None:
             _changed(g)
 
 
-@effect("ending_cleanup")
-def _ending_special(g: State, inst, ctx) -> None:
+@effect
+def _ending_cleanup(g: State, inst, ctx) -> None:
     """317.2: 3c heal all units; 3d 'this turn' effects end and Stun clears (423.1.a.2); 3e pools empty."""
     g.special = None
     for u in g.units.values():
@@ -180,7 +185,7 @@ def _ending_special(g: State, inst, ctx) -> None:
         g.energy[p] = 0
 
 
-@effect("loss_of_control")
+@effect
 def _loss_of_control(g: State, inst, ctx) -> None:
     """323.6 (190.4.c): lose control where you have no units, if Open and nothing ongoing there."""
     if g.ms[("turn.window", None)] != Window.Open:
@@ -190,11 +195,12 @@ def _loss_of_control(g: State, inst, ctx) -> None:
         if b.controller and ms[("battlefield.status", name)] not in ONGOING and not g.has_units(name, b.controller):
             g.touch("battlefields")
             b.controller = None
+            # not a hand-off: cleanup task 4 acting on each battlefield it finds (323.6)
             fire(g, "battlefield.control", "lose", name)
             _changed(g)
 
 
-@effect("corrective")
+@effect
 def _corrective(g: State, inst, ctx) -> None:
     """323.7 (task 5): facedown cards where their controller lacks control are trashed (811). Gear always
     sits in its base in this model: no recall to do."""
@@ -204,7 +210,7 @@ def _corrective(g: State, inst, ctx) -> None:
             _changed(g)
 
 
-@effect("stage_showdowns")
+@effect
 def _stage_showdowns(g: State, inst, ctx) -> None:
     """323.8: a showdown is staged where Contested was applied, while the applier still has units there."""
     ms = g.ms
@@ -214,9 +220,11 @@ def _stage_showdowns(g: State, inst, ctx) -> None:
             continue                        # nothing to stage or unstage here (and no need to look at units)
         present = bool(b.contested_by and g.has_units(name, b.contested_by))
         if st == Status.Contested and present:
+            # not a hand-off: cleanup task 6 acting on each battlefield it finds (323.8)
             fire(g, "battlefield.status", "stage_showdown", name)
             _changed(g)
         elif st in (Status.Staged, Status.StagedCombat) and not present:
+            # not a hand-off: cleanup task 6 acting on each battlefield it finds (323.8)
             fire(g, "battlefield.status", "unstage", name)
             _changed(g)
 
@@ -235,7 +243,7 @@ def two_sides(g: State, bf: str) -> bool:
     return False
 
 
-@effect("stage_combats")
+@effect
 def _stage_combats(g: State, inst, ctx) -> None:
     """323.9-323.10: a combat is staged where units of two opposing players are; unstaged when one side leaves."""
     ms = g.ms
@@ -243,15 +251,17 @@ def _stage_combats(g: State, inst, ctx) -> None:
         st = ms[("battlefield.status", name)]
         if st in (Status.Staged, Status.Showdown):
             if two_sides(g, name):
+                # not a hand-off: cleanup task 7 acting on each battlefield it finds (323.9)
                 fire(g, "battlefield.status", "stage_combat", name)
                 _changed(g)
         elif st in (Status.StagedCombat, Status.ShowdownCombatStaged):
             if not two_sides(g, name):
+                # not a hand-off: cleanup task 7 acting on each battlefield it finds (323.10)
                 fire(g, "battlefield.status", "unstage_combat", name)
                 _changed(g)
 
 
-@effect("clear_contested")
+@effect
 def _clear_contested(g: State, inst, ctx) -> None:
     """323.11: Contested is removed where its applier has no units and nothing is ongoing; 323.11.a: if that
     leaves units there whose controller doesn't control it, that controller applies Contested (R7 order)."""
@@ -261,6 +271,7 @@ def _clear_contested(g: State, inst, ctx) -> None:
                                                                      g.has_units(name, b.contested_by)):
             g.touch("battlefields")
             b.contested_by = None
+            # not a hand-off: cleanup task 8 acting on each battlefield it finds (323.11)
             fire(g, "battlefield.status", "clear", name)
             _changed(g)
             claimants = [p for p in g.players_at(name) if p != b.controller]
@@ -290,18 +301,19 @@ def _open(g: State, kind: str) -> None:
 def open_at(g: State, bf: str) -> None:
     """Open the showdown or combat staged at ``bf`` (323.12, 323.13)."""
     g.touch("choosing")
-    g.touch("active")
+    g.touch("active")                   # the active battlefield is the one whose status is ongoing (State.active)
     g.choosing = ()
-    g.active = bf
     g.focus_due = g.bfs[bf].contested_by
     if _status(g, bf) == Status.Staged:
+        # not a hand-off: cleanup task 9 opening the one staged (323.12), or the turn player's choice
         fire(g, "battlefield.status", "open_showdown", bf)
     else:                                           # the combat's showdown begins with it (464.2)
+        # not a hand-off: cleanup task 10 opening the one staged (323.13), or the turn player's choice
         fire(g, "battlefield.status", "open_combat", bf)
     g.dirty = True
 
 
-@effect("open_showdown")
+@effect
 def _open_showdown(g: State, inst, ctx) -> None:
     """323.12: in Neutral Open, a staged non-combat showdown opens; the turn player picks among several."""
     if g.choosing:
@@ -314,7 +326,7 @@ def _open_showdown(g: State, inst, ctx) -> None:
         _open(g, "showdown")
 
 
-@effect("open_combat")
+@effect
 def _open_combat(g: State, inst, ctx) -> None:
     """323.13: in Neutral Open, a staged combat opens; 323.14: in Showdown Open one converts the showdown."""
     if g.winner is not None:
@@ -323,24 +335,26 @@ def _open_combat(g: State, inst, ctx) -> None:
     if st == NEUTRAL_OPEN and g.active is None and not g.choosing:
         _open(g, "combat")
     elif st == SHOWDOWN_OPEN and g.active and g.ms[("battlefield.status", g.active)] == Status.ShowdownCombatStaged:
+        # not a hand-off: cleanup task 10a acting at the active battlefield (323.14)
         fire(g, "battlefield.status", "convert", g.active)
         _changed(g)
 
 
 # -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
 
-@guard("cleanup_outstanding")
+@guard
 def _cleanup_outstanding(g: State, inst, ctx) -> bool:
     """319: something made a cleanup outstanding"""
     return g.dirty
 
-@guard("choice_pending")
+
+@guard
 def _choice_pending(g: State, inst, ctx) -> bool:
     """323.12-13: the turn player must choose which staged showdown or combat opens"""
     return bool(g.choosing)
 
 
-@effect("run_cleanups")
+@effect
 def _run_cleanups(g: State, inst, ctx) -> None:
     """334: outstanding tasks are handled first."""
     run_cleanup(g)

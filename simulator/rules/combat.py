@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from statecharts.citations import cite
-from statecharts.states import Status
+from statecharts.states import Control, Status
 from simulator.rules.cleanup import run_cleanup
 from simulator.core.log import fire, log
 from simulator.core.model import State
@@ -25,24 +25,24 @@ def _sides(g: State) -> tuple[str, str]:
     return a, d
 
 
-@guard("both_sides_present")
-def _both_present(g: State, inst, ctx) -> bool:
+@guard
+def _both_sides_present(g: State, inst, ctx) -> bool:
     bf = _active(g)
     return bool(g.units_at(bf, g.attacker)) and bool(g.units_at(bf, g.defender))
 
 
-@guard("both_sides_remain")
-def _both_remain(g: State, inst, ctx) -> bool:
-    return _both_present(g, inst, ctx)
+@guard
+def _both_sides_remain(g: State, inst, ctx) -> bool:
+    return _both_sides_present(g, inst, ctx)
 
 
-@guard("control_settled")
+@guard
 def _control_settled(g: State, inst, ctx) -> bool:
     ps = g.players_at(inst)
     return len(ps) == 1 and g.bfs[inst].controller == ps[0]
 
 
-@effect("designate")
+@effect
 def _designate(g: State, inst, ctx) -> None:
     """464.2.c: attacker = who applied Contested, defender = the other player; their units designated."""
     bf = _active(g)
@@ -64,7 +64,7 @@ def _designate(g: State, inst, ctx) -> None:
     ctx["bf"] = bf
 
 
-@effect("combat_chain")
+@effect
 def _combat_chain(g: State, inst, ctx) -> None:
     """464.2.e: the triggers of the designations are placed attacker first, then non-defenders in turn order,
     then defender, after any start-of-showdown trigger (464.2.b, placed as the showdown began); each player with
@@ -91,13 +91,13 @@ def _combat_chain(g: State, inst, ctx) -> None:
                     pend(g, bf, ab, p, there=bf, why=cite("combat.place-combat-triggers-pend"))
 
 
-@guard("manual_assignment")
-def _manual(g: State, inst, ctx) -> bool:
+@guard
+def _manual_assignment(g: State, inst, ctx) -> bool:
     """``assign: manual``: the assigning players decide their combat damage (465.2.c)."""
     return g.cfg.manual
 
 
-@guard("assignments_done")
+@guard
 def _assignments_done(g: State, inst, ctx) -> bool:
     """Every player who must assign has assigned (a player with no might or no enemy left skips it)."""
     from simulator.rules.damage import assigner
@@ -107,11 +107,12 @@ def _assignments_done(g: State, inst, ctx) -> bool:
 def record_assignment(g: State, p: str, damage: tuple) -> None:
     """A player's manual assignment (checked by the action layer), kept until the damage is dealt."""
     g.assigned = g.assigned + ((p, tuple(damage)),)
+    # not a hand-off: a player's action: assigning combat damage (465.2.c)
     fire(g, "combat", "assign", player=p, bf=g.active)
 
 
-@effect("deal_combat_damage")
-def _deal(g: State, inst, ctx) -> None:
+@effect
+def _deal_combat_damage(g: State, inst, ctx) -> None:
     """465: each side totals its might (stunned units add 0, 423.1.b), assigns lethal first with Tank first
     and Backline last (815.1.b, 826.3), by hand with assign: manual; all damage is dealt at once."""
     from simulator.rules.damage import automatic, deal, sides, total
@@ -137,7 +138,7 @@ def _deal(g: State, inst, ctx) -> None:
     g.dirty = False                                 # 465.3: skip FEPR, cancel outstanding tasks
 
 
-@effect("perform_combat_cleanup")
+@effect
 def _perform_combat_cleanup(g: State, inst, ctx) -> None:
     """466.1: the Combat Cleanup (deaths, heal, recall); what it makes pending resolves before the result (466.2).
     Whether it recalled attackers is kept for the result (466.3.d)."""
@@ -146,7 +147,7 @@ def _perform_combat_cleanup(g: State, inst, ctx) -> None:
     run_cleanup(g)
 
 
-@effect("combat_result")
+@effect
 def _combat_result(g: State, inst, ctx) -> None:
     """466.3: with the chain empty, the only designated player with units left there wins and the only one with
     none loses; No Result if attackers were recalled in 3d, or both or neither have units there."""
@@ -162,18 +163,19 @@ def _combat_result(g: State, inst, ctx) -> None:
     g.recalled = False
 
 
-@guard("restaged")
+@guard
 def _restaged(g: State, inst, ctx) -> bool:
     """466.5: a showdown and a combat are staged at the combat's battlefield (466.3.d.1)."""
     return g.ms[("battlefield.status", _active(g))] == Status.CombatRestaged
 
 
-@effect("combat_control")
+@effect
 def _combat_control(g: State, inst, ctx) -> None:
     """466.5: the player with units remaining there establishes control (a Conquer if not yet scored, 466.5.d);
-    with none, the battlefield becomes uncontrolled (466.5.b); Contested is cleared before the chain window of
-    466.6 (466.5.a). Units of both players there (arrived since the result) settle nothing: the combat's end
-    stages a new one (466.7, R8)."""
+    with none, the battlefield becomes uncontrolled (466.5.b: the hand-off ``battlefield.control:lose [abandoned]``);
+    Contested is cleared before the chain window of 466.6 (466.5.a: the hand-off ``battlefield.status:settle``).
+    Units of both players there (arrived since the result) settle nothing: the combat's end stages a new one
+    (466.7, R8; the settle's guard ``!both_sides_remain``)."""
     bf = _active(g)
     attacker, defender = _sides(g)
     a = bool(g.units_at(bf, attacker))
@@ -188,14 +190,22 @@ def _combat_control(g: State, inst, ctx) -> None:
     elif g.bfs[bf].controller is not None:
         g.touch("battlefields")
         g.bfs[bf].controller = None
-        fire(g, "battlefield.control", "lose", bf)
     g.touch("battlefields")
     g.bfs[bf].contested_by = None
-    fire(g, "battlefield.status", "settle", bf)
 
 
-@effect("end_combat")
-def _end(g: State, inst, ctx) -> None:
+@guard
+def _abandoned(g: State, inst, ctx) -> bool:
+    """466.5.b: no units of either side remain at the combat's battlefield, and it is controlled: it becomes
+    uncontrolled (the combat's control hands it off)."""
+    bf = _active(g)
+    attacker, defender = _sides(g)
+    return g.ms[("battlefield.control", bf)] == Control.Controlled and not g.units_at(bf, attacker) \
+        and not g.units_at(bf, defender)
+
+
+@effect
+def _end_combat(g: State, inst, ctx) -> None:
     """466.7: designations are removed."""
     for u in g.units.values():
         if u.designation is not None or u.fought:
@@ -205,8 +215,8 @@ def _end(g: State, inst, ctx) -> None:
     g.dirty = True
 
 
-@effect("settle_showdown")
-def _settle(g: State, inst, ctx) -> None:
+@effect
+def _settle_showdown(g: State, inst, ctx) -> None:
     """348.2.a: the one player whose units remain establishes control (a Conquer if not yet scored)."""
     bf = _active(g)
     ps = g.players_at(bf)
@@ -217,11 +227,10 @@ def _settle(g: State, inst, ctx) -> None:
     ctx["bf"] = bf
 
 
-@effect("clear_active")
+@effect
 def _clear_active(g: State, inst, ctx) -> None:
-    g.touch("active")
+    g.touch("active")                   # no status is ongoing any more (State.active)
     g.touch("sides")
-    g.active = None
     g.attacker = g.defender = None
     g.focus = None
     g.focus_passed = ()
@@ -230,30 +239,35 @@ def _clear_active(g: State, inst, ctx) -> None:
 
 # -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
 
-@effect("assignments_made")
+@effect
 def _assignments_made(g: State, inst, ctx) -> None:
     """465.2.c: every player who assigns has assigned (or none needs to): the damage is dealt."""
+    # not a hand-off: the schedule's assignments-made step acting (465.2.c)
     fire(g, "combat", "assign", bf=g.active)
 
 
-@effect("combat_damage")
+@effect
 def _combat_damage(g: State, inst, ctx) -> None:
+    # not a hand-off: the schedule's combat-damage step acting (465)
     fire(g, "combat", "damage_dealt", bf=g.active)
 
 
-@effect("combat_result_step")
+@effect
 def _combat_result_step(g: State, inst, ctx) -> None:
     """466.2: the chain is empty: the result is determined."""
+    # not a hand-off: the schedule's combat-result step acting (466.2)
     fire(g, "combat", "result", bf=g.active)
 
 
-@effect("combat_control_step")
+@effect
 def _combat_control_step(g: State, inst, ctx) -> None:
     """466.4: the chain is empty: control."""
+    # not a hand-off: the schedule's combat-control step acting (466.4)
     fire(g, "combat", "control", bf=g.active)
 
 
-@effect("finish_combat")
+@effect
 def _finish_combat(g: State, inst, ctx) -> None:
     """466.6: the chain is empty: the combat ends (466.7)."""
+    # not a hand-off: the schedule's combat-ends step acting (466.6)
     fire(g, "combat", "finish", bf=g.active)

@@ -165,36 +165,48 @@ def choices(g: State, p: str) -> list[tuple[tuple[str, int], ...]]:
     auto = automatic(g, amount, victims)            # always legal: the first choice, so there is one
     out[frozenset(v.id for v, n in auto if n >= lethal(g, v))] = tuple(sorted((v.id, n) for v, n in auto if n))
     budget = 4096                                   # subsets looked at: bounded for any number of units
+    for killed in _lethal_sets(g, victims, amount):
+        budget -= 1
+        if budget < 0 or len(out) >= MAX_CHOICES:
+            break
+        outcome = frozenset(v.id for v in killed)
+        if outcome not in out:
+            cand = _assignment_killing(g, p, victims, killed, amount)
+            if cand is not None:
+                out[outcome] = cand
+    return list(out.values())
+
+
+def _lethal_sets(g: State, victims: list[Unit], amount: int):
+    """The sets of units that might all be given lethal damage out of ``amount``, largest first (465.2.c)."""
     need_sorted = sorted(lethal(g, v) for v in victims)
     kmax = 0
     while kmax < len(need_sorted) and sum(need_sorted[:kmax + 1]) <= amount:
         kmax += 1                                   # no more units than this can all receive lethal damage
     for k in range(kmax, -1, -1):
-        for killed in combinations(victims, k):
-            budget -= 1
-            if budget < 0 or len(out) >= MAX_CHOICES:
-                return list(out.values())
-            need = sum(lethal(g, v) for v in killed)
-            if need > amount:
-                continue
-            left = amount - need
-            rest = [v for v in victims if v not in killed]
-            base = [(v.id, lethal(g, v)) for v in killed]
-            tails: list[list[tuple[str, int]]]
-            if not rest:
-                if base:
-                    base[-1] = (base[-1][0], base[-1][1] + left)
-                tails = [[]]
-            elif left == 0:
-                tails = [[]]
-            else:
-                tails = [[(v.id, left)] for v in rest if left < lethal(g, v)]
-            outcome = frozenset(v.id for v in killed)
-            if outcome in out:
-                continue
-            for tail in tails:
-                cand = tuple(sorted(base + tail))
-                if sum(n for _, n in cand) == amount and problem(g, p, cand) is None:
-                    out[outcome] = cand
-                    break
-    return list(out.values())
+        yield from combinations(victims, k)
+
+
+def _assignment_killing(g: State, p: str, victims: list[Unit], killed: tuple, amount: int) -> tuple | None:
+    """A legal assignment of exactly ``amount`` giving lethal damage to ``killed`` and to no other unit, or None:
+    lethal to each of them, what is left to one other unit (less than lethal), or onto the last of them."""
+    need = sum(lethal(g, v) for v in killed)
+    if need > amount:
+        return None
+    left = amount - need
+    rest = [v for v in victims if v not in killed]
+    base = [(v.id, lethal(g, v)) for v in killed]
+    tails: list[list[tuple[str, int]]]
+    if not rest:
+        if base:
+            base[-1] = (base[-1][0], base[-1][1] + left)
+        tails = [[]]
+    elif left == 0:
+        tails = [[]]
+    else:
+        tails = [[(v.id, left)] for v in rest if left < lethal(g, v)]
+    for tail in tails:
+        cand = tuple(sorted(base + tail))
+        if sum(n for _, n in cand) == amount and problem(g, p, cand) is None:
+            return cand
+    return None

@@ -1,6 +1,8 @@
 """What items do when they resolve (340, 337.2): the effect vocabulary, units and gear entering play."""
 from __future__ import annotations
 
+from typing import Callable
+
 from statecharts.citations import cite
 from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
@@ -13,7 +15,7 @@ from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, 
 from simulator.rules.triggers import trigger_abilities
 
 
-@effect("resolve_item")
+@effect
 def _resolve_item(g: State, inst, ctx) -> None:
     """340 (or 337.2 for an immediate item): the item leaves the chain and its instructions are carried out."""
     i = ctx.get("idx", len(g.chain) - 1)
@@ -59,6 +61,7 @@ def _carry_out(g: State, r: Resolving, decided: bool | None = None) -> None:
     for u in entering:                              # 354.3: their play resumes once the item has resolved
         enter_token(g, u, item)
     if item.kind == "spell" and g.spell_watchers():
+        # not a hand-off: 419.4.a once the spell has finished resolving, which only its resolution knows
         fire(g, "chain", "spell_resolved", item=item.name, player=item.controller)   # 419.4.a
 
 
@@ -68,22 +71,23 @@ def asks_while_resolving(item: Item, i: int, fields: tuple) -> bool:
     return ("may", True) in fields and not (item.kind == "trigger" and i == 0)
 
 
-@guard("resolving_choice")
+@guard
 def _resolving_choice(g: State, inst, ctx) -> bool:
     """An item's resolution waits for its controller's decision on a may (383.3.a.3)."""
     return g.resolving is not None
 
 
-@effect("await_resolution_choice")
+@effect
 def _await_resolution_choice(g: State, inst, ctx) -> None:
     """383.3.a.3: the resolving item's controller decides its may as that entry executes; nobody has priority."""
     r = g.resolving
     assert r is not None                            # the schedule's guard resolving_choice held
     g.priority = None
+    # not a hand-off: the schedule's may-while-resolving step acting (383.3.a.3)
     fire(g, "chain", "await_choice", item=r.item.name, player=r.item.controller)
 
 
-@effect("resume_resolution")
+@effect
 def _resume_resolution(g: State, inst, ctx) -> None:
     """383.3.a.3: the decision is made; the resolution goes on from that entry (yes: it is carried out)."""
     r, g.resolving = g.resolving, None
@@ -91,7 +95,7 @@ def _resume_resolution(g: State, inst, ctx) -> None:
     _carry_out(g, r, ctx["option"] == "yes")
 
 
-@effect("abandon_resolution")
+@effect
 def _abandon_resolution(g: State, inst, ctx) -> None:
     """652.4: the controller of the waiting item left the game: the rest of it is not carried out (it is
     countered), and what it was playing never enters."""
@@ -189,11 +193,8 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
         meta = dict(f for f in fields if f[0] in ("if", "may"))
         if meta:
             fields = tuple(f for f in fields if f[0] not in ("if", "may"))
-        if "if" in meta:                            # 383.2.b: an entry's own condition, checked as it executes
-            src = item.source or ""
-            if not holds(g, meta["if"], src, item.controller, item.here):
-                log(g, '{verb}: {value} is false; this part does nothing', cite("effects.false-part-does-nothing"), item.controller, verb=verb, value=describe(meta['if']))
-                continue
+        if "if" in meta and not _entry_condition_holds(g, item, verb, meta["if"]):
+            continue
         if asks_while_resolving(item, i, item.effect[i][1]):
             if i != start or decided is None:
                 return i, here_override             # 383.3.a.3: its controller decides now
@@ -201,118 +202,201 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
                 log(g, "{player} declines {verb}: this part of {item} does nothing", cite("effects.declines-part-does-nothing"), item.controller,
                     verb=verb, item=item.name)
                 continue
-        args = {f: _value(g, item, f, v) for f, v in fields}
-        if any(v is None for f, v in args.items() if dict(fields).get(f) == "there"):
-            log(g, '{verb}: no battlefield was named by the triggering event; nothing happens', cite("effects.no-battlefield-was-named-triggering"),
-                item.controller, verb=verb)
-            continue
-        if here_override is not None:
-            args = {f: (here_override if dict(fields).get(f) == "here" else v) for f, v in args.items()}
-        if any(v is UNAVAILABLE for v in args.values()):
-            log(g, "{verb}: {source} has left the board, so 'here' is unavailable; the instruction does nothing",
-                cite("effects.has-left-board-so-here"), item.controller, verb=verb, source=item.source)
-            continue
-        u = g.units.get(args["unit"]) if "unit" in args else None
-        if "unit" in args and (u is None or u.zone != "board"):
-            log(g, "{verb}: {unit} is no longer on the board; nothing happens" if u is not None else
-                "{verb}: {unit} is not on the board (yet); nothing happens",
-                cite("effects.no-longer-board-nothing-happens") if u is not None else cite("effects.no-longer-board-nothing-happens-2"), item.controller, verb=verb, unit=args.get("unit"))
-            continue
-        if u is not None and verb in UNIT_VERBS:
-            _unit_verb(g, item, verb, u, args, entering)
-        elif verb == "play":
-            _forced_play(g, item, args["card"], args.get("at") or "base", entering)
-        elif verb == "play-unit":
-            where = args.get("at") or "base"
-            if where in g.bfs and combat_outsider(g, item.controller, where):
-                log(g, "{player} may not play a unit into the combat at {bf}: it is played to base instead, and 'here' "
-                       "now means that base", cite("effects.may-not-play-unit-into"), item.controller, bf=where)
-                where = "base"
-                here_override = "base"
-            g.counters["token"] = g.counters.get("token", 0) + 1
-            n = f"token#{g.counters['token']}"
-            t = Unit(n, item.controller, where, int(args.get("might", 1)), token=True)   # 186: a token, no card
-            t.exhausted = True
-            entering.append(t)
-            log(g, "{player} plays {unit} (might {might}) at {at}: it enters once {item} has finished resolving",
-                cite("effects.plays-might-enters-once-has"), item.controller, unit=n, might=t.might, at=where, item=item.name)
-        elif verb == "add":
-            g.energy[item.controller] = g.energy.get(item.controller, 0) + int(args.get("energy", 1))
-            log(g, "{player} adds {energy} energy", cite("effects.adds-energy"), item.controller, energy=args.get("energy", 1))
-        elif verb == "counter":
-            _counter(g, item, args.get("item"))
-        elif verb == "draw":
-            k = int(args.get("count", 1))
-            g.drawn[item.controller] = g.drawn.get(item.controller, 0) + k
-            log(g, "{player} draws {count}", cite("effects.draws"), item.controller, count=k)
-        elif verb == "extra-turn":
-            who = args.get("player") or item.controller
-            if ruling_is(g, "R11", "fifo"):
-                g.extra.append(who)
-            else:
-                g.extra.insert(0, who)
-            log(g, "{who} will take an extra turn after this one", cite("effects.will-take-extra-turn-after"), item.controller, who=who)
+        args = _arguments(g, item, verb, fields, here_override)
+        if args is not None:
+            here_override = _carry_out_entry(g, item, verb, args, entering, here_override)
     return None
 
 
-#: the verbs that act on a unit on the board (its ``unit`` field)
-UNIT_VERBS = ('move', 'recall', 'stun', 'buff', 'en-garde', 'damage', 'kill', 'banish', 'replay', 'ready', 'exhaust', 'ward',
-              'give-keyword')
+def _entry_condition_holds(g: State, item: Item, verb: str, cond: tuple) -> bool:
+    """383.2.b: an entry's own condition, checked as it executes; false, the entry does nothing."""
+    if holds(g, cond, item.source or "", item.controller, item.here):
+        return True
+    log(g, '{verb}: {value} is false; this part does nothing', cite("effects.false-part-does-nothing"), item.controller, verb=verb, value=describe(cond))
+    return False
 
 
-def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: list) -> None:
-    """Carry out one of :data:`UNIT_VERBS` on ``u``, a unit on the board."""
-    if verb not in ("move", "recall"):              # (those two edit it themselves, if they change it)
-        u = g.edit(u)
-    if verb == "move":
-        forced_move(g, u, args["to"])
-    elif verb == "recall":
-        if u.at != "base":
-            recall(g, u, cite("effects.run-effects-recall"))
-    elif verb == "stun":
-        u.stunned = True
-        g.dirty = True
-        log(g, "{unit} is stunned: it deals no combat damage this turn", cite("effects.stunned-deals-no-combat-damage"), item.controller, unit=u.id)
-    elif verb == "buff":
-        u.buff += int(args["might"])
-        log(g, "{unit} gets {might} might this turn (now {now})", cite("effects.gets-might-turn-now"), item.controller, unit=u.id,
-            might=f"{int(args['might']):+d}", now=g.might(u))
-    elif verb == "en-garde":
+def _arguments(g: State, item: Item, verb: str, fields: tuple, here_override: str | None) -> dict | None:
+    """The entry's field values as it executes (359.3.f: ``there``, ``here``, ``self``, its targets), or None when
+    an instruction cannot be carried out: no battlefield named by the triggering event, ``here`` unavailable, or
+    its unit no longer on the board (the entry does nothing; the trace says why)."""
+    declared = dict(fields)
+    args = {f: _value(g, item, f, v) for f, v in fields}
+    if any(v is None for f, v in args.items() if declared.get(f) == "there"):
+        log(g, '{verb}: no battlefield was named by the triggering event; nothing happens', cite("effects.no-battlefield-was-named-triggering"),
+            item.controller, verb=verb)
+        return None
+    if here_override is not None:
+        args = {f: (here_override if declared.get(f) == "here" else v) for f, v in args.items()}
+    if any(v is UNAVAILABLE for v in args.values()):
+        log(g, "{verb}: {source} has left the board, so 'here' is unavailable; the instruction does nothing",
+            cite("effects.has-left-board-so-here"), item.controller, verb=verb, source=item.source)
+        return None
+    u = g.units.get(args["unit"]) if "unit" in args else None
+    if "unit" in args and (u is None or u.zone != "board"):
+        log(g, "{verb}: {unit} is no longer on the board; nothing happens" if u is not None else
+            "{verb}: {unit} is not on the board (yet); nothing happens",
+            cite("effects.no-longer-board-nothing-happens") if u is not None else cite("effects.no-longer-board-nothing-happens-2"), item.controller, verb=verb, unit=args.get("unit"))
+        return None
+    return args
+
+
+def _carry_out_entry(g: State, item: Item, verb: str, args: dict, entering: list, here: str | None) -> str | None:
+    """Carry out one entry: a verb acting on its unit (:data:`UNIT_VERBS`), or one of :data:`VERBS`. Returns
+    ``here`` as the entries after it see it (a unit played into a combat by ``play-unit`` changes it, 462)."""
+    if "unit" in args and verb in UNIT_VERBS:
+        u = g.units[args["unit"]]
+        if verb not in ("move", "recall"):          # (those two edit it themselves, if they change it)
+            u = g.edit(u)
+        UNIT_VERBS[verb](g, item, u, args, entering)
+        return here
+    if verb == "play-unit":
+        return _play_unit(g, item, args, entering, here)
+    act = VERBS.get(verb)
+    if act is not None:
+        act(g, item, args, entering)
+    return here
+
+
+def _play_unit(g: State, item: Item, args: dict, entering: list, here: str | None) -> str | None:
+    """A token unit (186: no card) played by the instruction; it enters once the item has finished resolving
+    (354.3). A player with no units at a combat between others plays it to base, and ``here`` means that base (462)."""
+    where = args.get("at") or "base"
+    if where in g.bfs and combat_outsider(g, item.controller, where):
+        log(g, "{player} may not play a unit into the combat at {bf}: it is played to base instead, and 'here' "
+               "now means that base", cite("effects.may-not-play-unit-into"), item.controller, bf=where)
+        where = "base"
+        here = "base"
+    g.counters["token"] = g.counters.get("token", 0) + 1
+    n = f"token#{g.counters['token']}"
+    t = Unit(n, item.controller, where, int(args.get("might", 1)), token=True)   # 186: a token, no card
+    t.exhausted = True
+    entering.append(t)
+    log(g, "{player} plays {unit} (might {might}) at {at}: it enters once {item} has finished resolving",
+        cite("effects.plays-might-enters-once-has"), item.controller, unit=n, might=t.might, at=where, item=item.name)
+    return here
+
+
+def _play(g: State, item: Item, args: dict, entering: list) -> None:
+    _forced_play(g, item, args["card"], args.get("at") or "base", entering)
+
+
+def _add(g: State, item: Item, args: dict, entering: list) -> None:
+    g.energy[item.controller] = g.energy.get(item.controller, 0) + int(args.get("energy", 1))
+    log(g, "{player} adds {energy} energy", cite("effects.adds-energy"), item.controller, energy=args.get("energy", 1))
+
+
+def _counter_verb(g: State, item: Item, args: dict, entering: list) -> None:
+    _counter(g, item, args.get("item"))
+
+
+def _draw(g: State, item: Item, args: dict, entering: list) -> None:
+    k = int(args.get("count", 1))
+    g.drawn[item.controller] = g.drawn.get(item.controller, 0) + k
+    log(g, "{player} draws {count}", cite("effects.draws"), item.controller, count=k)
+
+
+def _extra_turn(g: State, item: Item, args: dict, entering: list) -> None:
+    who = args.get("player") or item.controller
+    if ruling_is(g, "R11", "fifo"):
+        g.extra.append(who)
+    else:
+        g.extra.insert(0, who)
+    log(g, "{who} will take an extra turn after this one", cite("effects.will-take-extra-turn-after"), item.controller, who=who)
+
+
+# -- the verbs that act on a unit on the board (its ``unit`` field), ``u`` already written through ``g.edit``
+# (but for move and recall, which edit it themselves if they change it) ------------------------------------
+
+def _move(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    forced_move(g, u, args["to"])
+
+
+def _recall(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    if u.at != "base":
+        recall(g, u, cite("effects.run-effects-recall"))
+
+
+def _stun(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    u.stunned = True
+    g.dirty = True
+    log(g, "{unit} is stunned: it deals no combat damage this turn", cite("effects.stunned-deals-no-combat-damage"), item.controller, unit=u.id)
+
+
+def _buff(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    u.buff += int(args["might"])
+    log(g, "{unit} gets {might} might this turn (now {now})", cite("effects.gets-might-turn-now"), item.controller, unit=u.id,
+        might=f"{int(args['might']):+d}", now=g.might(u))
+
+
+def _en_garde(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    u.buff += 1
+    alone = [v for v in g.units_at(u.at, item.controller)] == [u]
+    if alone:
         u.buff += 1
-        alone = [v for v in g.units_at(u.at, item.controller)] == [u]
-        if alone:
-            u.buff += 1
-        log(g, "{unit} gets +{might} might this turn (now {now}): it is the only unit its controller has there"
-            if alone else "{unit} gets +{might} might this turn (now {now})", cite("effects.gets-might-turn-now-only"), item.controller,
-            unit=u.id, might=2 if alone else 1, now=g.might(u))
-    elif verb == "damage":
-        deal(g, u, int(args["amount"]))
-        g.dirty = True
-        log(g, "{unit} takes {amount} damage", cite("effects.takes-damage"), item.controller, unit=u.id, amount=args["amount"])
-    elif verb == "kill" and u.ward:
+    log(g, "{unit} gets +{might} might this turn (now {now}): it is the only unit its controller has there"
+        if alone else "{unit} gets +{might} might this turn (now {now})", cite("effects.gets-might-turn-now-only"), item.controller,
+        unit=u.id, might=2 if alone else 1, now=g.might(u))
+
+
+def _damage(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    deal(g, u, int(args["amount"]))
+    g.dirty = True
+    log(g, "{unit} takes {amount} damage", cite("effects.takes-damage"), item.controller, unit=u.id, amount=args["amount"])
+
+
+def _kill(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    if u.ward:
+        # not a hand-off: the resolving item's kill instruction executing (R21): no transition of its own
         fire(g, "chain", "replaced", units=[u.id])      # R21: the kill is replaced; no death, no on-death
-    elif verb == "kill":
-        log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
-        if any(ab.trigger == "on-death" for ab in u.abilities):
-            fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
-        leave_board(g, u, "trash")
-        g.dirty = True
-    elif verb == "banish":
-        log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
-        leave_board(g, u, "banished")
-        g.dirty = True
-    elif verb == "replay":
-        _replay(g, item, u, args.get("at") or "base", entering)
-    elif verb in ("ready", "exhaust"):
-        u.exhausted = verb == "exhaust"
-        g.dirty = True
-        log(g, '{unit} is {readied}', cite("effects.readied-or-exhausted"), item.controller, unit=u.id, readied='exhausted' if u.exhausted else 'readied')
-    elif verb == "ward":
-        u.ward = True
-        log(g, "{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled",
-            cite("effects.gets-ward"), item.controller, unit=u.id)
-    elif verb == "give-keyword":
-        _give_keyword(g, item, u, args["keyword"])
+        return
+    log(g, '{unit} is killed', cite("effects.killed"), item.controller, unit=u.id)
+    if any(ab.trigger == "on-death" for ab in u.abilities):
+        # not a hand-off: the resolving item's kill instruction executing (808.1.d): no transition of its own
+        fire(g, "chain", "dies", units=[u.id])     # 808.1.d: pending as the kill executes
+    leave_board(g, u, "trash")
+    g.dirty = True
+
+
+def _banish(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    log(g, '{unit} is banished', cite("effects.banished"), item.controller, unit=u.id)
+    leave_board(g, u, "banished")
+    g.dirty = True
+
+
+def _replay_verb(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    _replay(g, item, u, args.get("at") or "base", entering)
+
+
+def _ready_or_exhaust(g: State, item: Item, u: Unit, args: dict, entering: list, exhaust: bool) -> None:
+    u.exhausted = exhaust
+    g.dirty = True
+    log(g, '{unit} is {readied}', cite("effects.readied-or-exhausted"), item.controller, unit=u.id, readied='exhausted' if u.exhausted else 'readied')
+
+
+def _ward(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    u.ward = True
+    log(g, "{unit} gets a ward: the next time it would die, instead it is healed, exhausted and recalled",
+        cite("effects.gets-ward"), item.controller, unit=u.id)
+
+
+def _give(g: State, item: Item, u: Unit, args: dict, entering: list) -> None:
+    _give_keyword(g, item, u, args["keyword"])
+
+
+#: the verbs that act on a unit on the board (its ``unit`` field): verb -> what it does to that unit
+UNIT_VERBS: dict[str, Callable[..., None]] = {
+    "move": _move, "recall": _recall, "stun": _stun, "buff": _buff, "en-garde": _en_garde, "damage": _damage,
+    "kill": _kill, "banish": _banish, "replay": _replay_verb,
+    "ready": lambda g, item, u, args, entering: _ready_or_exhaust(g, item, u, args, entering, False),
+    "exhaust": lambda g, item, u, args, entering: _ready_or_exhaust(g, item, u, args, entering, True),
+    "ward": _ward, "give-keyword": _give,
+}
+
+#: the other verbs (``play-unit`` aside: it may change ``here``): verb -> what it does
+VERBS: dict[str, Callable[..., None]] = {
+    "play": _play, "add": _add, "counter": _counter_verb, "draw": _draw, "extra-turn": _extra_turn,
+}
 
 
 def _give_keyword(g: State, item: Item, u: Unit, keyword: tuple) -> None:

@@ -22,28 +22,28 @@ def next_focus(g: State, current: str) -> str:
     return g.next_player(current, players)
 
 
-@guard("all_passed_focus")
+@guard
 def _all_passed_focus(g: State, inst, ctx) -> bool:
     return set(g.in_game()) <= set(g.focus_passed)
 
 
-@guard("chain_by_trigger_or_add")
-def _by_trigger(g: State, inst, ctx) -> bool:
+@guard
+def _chain_by_trigger_or_add(g: State, inst, ctx) -> bool:
     return g.chain_by in ("trigger", "add")
 
 
-@guard("in_combat")
+@guard
 def _in_combat(g: State, inst, ctx) -> bool:
     return g.ms[("combat", None)] != CombatStep.Idle
 
 
-@guard("ruling_R1_attacker")
-def _r1(g: State, inst, ctx) -> bool:
+@guard
+def _ruling_R1_attacker(g: State, inst, ctx) -> bool:
     return ruling_is(g, "R1", "attacker")
 
 
-@effect("focus_to_contester")
-def _award(g: State, inst, ctx) -> None:
+@effect
+def _focus_to_contester(g: State, inst, ctx) -> None:
     """345 / 464.2.c.1.a: the player who applied Contested (the attacker) gains focus, and priority (313.2)."""
     due = g.focus_due
     assert due is not None, "focus is awarded only when it is due"
@@ -54,20 +54,20 @@ def _award(g: State, inst, ctx) -> None:
     ctx["player"] = holder
 
 
-@effect("reset_focus_passes")
-def _reset(g: State, inst, ctx) -> None:
+@effect
+def _reset_focus_passes(g: State, inst, ctx) -> None:
     """R3: any new chain restarts the run of consecutive focus passes."""
     g.focus_passed = ()
     ctx["player"] = g.focus
 
 
-@effect("chain_over")
+@effect
 def _chain_over(g: State, inst, ctx) -> None:
     g.chain_by = None
 
 
-@effect("focus_keeps")
-def _keeps(g: State, inst, ctx) -> None:
+@effect
+def _focus_keeps(g: State, inst, ctx) -> None:
     g.chain_by = None
     g.priority = g.focus
     ctx["player"] = g.focus
@@ -79,30 +79,30 @@ def _holder(g: State) -> str:
     return g.focus
 
 
-@effect("focus_to_next")
-def _to_next(g: State, inst, ctx) -> None:
+@effect
+def _focus_to_next(g: State, inst, ctx) -> None:
     g.chain_by = None
     g.focus = next_focus(g, _holder(g))
     g.priority = g.focus
     ctx["player"] = g.focus
 
 
-@effect("focus_to_next_silent")
-def _to_next_silent(g: State, inst, ctx) -> None:
+@effect
+def _focus_to_next_silent(g: State, inst, ctx) -> None:
     """652.5: the next player gets focus; priority stays where the running chain put it (313.3)."""
     g.focus = next_focus(g, _holder(g))
     ctx["player"] = g.focus
 
 
-@effect("focus_to_attacker")
-def _to_attacker(g: State, inst, ctx) -> None:
+@effect
+def _focus_to_attacker(g: State, inst, ctx) -> None:
     g.focus = g.attacker
     g.priority = g.attacker
     ctx["player"] = g.attacker
 
 
-@effect("focus_off")
-def _off(g: State, inst, ctx) -> None:
+@effect
+def _focus_off(g: State, inst, ctx) -> None:
     """348.1: the combat's showdown step is over; nobody has focus through damage and resolution (313.5)."""
     g.focus = None
     g.priority = None
@@ -117,6 +117,7 @@ def _focus_due(g: State, inst, ctx) -> bool:
     return g.focus_due is not None
 
 
-@effect("award_focus")
+@effect
 def _award_focus(g: State, inst, ctx) -> None:
+    # not a hand-off: the schedule's award-focus step acting (345, R4)
     fire(g, "focus", "award", player=g.focus_due)

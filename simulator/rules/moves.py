@@ -20,6 +20,7 @@ def contest(g: State, bf: str, player: str) -> None:
     g.touch("battlefields")
     g.bfs[bf].contested_by = player
     g.dirty = True
+    # not a hand-off: a unit arriving applies it (190.3.a.1, 450; 323.11.a): no transition moves a unit
     fire(g, "battlefield.status", "contest", bf, player=player)
 
 
@@ -60,6 +61,7 @@ def relocate(g: State, u: Unit, dest: str, rule: str, verb: str = "moves") -> No
     if dest in g.bfs:
         arrive(g, u, dest)
     if any(ab.trigger in MOVE_TRIGGERS for ab in u.abilities):
+        # not a hand-off: a move (446) is no transition: its triggers are noted as it completes (383)
         fire(g, "chain", "moved", moves=[(u.id, src, dest)], player=u.controller)   # 446, 383
 
 
@@ -122,6 +124,7 @@ def standard_move(g: State, player: str, units: list[Unit], dest: str) -> None:
         for u in units:
             arrive(g, u, dest)
     if any(ab.trigger in MOVE_TRIGGERS for u in units for ab in u.abilities):
+        # not a hand-off: a standard move (144) is a player's action: its triggers are noted as it completes
         fire(g, "chain", "moved", moves=moves, player=player)  # 144, 383: one move, its triggers simultaneous
 
 

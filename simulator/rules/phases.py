@@ -8,34 +8,34 @@ from simulator.core.registry import effect, guard
 from simulator.rules.scoring import hold_all
 
 
-@effect("hold_scoring")
-def _hold(g: State, inst, ctx) -> None:
+@effect
+def _hold_scoring(g: State, inst, ctx) -> None:
     hold_all(g)
     g.dirty = True
 
 
-@effect("draw_for_turn")
-def _draw(g: State, inst, ctx) -> None:
+@effect
+def _draw_for_turn(g: State, inst, ctx) -> None:
     """315.4: draw 1 (decks are not modelled: an unnamed card, never a burn out)."""
     g.drawn[g.turn] = g.drawn.get(g.turn, 0) + 1
 
 
-@effect("main_start")
-def _main(g: State, inst, ctx) -> None:
+@effect
+def _main_start(g: State, inst, ctx) -> None:
     """316.1: rune pools empty at the start of the Main Phase."""
     for p in g.energy:
         g.energy[p] = 0
     ctx["player"] = g.turn
 
 
-@effect("expire")
+@effect
 def _expire(g: State, inst, ctx) -> None:
     """317.2: the Expiration Step is an Ending Cleanup (heal, 'this turn' effects end, pools empty)."""
     g.special = "ending"
     g.dirty = True
 
 
-@effect("next_turn")
+@effect
 def _next_turn(g: State, inst, ctx) -> None:
     """317.3 (R11): the next queued turn, else the next player in turn order; Awaken readies everything (315.1)."""
     if g.handoff:
@@ -68,11 +68,13 @@ def _handoff_due(g: State, inst, ctx) -> bool:
     return g.handoff
 
 
-@effect("turn_handoff")
+@effect
 def _turn_handoff(g: State, inst, ctx) -> None:
+    # not a hand-off: the schedule's next-turn step acting (652.5, R10)
     fire(g, "phases", "handoff", player=g.turn)
 
 
-@effect("advance_phase")
+@effect
 def _advance_phase(g: State, inst, ctx) -> None:
+    # not a hand-off: the schedule's next-phase step acting (314-317)
     fire(g, "phases", "advance", player=g.turn)

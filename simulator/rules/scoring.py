@@ -35,6 +35,7 @@ def establish_control(g: State, bf: str, player: str) -> None:
     g.touch("battlefields")
     b.controller = player
     g.dirty = True
+    # not a hand-off: 190.4.a's procedure: control is gained before the Conquer it scores (469.1)
     fire(g, "battlefield.control", "gain", bf, player=player)
     conquer(g, bf, player)
 

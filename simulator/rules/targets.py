@@ -52,34 +52,55 @@ def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: st
     for f in fields:
         if f not in given:
             raise IllegalAction(f"{what} needs a target for {f!r}", cite("targets.needs-target"))
-    if "unit" in given and "unit" in fields:
-        u = g.units.get(given["unit"])
-        if u is None or u.zone != "board" or u.kind != "unit":
-            raise IllegalAction(f"{given['unit']} is not a unit on the board", cite("targets.not-unit-board"))
-        if friendly and u.controller != player and not g.teammates(player, u.controller):
-            raise IllegalAction(f"{what} targets a friendly unit; {u.id} is not", cite("targets.targets-friendly-unit-not"))
-    if "to" in given and "to" in fields:
-        dest = given["to"]
-        if dest != "base" and dest not in g.bfs:
-            raise IllegalAction(f"{dest} is not a battlefield or base", cite("targets.not-battlefield-or-base"))
-        u = g.units.get(given.get("unit") or "")
-        if u is not None:
-            if u.at == dest:
-                raise IllegalAction(f"{u.id} is already at {dest}", cite("targets.already"))
-            problem = destination_problem(g, u, dest)
-            if problem:
-                raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
-    if "at" in given and "at" in fields:
-        if given["at"] != "base" and given["at"] not in g.bfs:
-            raise IllegalAction(f"{given['at']} is not a battlefield or base", cite("targets.not-battlefield-or-base"))
-    if "item" in given and "item" in fields:
-        if not any(it.name == given["item"] for it in g.chain):
-            raise IllegalAction(f"{what} targets a chain item; {given['item']} is not on the chain", cite("targets.targets-chain-item-not-chain"))
-    if "player" in given and "player" in fields:
-        if given["player"] not in g.in_game():
-            raise IllegalAction(f"{given['player']} is not a player in the game", cite("targets.not-player-game"))
+    for f, check in FIELD_CHECKS:
+        if f in given and f in fields:
+            check(g, player, given, what, friendly)
     if hidden_at is not None:
         _check_hidden_choices(g, given, what, hidden_at)
+
+
+def _check_unit(g: State, player: str, given: dict, what: str, friendly: bool) -> None:
+    """A unit on the board; a friendly one for an item that targets a friendly unit."""
+    u = g.units.get(given["unit"])
+    if u is None or u.zone != "board" or u.kind != "unit":
+        raise IllegalAction(f"{given['unit']} is not a unit on the board", cite("targets.not-unit-board"))
+    if friendly and u.controller != player and not g.teammates(player, u.controller):
+        raise IllegalAction(f"{what} targets a friendly unit; {u.id} is not", cite("targets.targets-friendly-unit-not"))
+
+
+def _check_destination(g: State, player: str, given: dict, what: str, friendly: bool) -> None:
+    """A base or battlefield the unit moved may go to (447.2, 144), other than where it is."""
+    dest = given["to"]
+    if dest != "base" and dest not in g.bfs:
+        raise IllegalAction(f"{dest} is not a battlefield or base", cite("targets.not-battlefield-or-base"))
+    u = g.units.get(given.get("unit") or "")
+    if u is None:
+        return
+    if u.at == dest:
+        raise IllegalAction(f"{u.id} is already at {dest}", cite("targets.already"))
+    problem = destination_problem(g, u, dest)
+    if problem:
+        raise IllegalAction(f"{dest} is not a valid destination: {problem[0]}", problem[1])
+
+
+def _check_place(g: State, player: str, given: dict, what: str, friendly: bool) -> None:
+    if given["at"] != "base" and given["at"] not in g.bfs:
+        raise IllegalAction(f"{given['at']} is not a battlefield or base", cite("targets.not-battlefield-or-base"))
+
+
+def _check_item(g: State, player: str, given: dict, what: str, friendly: bool) -> None:
+    if not any(it.name == given["item"] for it in g.chain):
+        raise IllegalAction(f"{what} targets a chain item; {given['item']} is not on the chain", cite("targets.targets-chain-item-not-chain"))
+
+
+def _check_player(g: State, player: str, given: dict, what: str, friendly: bool) -> None:
+    if given["player"] not in g.in_game():
+        raise IllegalAction(f"{given['player']} is not a player in the game", cite("targets.not-player-game"))
+
+
+#: each target field and what makes a target for it legal, in the order they are checked
+FIELD_CHECKS = (("unit", _check_unit), ("to", _check_destination), ("at", _check_place), ("item", _check_item),
+                ("player", _check_player))
 
 
 def _check_hidden_choices(g: State, given: dict, what: str, bf: str) -> None:

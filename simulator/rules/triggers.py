@@ -84,31 +84,40 @@ def holds(g: State, cond: tuple, source: str, controller: str, recorded: str | N
 
 
 def _holds(g: State, name: str, arg, source: str, controller: str, recorded: str | None) -> bool:
+    if name in UNIT_CONDITIONS:
+        u = g.units.get(source)
+        return u is not None and UNIT_CONDITIONS[name](g, u, arg)
+    if name not in CONDITIONS:
+        raise ValueError(f"unknown condition {name!r}")      # pragma: no cover - the loader refuses it
     here = source_place(g, source, recorded) or ""
-    at_bf = here in g.bfs
-    if name == "your-turn":
-        return g.turn == controller
-    if name == "not-your-turn":
-        return g.turn != controller
-    if name == "at-battlefield":
-        return at_bf
-    if name == "controls-here":
-        return at_bf and g.bfs[here].controller == controller
-    if name == "alone-here":
-        return at_bf and not any(u.id != source for u in g.units_at(here, controller))
-    if name == "enemy-alone-here":
-        if not at_bf:
-            return False
-        enemies = [u for u in g.units_at(here) if g.opponents(u.controller, controller)]
-        return len(enemies) == 1
-    if name == "in-combat":
-        return at_bf and g.active == here and g.ms[("combat", None)] != CombatStep.Idle
-    u = g.units.get(source)
-    if name == "not-damaged-this-turn":
-        return u is not None and not u.hurt
-    if name == "might-at-least":
-        return u is not None and g.might(u) >= int(arg)
-    raise ValueError(f"unknown condition {name!r}")      # pragma: no cover - the loader refuses it
+    return CONDITIONS[name](g, here, source, controller)
+
+
+def _enemy_alone_here(g: State, here: str, source: str, controller: str) -> bool:
+    if here not in g.bfs:
+        return False
+    enemies = [u for u in g.units_at(here) if g.opponents(u.controller, controller)]
+    return len(enemies) == 1
+
+
+#: a condition on the turn or on where the source is (383.2): name -> f(g, here, source, controller)
+CONDITIONS = {
+    "your-turn": lambda g, here, source, controller: g.turn == controller,
+    "not-your-turn": lambda g, here, source, controller: g.turn != controller,
+    "at-battlefield": lambda g, here, source, controller: here in g.bfs,
+    "controls-here": lambda g, here, source, controller: here in g.bfs and g.bfs[here].controller == controller,
+    "alone-here": lambda g, here, source, controller: here in g.bfs and not any(
+        u.id != source for u in g.units_at(here, controller)),
+    "enemy-alone-here": _enemy_alone_here,
+    "in-combat": lambda g, here, source, controller: here in g.bfs and g.active == here
+    and g.ms[("combat", None)] != CombatStep.Idle,
+}
+
+#: a condition on the source unit itself (false when it is no unit): name -> f(g, unit, arg)
+UNIT_CONDITIONS = {
+    "not-damaged-this-turn": lambda g, u, arg: not u.hurt,
+    "might-at-least": lambda g, u, arg: g.might(u) >= int(arg),
+}
 
 
 def describe(cond: tuple) -> str:
@@ -184,8 +193,8 @@ def _of(u_or_b, kind: str):
 
 # -- the trigger kinds, as effects of declared transitions -------------------------------------------------
 
-@effect("trigger_on_move")
-def _on_move(g: State, inst, ctx) -> None:
+@effect
+def _trigger_on_move(g: State, inst, ctx) -> None:
     """144, 446, 383: each moved unit's on-move abilities, and on-arrive where it reached a battlefield (450).
     ``there`` is the battlefield it moved to, or the one it left for its base."""
     pending = []
@@ -198,8 +207,8 @@ def _on_move(g: State, inst, ctx) -> None:
     place_in_turn_order(g, pending)
 
 
-@effect("trigger_on_death")
-def _on_death(g: State, inst, ctx) -> None:
+@effect
+def _trigger_on_death(g: State, inst, ctx) -> None:
     """808.1.d: own-death abilities (Deathknell) become pending before the unit reaches the trash, with its
     location as it was (808.1.d.3)."""
     pending = []
@@ -213,8 +222,8 @@ def _on_death(g: State, inst, ctx) -> None:
     place_in_turn_order(g, pending)
 
 
-@effect("trigger_on_showdown_start")
-def _on_showdown_start(g: State, inst, ctx) -> None:
+@effect
+def _trigger_on_showdown_start(g: State, inst, ctx) -> None:
     """344, 383: a showdown begins at the active battlefield: its units' and its own abilities, placed in turn
     order (383.3.d.1). A combat's showdown (323.13) begins before the designations (464.2.b, then 464.2.c), so
     these are pending before any attack or defend trigger (``combat_chain``, 464.2.e) and resolve after them."""
@@ -230,8 +239,8 @@ def _on_showdown_start(g: State, inst, ctx) -> None:
     place_in_turn_order(g, pending)
 
 
-@effect("trigger_on_combat_end")
-def _on_combat_end(g: State, inst, ctx) -> None:
+@effect
+def _trigger_on_combat_end(g: State, inst, ctx) -> None:
     """466.7, 383: the combat ends: abilities of the units that were in it (still on the board) and of its
     battlefield (placed before the designations are removed)."""
     bf = g.active
@@ -253,20 +262,20 @@ def _turn_boundary(g: State, kind: str) -> None:
     place_in_turn_order(g, pending)
 
 
-@effect("trigger_on_turn_start")
-def _on_turn_start(g: State, inst, ctx) -> None:
+@effect
+def _trigger_on_turn_start(g: State, inst, ctx) -> None:
     """315.2.a, 383: the start of the turn player's turn, evaluated once, before the Scoring Step."""
     _turn_boundary(g, "on-turn-start")
 
 
-@effect("trigger_on_turn_end")
-def _on_turn_end(g: State, inst, ctx) -> None:
+@effect
+def _trigger_on_turn_end(g: State, inst, ctx) -> None:
     """317.1, 383: the Ending Step of the turn player's turn, evaluated once."""
     _turn_boundary(g, "on-turn-end")
 
 
-@effect("trigger_on_spell")
-def _on_spell(g: State, inst, ctx) -> None:
+@effect
+def _trigger_on_spell(g: State, inst, ctx) -> None:
     """419.4.a, 383: a spell finished resolving (a countered one never does). A battlefield's fire only if the
     spell's controller has a unit there, controlled as in 190.6."""
     caster = ctx["player"]
@@ -305,14 +314,14 @@ def _chosen(g: State, it: Item) -> list[tuple]:
     return pending
 
 
-@effect("trigger_on_chosen")
-def _on_chosen(g: State, inst, ctx) -> None:
+@effect
+def _trigger_on_chosen(g: State, inst, ctx) -> None:
     """383.4.b.2: a unit chosen as a target triggers its on-chosen abilities once the choosing item is
     finalized, once per choice."""
     place_in_turn_order(g, _chosen(g, g.chain[ctx["idx"]]))
 
 
-@guard("pending_after")
+@guard
 def _pending_after(g: State, inst, ctx) -> bool:
     """337.3: pending items remain after this one, counting those its finalization triggers (383.4.b.2)."""
     if any(not it.finalized for it in g.chain):
@@ -340,7 +349,7 @@ def deciding(g: State) -> Item | None:
     return None
 
 
-@guard("decision_due")
+@guard
 def _decision_due(g: State, inst, ctx) -> bool:
     return deciding(g) is not None
 
@@ -373,17 +382,19 @@ def order_triggers(g: State, player: str, labels: tuple[str, ...]) -> None:
         items = [items[0].but(unordered=False)]
     for i, it in zip(slots, chosen + items):
         g.chain[i] = it
+    # not a hand-off: a player's action: ordering their triggers (383.3.d)
     fire(g, "chain", "order", player=player)
 
 
-@guard("unordered_triggers")
+@guard
 def _unordered_triggers(g: State, inst, ctx) -> bool:
     return any(it.unordered for it in g.chain)
 
 
-@effect("await_order")
+@effect
 def _await_order(g: State, inst, ctx) -> None:
     """383.3.d: simultaneous triggers are ordered by their controllers before they are finalized."""
+    # not a hand-off: the schedule's order-triggers step acting (383.3.d)
     fire(g, "chain", "await_order", player=orderer(g))
 
 
@@ -399,17 +410,18 @@ def drop_item(g: State, it: Item, why: str, rule: str, trigger: str = "drop", **
         g.once = tuple(k for k in g.once if k != it.ability)
     g.dirty = True                                           # 319: an item left the chain
     log(g, why, rule, it.controller, source=it.source, item=it.name, **values)
+    # not a hand-off: the schedule's no-legal-target step (402.4) or a player's decision (383.3.a) removes it
     fire(g, "chain", trigger, item=it.name, player=it.controller)
 
 
-@guard("untargetable")
+@guard
 def _untargetable(g: State, inst, ctx) -> bool:
     """402.4: the triggered ability being finalized needs targets and none is legal."""
     it = deciding(g)
     return it is not None and "target" in it.ask and not target_options(g, it)
 
 
-@effect("drop_untargetable")
+@effect
 def _drop_untargetable(g: State, inst, ctx) -> None:
     """402.4: a triggered ability with no legal choice is removed, without being countered."""
     it = deciding(g)
@@ -417,9 +429,10 @@ def _drop_untargetable(g: State, inst, ctx) -> None:
     drop_item(g, it, N_("{source}'s {item} has no legal target: it is removed"), cite("triggers.has-no-legal-target-removed"))
 
 
-@effect("await_choice")
+@effect
 def _await_choice(g: State, inst, ctx) -> None:
     """383.3.a, 402.1: its controller makes the ability's choices as it is finalized; nobody has priority."""
     it = deciding(g)
     assert it is not None                       # the schedule's guard decision_due held
+    # not a hand-off: the schedule's choices-at-finalization step acting (383.3.a, 402.1)
     fire(g, "chain", "await_choice", item=it.name, player=it.controller)

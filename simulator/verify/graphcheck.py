@@ -35,7 +35,7 @@ from statecharts.spec import Machine, T
 EXCLUSIVE: dict[frozenset, str] = {
     frozenset(("chain_empty", "pending_remain")): "a pending item is an item on the chain",
     frozenset(("chain_empty", "chain_exists")): "one is the negation of the other",
-    frozenset(("combat_cleanup", "ending_cleanup")): "a cleanup has one special kind (state.special)",
+    frozenset(("combat_cleanup_due", "ending_cleanup_due")): "a cleanup has one special kind (state.special)",
 }
 
 

@@ -37,7 +37,7 @@ from simulator.core.errors import RiftsimError
 ALLOWED = frozenset({
     ("array", "array"), ("array", "_array_reconstructor"),
     *(("simulator.core.model", c) for c in ("State", "Unit", "Ability", "Battlefield", "Item", "Resolving", "Event")),
-    ("simulator.game.actions", "Action"),
+    ("simulator.game.action_kinds", "Action"),
     *(("simulator.verify.explore", c) for c in ("Checked", "Violation")),
     *(("simulator.verify.packed", c) for c in ("Packed", "_Chunk")),
     ("simulator.verify.stategraph", "StateGraph"),

@@ -60,19 +60,19 @@ def cleanup__Designations__next(rt, g, inst, ctx):
 def cleanup__BoardState__next(rt, g, inst, ctx):
     """cleanup: 'next' in BoardState (declaration order)."""
     # BoardState --next--> CombatCleanup: 466.1, 324
-    if GUARDS['combat_cleanup'](g, inst, ctx):
+    if GUARDS['combat_cleanup_due'](g, inst, ctx):
         g.ms[('cleanup', inst)] = 'CombatCleanup'
         cov = g.coverage
         if cov is not None:
-            cov.add(('cleanup', 'BoardState', 'next', 'CombatCleanup', ('combat_cleanup',)))
+            cov.add(('cleanup', 'BoardState', 'next', 'CombatCleanup', ('combat_cleanup_due',)))
         EFFECTS['combat_cleanup'](g, inst, ctx)  # entering CombatCleanup
         return _T[4]
     # BoardState --next--> EndingCleanup: 317.2, 324
-    if GUARDS['ending_cleanup'](g, inst, ctx):
+    if GUARDS['ending_cleanup_due'](g, inst, ctx):
         g.ms[('cleanup', inst)] = 'EndingCleanup'
         cov = g.coverage
         if cov is not None:
-            cov.add(('cleanup', 'BoardState', 'next', 'EndingCleanup', ('ending_cleanup',)))
+            cov.add(('cleanup', 'BoardState', 'next', 'EndingCleanup', ('ending_cleanup_due',)))
         EFFECTS['ending_cleanup'](g, inst, ctx)  # entering EndingCleanup
         return _T[5]
     # BoardState --next--> LossOfControl: 323.6, 190.4.c
@@ -225,7 +225,7 @@ def cleanup__loop__Idle(g, inst, ms, key, cov, skip):
 def cleanup__loop__WinCheck(g, inst, ms, key, cov, skip):
     """cleanup from WinCheck on 'next': the next function of the loop, None once back in Idle."""
     # WinCheck --next--> Idle: 323.1, 651.1
-    if (g.winner is not None):
+    if (g.over):
         ms[key] = 'Idle'
         if cov is not None:
             cov(('cleanup', 'WinCheck', 'next', 'Idle', ('game_over',)))
@@ -250,7 +250,7 @@ def cleanup__loop__WinCheck(g, inst, ms, key, cov, skip):
     if (g.special == 'combat'):
         ms[key] = 'CombatCleanup'
         if cov is not None:
-            cov(('cleanup', 'BoardState', 'next', 'CombatCleanup', ('combat_cleanup',)))
+            cov(('cleanup', 'BoardState', 'next', 'CombatCleanup', ('combat_cleanup_due',)))
         EFFECTS['combat_cleanup'](g, inst, {})
         # CombatCleanup --next--> LossOfControl: 323.6, 190.4.c
         ms[key] = 'LossOfControl'
@@ -265,7 +265,7 @@ def cleanup__loop__WinCheck(g, inst, ms, key, cov, skip):
     if (g.special == 'ending'):
         ms[key] = 'EndingCleanup'
         if cov is not None:
-            cov(('cleanup', 'BoardState', 'next', 'EndingCleanup', ('ending_cleanup',)))
+            cov(('cleanup', 'BoardState', 'next', 'EndingCleanup', ('ending_cleanup_due',)))
         EFFECTS['ending_cleanup'](g, inst, {})
         return cleanup__loop__EndingCleanup
     # BoardState --next--> LossOfControl: 323.6, 190.4.c

@@ -165,6 +165,10 @@ def combat__Result__control(rt, g, inst, ctx):
     EFFECTS['combat_control'](g, inst, ctx)
     if g.events_on:
         say(g, _T[10], 'combat', inst, ctx, at, '466.4, 466.5')
+    if GUARDS['abandoned'](g, inst, ctx):
+        rt.fire_ctx(g, 'battlefield.control', 'lose', (inst if inst in g.bfs else g.active), dict(ctx))  # hand-off
+    if not GUARDS['both_sides_remain'](g, inst, ctx):
+        rt.fire_ctx(g, 'battlefield.status', 'settle', (inst if inst in g.bfs else g.active), dict(ctx))  # hand-off
     return _T[10]
 
 

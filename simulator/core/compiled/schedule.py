@@ -12,7 +12,7 @@ from simulator.core.registry import EFFECTS, GUARDS
 def steps_1_to_10(g):
     ms = g.ms
     # 1. game over: 323.1, 651.1
-    if (g.winner is not None):
+    if (g.over):
         EFFECTS['priority_to_nobody'](g, None, {})
         return False
     # 2. a may while resolving: 383.3.a.3, 158.3, 321

@@ -56,7 +56,6 @@ def copy_state_shared(o, cls):
     s.passed = o.passed
     s.focus_passed = o.focus_passed
     s.chain_by = o.chain_by
-    s.active = o.active
     s.attacker = o.attacker
     s.defender = o.defender
     s.choosing = o.choosing
@@ -64,7 +63,6 @@ def copy_state_shared(o, cls):
     s.dirty = o.dirty
     s.focus_due = o.focus_due
     s.special = o.special
-    s.winner = o.winner
     s.handoff = o.handoff
     s.step = o.step
     s.uid = o.uid
@@ -128,7 +126,7 @@ def bf_key(o):
 COPIERS: dict[tuple[str, ...], Callable] = {
     ('id', 'owner', 'controller', 'at', 'might', 'buff', 'stunned', 'damage', 'exhausted', 'abilities', 'zone', 'designation', 'card', 'kind', 'fought', 'keywords', 'given', 'hurt', 'ward', 'token', 'k'): copy_unit,
     ('name', 'provider', 'abilities', 'static_might', 'controller', 'contested_by', 'token'): copy_battlefield,
-    ('cfg', 'turn', 'priority', 'focus', 'passed', 'focus_passed', 'chain_by', 'active', 'attacker', 'defender', 'choosing', 'invited', 'dirty', 'focus_due', 'special', 'winner', 'handoff', 'step', 'uid', 'coverage', 'events_on', 'changed', 'recalled', 'arrivals', 'normal', 'left', 'batch', 'blocked', 'hidden', 'assigned', 'once', 'resolving', 'hk', 'uk', 'sk', 'fresh'): copy_state_shared,
+    ('cfg', 'turn', 'priority', 'focus', 'passed', 'focus_passed', 'chain_by', 'attacker', 'defender', 'choosing', 'invited', 'dirty', 'focus_due', 'special', 'handoff', 'step', 'uid', 'coverage', 'events_on', 'changed', 'recalled', 'arrivals', 'normal', 'left', 'batch', 'blocked', 'hidden', 'assigned', 'once', 'resolving', 'hk', 'uk', 'sk', 'fresh'): copy_state_shared,
 }
 KEYS: dict[tuple[tuple[str, ...], tuple[str, ...]], Callable] = {
     (('id', 'owner', 'controller', 'at', 'might', 'buff', 'stunned', 'damage', 'exhausted', 'abilities', 'zone', 'designation', 'card', 'kind', 'fought', 'keywords', 'given', 'hurt', 'ward', 'token'), ('abilities',)): unit_key,
