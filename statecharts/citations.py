@@ -104,6 +104,9 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('actions.has-no-facedown', 'refusal', ('811.1.d',), '... has no facedown ... at ...'),
     Cited('actions.was-hidden-turn-can-played', 'refusal', ('811.1.d',), '... was hidden this turn: it can be played from the next turn'),
     Cited('actions.not-hand-2', 'refusal', ('353',), "... is not in ...'s hand"),
+    Cited('actions.nothing-lets-play-from-trash', 'refusal', ('419.1.a',), 'nothing lets ... play ... from the trash'),
+    Cited('actions.not-in-trash', 'refusal', ('419.1.a',), "... is not in ...'s trash"),
+    Cited('actions.hide-from-hand-only', 'refusal', ('811.1.b', '811.1.c.1'), 'Hidden lets a card be hidden from the hand only; a permission to play from the trash does not allow hiding'),
     Cited('actions.unit-played-from-facedown-enters', 'refusal', ('811.1.d.1',), 'a unit played from facedown enters where it was hidden (...)'),
     Cited('actions.costs-energy-has-pool-ready-2', 'refusal', ('354',), '... costs ... energy; ... has ... in the pool and ... ready runes'),
     Cited('actions.trigger-each-player-orders-only', 'refusal', ('383.3.d',), "... is ...'s trigger: each player orders only their own"),
@@ -192,6 +195,17 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('effects.declines-part-does-nothing', 'event', ('383.3.a.3',), '{player} declines {verb}: this part of {item} does nothing'),
     # -- simulator/rules/zones.py
     Cited('zones.token-ceases-to-exist', 'event', ('186', '186.1'), '{unit} ceases to exist: a token cannot exist outside the board or the chain'),
+    Cited('zones.returns-to-hand', 'event', ('056', '124'), "{object} returns to {owner}'s hand"),
+    Cited('zones.discards', 'event', ('422',), '{player} discards {card}'),
+    Cited('zones.recycled', 'event', ('416',), "{card} is recycled to the bottom of {owner}'s Main Deck"),
+    Cited('zones.banished-from', 'event', ('427',), "{card} is banished from {owner}'s {zone}"),
+    Cited('zones.no-such-card', 'event', ('340', '055'), '{verb}: {card} is not where the instruction looks for it; nothing happens'),
+    # -- simulator/rules/draw.py
+    Cited('draw.draws-from-deck', 'event', ('413',), '{player} draws {count} ({left} left in the Main Deck)'),
+    Cited('draw.burns-out', 'event', ('413.4', '431.1.a'), '{player} must draw from an empty Main Deck: {player} burns out'),
+    Cited('draw.recycles-trash', 'event', ('431.2.b', '416.5'), '{player} recycles {n} card(s) from the trash into the Main Deck'),
+    Cited('draw.burn-out-point', 'event', ('431.2.c',), "{opponent} gains 1 point from {player}'s burn out (now {points})"),
+    Cited('draw.wins-at-once', 'event', ('431.3.c', '431.3.c.1'), '{player} wins at once: a point from a repeated burn out'),
     Cited('concede.removed-from-game', 'event', ('652.3',), '{unit} is removed from the game'),
     # -- simulator/game/engine.py
     Cited('engine.chooses-use', 'event', ('383.3.a',), "{player} chooses to use {source}'s {name}"),
@@ -208,6 +222,7 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('engine.invites-act-with-priority', 'event', ('316.5.b.1', '489.8.a', 'R13'), "{player} invites {teammate} to act with {player}'s priority"),
     Cited('engine.plays-from-facedown', 'event', ('811.1.d',), '{player} plays {card} from facedown at {at} ({targets})'),
     Cited('engine.plays', 'event', ('353',), '{player} plays {card} (PLAYS)'),
+    Cited('engine.plays-from-trash', 'event', ('353', '419.1.a'), '{player} plays {card} from the trash'),
     Cited('engine.assigns-combat-damage', 'event', ('465.2.c',), '{player} assigns combat damage: {damage}'),
     Cited('engine.activates', 'event', ('377',), "{player} activates {source}'s {ability} ({targets})"),
     Cited('engine.unknown-action', 'refusal', ('410',), 'unknown action ...'),
@@ -236,6 +251,7 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('scoring.conquers-one-point-short-victory', 'event', ('471.1.b', '470', '383.4.c.2.c', 'R16', 'R18'), '{player} conquers {bf} one point short of victory without having scored every battlefield this turn: draws a card instead of the point; {bf} counts as scored this turn'),
     Cited('scoring.holds-scores-1-now', 'event', ('469.2', '315.2.b'), '{player} holds {bf} and scores 1 (now {points})'),
     # -- simulator/rules/targets.py
+    Cited('targets.not-in-a-trash', 'refusal', ('356', '108'), '... targets a card in a trash; ... is not in a trash'),
     Cited('targets.was-played-from-facedown-not', 'refusal', ('811.1.d.2',), '... chooses only at ... (played from facedown there): ... is not there'),
     Cited('targets.was-played-from-facedown-choices', 'refusal', ('811.1.d.2',), '... chooses only at ... (played from facedown there), not ...'),
     Cited('targets.takes-no-target', 'refusal', ('356',), '... takes no target ...'),

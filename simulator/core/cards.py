@@ -21,10 +21,13 @@ VERBS: dict[str, tuple[str, ...]] = {
     "play-unit": ("might", "at"),
     "add": ("energy",),
     "counter": ("item",),
-    "draw": ("count",),
+    "draw": ("count", "player"),
     "extra-turn": ("player",),
     "play": ("card", "at"),
-    "banish": ("unit",),
+    "banish": ("unit", "card"),
+    "return": ("unit", "card"),
+    "discard": ("count", "player", "card"),
+    "recycle": ("card", "count", "from", "player"),
     "replay": ("unit", "at"),
     "ready": ("unit",),
     "exhaust": ("unit",),
@@ -45,7 +48,7 @@ CONDITIONS = {"alone-here": False, "enemy-alone-here": False, "at-battlefield": 
               "might-at-least": True}
 SPEEDS = ("normal", "action", "reaction")
 #: the fields a card may leave to the player as ``target`` (356): units, places, chain items, players
-TARGET_FIELDS = ("unit", "to", "at", "item", "player")
+TARGET_FIELDS = ("unit", "to", "at", "item", "player", "card")
 TIMINGS = ("normal", "action", "reaction")
 TYPES = ("spell", "unit", "gear")
 #: keyword -> (takes a number, its default, the rule); see simulator/rules/keywords.py for what each does
@@ -89,6 +92,7 @@ class Card:
     keywords: tuple = ()          # ((name, value), ...), names from KEYWORDS
     name: str = ""                # the printed name of a real card ("" for the built-in test cards)
     unmodelled: str = ""          # what of the real card this model leaves out
+    trash_cost: int | None = None  # play-from-trash: it may be played from its owner's trash for this cost (Z4)
 
     def target_fields(self) -> tuple[str, ...]:
         """The fields the player names in ``targets`` when playing it, in order."""

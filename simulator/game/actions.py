@@ -15,6 +15,7 @@ from simulator.rules.targets import check_targets, pool, target_fields, target_o
 from simulator.rules.triggers import deciding, orderer, unordered_labels
 from simulator.rules import damage, hidden as facedown
 from simulator.rules.resources import available, cost_of
+from simulator.rules.zones import card_of, trash_cost
 from simulator.core.cards import keyword
 from simulator.core.errors import IllegalAction, TooCostly, need as _need
 from simulator.core.model import State
@@ -42,6 +43,7 @@ class Action:
     damage: tuple[tuple[str, int], ...] = ()   # assign: (unit, amount) pairs (465.2.c)
     accelerate: bool = False         # play: pay Accelerate's extra cost to enter ready (805)
     hidden: bool = False             # play: from a facedown card at a battlefield (811.1.d), not the hand
+    origin: str | None = None        # play, hide: "trash": from the player's trash (Z4), not the hand
 
     def summary(self) -> str:
         """The action as the scenario format's ``legal`` lists it (one entry per card or unit set)."""
@@ -49,9 +51,9 @@ class Action:
         if k == "move":
             return f"move {' '.join(self.units)} {self.to}"
         if k == "play":
-            return f"play {self.card}" + (" from hidden" if self.hidden else "")
+            return f"play {self.card}" + (" from hidden" if self.hidden else " from trash" if self.origin else "")
         if k == "hide":
-            return f"hide {self.card} {self.at}"
+            return f"hide {self.card} {self.at}" + (" from trash" if self.origin else "")
         if k == "activate":
             return f"activate {self.source} {self.ability}"
         if k == "choose":
@@ -334,6 +336,9 @@ def _check_hide(g: State, a: Action, st: str) -> None:
     card of theirs, on their own turn in Neutral Open while holding priority (no chain)."""
     p = a.player
     card = _card(g, a)
+    if a.origin == "trash":
+        raise IllegalAction("Hidden lets a card be hidden from the hand only; a permission to play from the trash "
+                            "does not allow hiding", cite("actions.hide-from-hand-only"))
     if card is None or a.card not in g.hands.get(p, []):
         raise IllegalAction(f"{a.card} is not in {p}'s hand", cite("actions.not-hand"))
     if keyword(card.keywords, "hidden") is None:
@@ -397,7 +402,7 @@ def _check_move(g: State, a: Action, st: str) -> None:
 
 
 def _card(g: State, a: Action):
-    return g.cfg.cards.get(a.card)
+    return g.cfg.cards.get(card_of(g, a.card)) if a.card is not None else None
 
 
 #: the timing keywords from the least to the most permissive
@@ -420,6 +425,8 @@ def _check_play(g: State, a: Action, st: str) -> None:
             raise IllegalAction(f"{a.card} was hidden this turn: it can be played from the next turn", cite("actions.was-hidden-turn-can-played"))
         where_hidden = e[0]
         kw = max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.__getitem__)
+    elif a.origin == "trash":
+        _check_from_trash(g, a, card)
     elif card is None or a.card not in g.hands.get(p, []):
         raise IllegalAction(f"{a.card} is not in {p}'s hand", cite("actions.not-hand-2"))
     if card.type == "unit" and not a.hidden and keyword(card.keywords, "ambush") is not None \
@@ -446,10 +453,37 @@ def _check_play(g: State, a: Action, st: str) -> None:
         raise IllegalAction(f"{a.card} has no Accelerate", cite("actions.has-no-accelerate"))
     check_targets(g, p, a.targets, card.target_fields(), name, card.friendly, hidden_at=where_hidden)
     if g.cfg.resources is not None:
-        need = cost_of(card, accelerate=a.accelerate, hidden=a.hidden)
+        need = cost_of(card, accelerate=a.accelerate, hidden=a.hidden,
+                       base=trash_cost(g, p, card) if a.origin == "trash" else None)
         if need > available(g, p):
             raise IllegalAction(f"{a.card} costs {need} energy; {p} has {g.energy.get(p, 0)} in the pool and "
                                 f"{g.runes.get(p, 0)} ready runes", cite("actions.costs-energy-has-pool-ready-2"))
+
+
+def _trash_plays(g: State, p: str, board: list) -> list:
+    """Z4: ``play CARD from trash`` for each card name in ``p``'s trash that something lets them play from there
+    (each candidate checked like a play from the hand); never a hide."""
+    out = []
+    for cid in dict.fromkeys(g.pile("trash", p)):
+        card = g.cfg.cards.get(card_of(g, cid))
+        if card is None or trash_cost(g, p, card) is None:
+            continue
+        if card.type == "unit":
+            out += [_action("play", p, card=cid, at=where, origin="trash") for where in ("base", *g.bfs)]
+        else:
+            fields = card.target_fields()
+            for combo in product(*[target_pool(g, f, board) for f in fields]):
+                out.append(_action("play", p, card=cid, targets=tuple(zip(fields, combo)), origin="trash"))
+    return out
+
+
+def _check_from_trash(g: State, a: Action, card) -> None:
+    """Z4: a card in the player's own trash, played only where something lets them (419.1.a)."""
+    p = a.player
+    if card is None or a.card not in g.pile("trash", p):
+        raise IllegalAction(f"{a.card} is not in {p}'s trash", cite("actions.not-in-trash"))
+    if trash_cost(g, p, card) is None:
+        raise IllegalAction(f"nothing lets {p} play {a.card} from the trash", cite("actions.nothing-lets-play-from-trash"))
 
 
 def _check_activate(g: State, a: Action, st: str) -> None:
@@ -533,6 +567,7 @@ def candidates(g: State, p: str) -> list[Action]:
         if keyword(card.keywords, "hidden") is not None:
             for bf in g.bfs:
                 out.append(_action("hide", p, card=cid, at=bf))
+    out += _trash_plays(g, p, board)
     for bf, owner, cid, fresh in g.hidden:
         card = g.cfg.cards.get(cid)
         if owner != p or fresh or card is None:

@@ -11,7 +11,7 @@ from statecharts import timing
 from statecharts.states import ChainState
 from statecharts.citations import cite
 
-from simulator.rules import concede
+from simulator.rules import concede, zones
 from simulator.game.actions import Action, check, choice, legal
 from simulator.game.setup import build
 from simulator.game import shape
@@ -130,7 +130,7 @@ def perform(g: State, a: Action) -> None:
         standard_move(g, p, [g.units[u] for u in a.units], need(a.to, "move's destination"))
     elif k == "play":
         name = need(a.card, "play's card")
-        card = g.cfg.cards[name]
+        card = g.cfg.cards[zones.card_of(g, name)]
         at = a.at or "base"
         if a.hidden:
             e = facedown.entry(g, p, name, a.at)
@@ -139,19 +139,24 @@ def perform(g: State, a: Action) -> None:
             log(g, "{player} plays {card} from facedown at {at} ({targets})" if a.targets else
                 "{player} plays {card} from facedown at {at}", cite("engine.plays-from-facedown"), p, card=name, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
+        elif a.origin == "trash":
+            zones.to_chain(g, p, "trash", name)
+            log(g, "{player} plays {card} from the trash ({targets})" if a.targets else
+                "{player} plays {card} from the trash", cite("engine.plays-from-trash"), p, card=name,
+                targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         else:
-            hand = list(g.hands[p])
-            hand.remove(name)
-            g.set_hand(p, hand)
+            zones.to_chain(g, p, "hand", name)
             log(g, PLAYS[card.type == "unit", bool(a.targets)], cite("engine.plays"), p, card=name, at=at,
                 targets=", ".join(f"{f}: {v}" for f, v in a.targets))
         g.invited = None
-        pay(g, p, cost_of(card, accelerate=a.accelerate, hidden=a.hidden),
+        pay(g, p, cost_of(card, accelerate=a.accelerate, hidden=a.hidden,
+                          base=zones.trash_cost(g, p, card) if a.origin == "trash" else None),
             name + (" and its Accelerate" if a.accelerate else ""))
         ready = keyword(card.keywords, "accelerate") is not None and (a.accelerate or g.cfg.resources is None)
-        item = Item(g.next_uid(), name, p, card.type, card.effect, targets=a.targets, card=name,
+        item = Item(g.next_uid(), card.id, p, card.type, card.effect, targets=a.targets, card=card.id,
                     immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready,
-                    hidden_at=at if a.hidden and card.type != "spell" else None)   # its play effect (811.1.d.2)
+                    hidden_at=at if a.hidden and card.type != "spell" else None,   # its play effect (811.1.d.2)
+                    entry=name if name != card.id else None)
         put_on_chain(g, item, "card")
     elif k == "hide":
         facedown.hide(g, p, need(a.card, "hide's card"), need(a.at, "hide's battlefield"))

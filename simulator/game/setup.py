@@ -34,7 +34,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
     res = setup.get("resources")
     cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged,
                  resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
-                 manual=setup.get("assign") == "manual")
+                 manual=setup.get("assign") == "manual", zones=bool(setup.get("zones")))
     install()                                        # the rules' named guards and effects
     cfg.rt = Runtime(backend)
     g = State(cfg)
@@ -60,7 +60,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
             g.ms[("battlefield.control", bf)] = Control.Controlled
     for p in players:
         g.score[p] = 0
-        g.set_hand(p, list((setup.get("hands") or {}).get(p, [])))
+        g.set_hand(p, [_entry(cfg, e) for e in (setup.get("hands") or {}).get(p, [])])
         g.energy[p] = int(((res or {}).get(p) or {}).get("energy", 0))
         if cfg.resources is not None:
             g.runes[p] = cfg.resources[p]
@@ -71,8 +71,35 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
         g.units[entry["id"]] = make_unit(entry, cfg.cards, "unit")
     for entry in setup.get("gear", []) or []:
         g.units[entry["id"]] = make_unit(entry, cfg.cards, "gear")
+    if cfg.zones:
+        zones(g, setup)
     g.priority = players[0]
     return g
+
+
+def _entry(cfg: Config, e) -> str:
+    """A zone entry (Z1): a card id, or ``{id: ID, card: CARD}`` (its id is kept in ``cfg.ids``)."""
+    if isinstance(e, dict):
+        cfg.ids[e["id"]] = e["card"]
+        return e["id"]
+    return e
+
+
+def zones(g: State, setup: dict) -> None:
+    """Z1: the decks (``count`` cards, the ``top`` ones named, the rest blank cards), trash and banishment; a unit
+    or gear declared without ``card:`` is an anonymous card named by its id (cost 0, its might and abilities)."""
+    cfg = g.cfg
+    for key in ("units", "gear"):
+        for e in setup.get(key) or []:
+            u = g.units[e["id"]]
+            if u.card is None:
+                cfg.cards[u.id] = Card(u.id, u.kind, might=u.might, abilities=u.abilities, keywords=u.keywords)
+    for p, d in (setup.get("decks") or {}).items():
+        count, top = (d, []) if isinstance(d, int) else (d["count"], d.get("top") or [])
+        g.set_pile("deck", p, tuple([_entry(cfg, e) for e in top] + ["card"] * (count - len(top))))
+    for zone in ("trash", "banished"):
+        for p, cards in (setup.get(zone) or {}).items():
+            g.set_pile(zone, p, tuple(_entry(cfg, e) for e in cards or []))
 
 
 def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
@@ -145,11 +172,12 @@ def to_ability(a: dict) -> Ability:
     return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static,
                    condition=to_condition(a.get("if")), once=bool(a.get("once-per-turn")),
                    speed=a.get("speed", "normal"), exhaust=bool(a.get("exhaust")), by=a.get("by", "any"),
-                   cost=int(a.get("cost", 0)))
+                   cost=int(a.get("cost", 0)), play_from=(a.get("static") or {}).get("may-play-from", ""))
 
 
 def to_card(cid: str, d: dict) -> Card:
     abilities = tuple(to_ability(a) for a in d.get("abilities", []) or []) + keyword_abilities(d.get("keywords"))
     return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
                 int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)),
-                cost=int(d.get("cost", 0)), keywords=to_keywords(d.get("keywords")))
+                cost=int(d.get("cost", 0)), keywords=to_keywords(d.get("keywords")),
+                trash_cost=None if "play-from-trash" not in d else int((d["play-from-trash"] or {}).get("energy", 0)))

@@ -7,7 +7,9 @@ from simulator.core.log import fire, log
 from simulator.core.model import ADD_UP, Item, Resolving, State, Unit
 from simulator.core.registry import effect, guard
 from simulator.rules.damage import deal
-from simulator.rules.zones import leave_board
+from simulator.rules.draw import draw
+from simulator.rules import zones
+from simulator.rules.zones import card_left_chain, leave_board
 from simulator.rules.triggers import describe, holds
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 from simulator.rules.triggers import trigger_abilities
@@ -58,6 +60,7 @@ def _carry_out(g: State, r: Resolving, decided: bool | None = None) -> None:
     settle_arrivals(g, arrivals)
     for u in entering:                              # 354.3: their play resumes once the item has resolved
         enter_token(g, u, item)
+    card_left_chain(g, item)                        # 158: a resolved spell goes to its owner's trash
     if item.kind == "spell" and g.spell_watchers():
         fire(g, "chain", "spell_resolved", item=item.name, player=item.controller)   # 419.4.a
 
@@ -242,9 +245,9 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
         elif verb == "counter":
             _counter(g, item, args.get("item"))
         elif verb == "draw":
-            k = int(args.get("count", 1))
-            g.drawn[item.controller] = g.drawn.get(item.controller, 0) + k
-            log(g, "{player} draws {count}", cite("effects.draws"), item.controller, count=k)
+            draw(g, args.get("player") or item.controller, int(args.get("count", 1)))
+        elif verb in zones.VERBS:
+            zones.carry_out(g, item, verb, args)
         elif verb == "extra-turn":
             who = args.get("player") or item.controller
             if ruling_is(g, "R11", "fifo"):
@@ -257,7 +260,7 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
 
 #: the verbs that act on a unit on the board (its ``unit`` field)
 UNIT_VERBS = ('move', 'recall', 'stun', 'buff', 'en-garde', 'damage', 'kill', 'banish', 'replay', 'ready', 'exhaust', 'ward',
-              'give-keyword')
+              'give-keyword', 'return')
 
 
 def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: list) -> None:
@@ -303,6 +306,8 @@ def _unit_verb(g: State, item: Item, verb: str, u: Unit, args: dict, entering: l
         g.dirty = True
     elif verb == "replay":
         _replay(g, item, u, args.get("at") or "base", entering)
+    elif verb == "return":
+        zones.return_unit(g, item, u)
     elif verb in ("ready", "exhaust"):
         u.exhausted = verb == "exhaust"
         g.dirty = True
@@ -372,5 +377,6 @@ def _counter(g: State, item: Item, name) -> None:
             victim = g.chain.pop(i)
             g.dirty = True
             log(g, "{item} is countered", cite("effects.countered"), item.controller, item=victim.name)
+            card_left_chain(g, victim)              # 425.1.a.1: a countered card goes to its owner's trash
             return
     log(g, "nothing named {item} is on the chain to counter", cite("effects.nothing-named-chain-counter"), item.controller, item=name)

@@ -5,6 +5,7 @@ from statecharts.citations import cite
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, test
+from simulator.rules.draw import draw
 from simulator.rules.scoring import hold_all
 
 
@@ -16,8 +17,9 @@ def _hold(g: State, inst, ctx) -> None:
 
 @effect("draw_for_turn")
 def _draw(g: State, inst, ctx) -> None:
-    """315.4: draw 1 (decks are not modelled: an unnamed card, never a burn out)."""
-    g.drawn[g.turn] = g.drawn.get(g.turn, 0) + 1
+    """315.4.b: the turn player draws 1 (413): from a modelled deck, with Burn Out (431); from an endless deck a
+    blank card, never a burn out (Z2)."""
+    draw(g, g.turn, 1, say=False)
 
 
 @effect("main_start")

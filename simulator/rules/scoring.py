@@ -61,7 +61,8 @@ def conquer(g: State, bf: str, player: str) -> None:
         log(g, "{player} conquers {bf} and scores 1 (now {points})", cite("scoring.conquers-scores-1-now"), player, bf=bf,
             points=points(g, player))
     else:
-        g.drawn[player] = g.drawn.get(player, 0) + 1
+        from simulator.rules.draw import draw      # (draw builds on scoring: Burn Out gives points, 431.2.c)
+        draw(g, player, 1, say=False)
         g.dirty = True
         log(g, "{player} conquers {bf} one point short of victory without having scored every battlefield this "
                "turn: draws a card instead of the point; {bf} counts as scored this turn",

@@ -78,6 +78,10 @@ def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: st
     if "player" in given and "player" in fields:
         if given["player"] not in g.in_game():
             raise IllegalAction(f"{given['player']} is not a player in the game", cite("targets.not-player-game"))
+    if "card" in given and "card" in fields:
+        if given["card"] not in trashed(g):
+            raise IllegalAction(f"{what} targets a card in a trash; {given['card']} is not in a trash",
+                                cite("targets.not-in-a-trash"))
     if hidden_at is not None:
         _check_hidden_choices(g, given, what, hidden_at)
 
@@ -98,6 +102,11 @@ def _check_hidden_choices(g: State, given: dict, what: str, bf: str) -> None:
 
 
 
+def trashed(g: State) -> list[str]:
+    """The cards a ``card: target`` may name (Z3): every card in a trash, each entry once, in turn order."""
+    return list(dict.fromkeys(c for p in g.cfg.order for c in g.pile("trash", p)))
+
+
 def target_pool(g: State, field: str, board: list[str]) -> list:
     """What a player may name for a ``target`` field (356): a unit on the board, a place, a chain item (by its
     name: the newest of that name), a player in the game. Every kind the effect vocabulary lets a card
@@ -110,4 +119,6 @@ def target_pool(g: State, field: str, board: list[str]) -> list:
         return list(dict.fromkeys(it.name for it in g.chain))
     if field == "player":
         return list(g.in_game())
+    if field == "card":
+        return trashed(g)
     raise ValueError(f"{field!r} is not a target field")   # the validator refuses it (TARGET_FIELDS)

@@ -45,20 +45,23 @@ ACTION_FIELDS = {
     "order": ("triggers",),
     "target": ("targets",),
     "assign": ("damage",),
-    "hide": ("card", "at"),
+    "hide": ("card", "at", "from"),
 }
 REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
                    "invite": ("teammate",), "order": ("triggers",), "target": ("targets",),
                    "assign": ("damage",), "hide": ("card", "at")}
 STATES = TURN_STATES
-ZONES = ("board", "trash", "banished", "removed")
+ZONES = ("board", "hand", "deck", "trash", "banished", "chain", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None),
                "ward": bool}
 EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
-               "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
+               "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear",
+               "hand", "deck", "trash", "banished")
 #: what a ``show:`` step may name (``all``: every one): the expectation keys, and two that are only shown
 SHOW_KEYS = EXPECT_KEYS + ("passed", "decision")
+#: the zone expectation keys (Z6)
+ZONE_EXPECT = {"hand", "deck", "trash", "banished"}
 PHASES = (Phase.Awaken, Phase.BeginningStep, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending,
           Phase.GameOver)
 
@@ -275,8 +278,12 @@ class Validator(SetupValidator):
     then the ids its steps and expectations name."""
 
     def scenario(self, doc) -> Scenario:
+        self.decks = set(doc.get("decks") or ())
         pos = self.position({k: v for k, v in doc.items() if k in SETUP_KEYS})
         steps = [self.step(s, i) for i, s in enumerate(doc["steps"])]
+        if any(st.expect and ZONE_EXPECT & set(st.expect) or st.action and st.action.origin == "trash"
+               for st in steps):
+            pos.setup["zones"] = True                # asking about the zones, or playing from one: Z1
         return Scenario(self.file, doc["name"], pos.setup, pos.cards, steps, pos.rulings, doc.get("pending"), self.where)
 
     # -- steps -----------------------------------------------------------------------------
@@ -316,16 +323,17 @@ class Validator(SetupValidator):
                 self.unit_id(uid, path + ("damage", uid), f"{tag}'s damage")
             a = Action("assign", p, damage=tuple(s["damage"].items()))
         elif kind == "hide":
-            a = Action("hide", p, card=self.card_id(s["card"], path + ("card",), tag),
-                       at=self.battlefield(s["at"], path + ("at",), f"{tag}'s at"))
+            a = Action("hide", p, card=self.play_card(s["card"], path + ("card",), tag),
+                       at=self.battlefield(s["at"], path + ("at",), f"{tag}'s at"),
+                       origin="trash" if s.get("from") == "trash" else None)
         else:
             a = Action(kind, p)
         return Step(i + 1, line, action=a, illegal=s.get("illegal", False))
 
     def play(self, s: dict, path: Path, p: str, tag: str) -> Action:
         """A play step: the card is declared, its targets are the fields its effect leaves to the player."""
-        cid = self.card_id(s["card"], path + ("card",), tag)
-        card = self.cards[cid]
+        cid = self.play_card(s["card"], path + ("card",), tag)
+        card = self.card_named(cid)
         targets = self.opt(s, "targets", {})
         fields = card.target_fields()
         for f, v in targets.items():
@@ -342,7 +350,24 @@ class Validator(SetupValidator):
             if hidden and at not in self.bfs:
                 self.fail(path + ("at",), f"a hidden card is played from a battlefield, not {_fmt(at)}")
         ordered = tuple((f, targets[f]) for f in fields if f in targets)
-        return Action("play", p, card=cid, targets=ordered, at=at, accelerate=s.get("accelerate", False), hidden=hidden)
+        return Action("play", p, card=cid, targets=ordered, at=at, accelerate=s.get("accelerate", False), hidden=hidden,
+                      origin="trash" if s.get("from") == "trash" else None)
+
+    def play_card(self, v, path: Path, tag: str) -> str:
+        """The card a play or hide step names: a card, or the id of a card outside the board (a zone entry's, a
+        unit's or gear's, Z1)."""
+        if isinstance(v, str) and (v in self.zone_ids or v in self.units or v in self.gear):
+            return v
+        if isinstance(v, str) and v not in self.cards and "#" in v:
+            return self.unit_id(v, path, tag, gear=True)
+        return self.card_id(v, path, tag)
+
+    def card_named(self, cid: str) -> Card:
+        """The card of a play step's card or id: a declared id's card, a unit's card, or an anonymous unit card."""
+        name = self.zone_ids.get(cid) or self.unit_cards.get(cid) or (cid.split("#")[0] if "#" in cid else cid)
+        if name in self.cards:
+            return self.cards[name]
+        return Card(name, "gear" if name in self.gear else "unit")
 
     def target_value(self, f: str, v, path: tuple, tag: str) -> None:
         """One target's value, checked by the kind of its field (a place, a unit, a player, a number)."""
@@ -380,7 +405,21 @@ class Validator(SetupValidator):
             elif k in ("staged", "hidden", "contested", "controller", "score", "units", "legal", "players", "energy",
                        "runes", "gear", "winner"):
                 self.named(k, v, p)
+            elif k in ZONE_EXPECT:
+                self.zone_expectation(k, v, p)
         return e
+
+    def zone_expectation(self, k: str, v: dict, p: Path) -> None:
+        """Z6: players named; a deck asked about is modelled; its ``top`` is no longer than its ``count``."""
+        for who, x in v.items():
+            self.player(who, p + (who,), k)
+            if k != "deck":
+                continue
+            if who not in self.decks:
+                self.fail(p + (who,), f"{who}'s deck is endless: give {who} a decks: entry")
+            if isinstance(x, dict) and len(x.get("top", [])) > x["count"]:
+                self.fail(p + (who, "top"), f"{who}'s deck: top names {len(x['top'])} cards, more than its count "
+                                            f"{x['count']}")
 
     def named(self, k: str, v, p: Path) -> None:
         """The keys and values of one expectation key that must be declared ids."""
@@ -567,6 +606,9 @@ def compare(key: str, want, v: dict) -> list[str]:
         return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
     if key == "gear":
         return _objects("gear", "gear ", want, got)
+    if key in ("hand", "trash", "banished", "deck"):
+        return [f"expected {key} of {p} {_fmt(w)}, got {_fmt(got.get(p))}" for p, w in want.items()
+                if not zone_holds(key, w, got.get(p), v.get("_names", {}))]
     if key == "staged":
         norm = {b: sorted(k) for b, k in want.items()}
         return [] if norm == {b: sorted(k) for b, k in got.items()} else [f"expected staged {_fmt(want)}, got {_fmt(got)}"]
@@ -578,6 +620,44 @@ def compare(key: str, want, v: dict) -> list[str]:
     if key == "winner" and isinstance(want, list) and isinstance(got, list):
         return [] if sorted(want) == sorted(got) else [f"expected winner {_fmt(want)}, got {_fmt(got)}"]
     return [] if want == got else [f"expected {key} {_fmt(want)}, got {_fmt(got)}"]
+
+
+def zone_holds(key: str, want, got, names: dict) -> bool:
+    """Z6: whether a player's zone holds as expected. ``names``: each card's card name. An entry matches a card
+    whose id is that entry, else one whose card name is that entry (``card``: a blank card); each entry matches a
+    different card. A list is compared as a multiset, exactly; ``count`` is the number of cards; ``has``: each
+    entry is matched; ``lacks``: no card matches; a deck's ``top``: the named cards on top, in order."""
+    if got is None:
+        return False
+    if key == "deck":
+        want = {"count": want} if isinstance(want, int) else want
+        top = got["top"]
+        return got["count"] == want["count"] and len(want.get("top", [])) <= len(top) and all(
+            w == c or names.get(c) == w for w, c in zip(want.get("top", []), top))
+    if isinstance(want, list):
+        missing, rest = _match(want, got, names)
+        return not missing and not rest
+    return (want.get("count", len(got)) == len(got) and not _match(want.get("has", []), got, names)[0]
+            and not any(w == c or names.get(c) == w for w in want.get("lacks", []) for c in got))
+
+
+def _match(want: list, have: list, names: dict) -> tuple[list, list]:
+    """(the entries matched to no card, the cards no entry matched): ids first, then card names."""
+    rest = list(have)
+    by_name = []
+    for w in want:
+        if w in rest:
+            rest.remove(w)
+        else:
+            by_name.append(w)
+    missing = []
+    for w in by_name:
+        hit = next((c for c in rest if names.get(c, c) == w), None)
+        if hit is None:
+            missing.append(w)
+        else:
+            rest.remove(hit)
+    return missing, rest
 
 
 def step_of(a: Action) -> dict:
@@ -594,6 +674,8 @@ def step_of(a: Action) -> dict:
             d["accelerate"] = True
         if a.hidden:
             d["from"] = "hidden"
+        if a.origin == "trash":
+            d["from"] = "trash"
     elif a.kind == "activate":
         d.update(source=a.source, ability=a.ability)
     elif a.kind == "choose":
@@ -609,6 +691,8 @@ def step_of(a: Action) -> dict:
         d["damage"] = dict(a.damage)
     elif a.kind == "hide":
         d.update(card=a.card, at=a.at)
+        if a.origin == "trash":
+            d["from"] = "trash"
     if a.targets and a.kind in ("play", "activate", "target"):
         d["targets"] = dict(a.targets)
     return d

@@ -26,8 +26,8 @@ from typing import Any
 
 from simulator.core import cards as cardlib
 from simulator.game.setup import MODES, RULINGS
-from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
-                                     SETUP_KEYS)
+from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, MAX_ZONE, NON_NEGATIVE, NUMBER_FIELDS,
+                                     OPTIONAL_FIELDS, SETUP_KEYS)
 from simulator.scenario import loader
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -120,6 +120,10 @@ UNIT_ENTRY = {
 }
 
 
+#: verbs that act on exactly one of these fields (Z3: a unit on the board, or a card in a zone)
+ONE_OF = {"banish": ("unit", "card"), "return": ("unit", "card")}
+
+
 def _verb(verb: str, fields: tuple) -> dict:
     """One effect verb's fields: numbers are never targets (356), places and units are words."""
     props: dict[str, dict] = {}
@@ -134,11 +138,16 @@ def _verb(verb: str, fields: tuple) -> dict:
             props[f] = _given_keyword()
         else:
             props[f] = WORD
-    needed = [f for f in fields if f not in OPTIONAL_FIELDS]
+    if verb == "recycle":
+        props["from"] = {"enum": ["trash", "hand"], "default": "trash", "description": "the zone recycled from"}
+    needed = [f for f in fields if f not in OPTIONAL_FIELDS and f not in ONE_OF.get(verb, ())]
     out = _obj(props, tuple(needed), f"{verb}: {', '.join(fields) or 'no fields'}")
     out["title"] = f"{verb}'s fields"
     out["x-messages"] = {"required": f"{verb} needs {{missing}}"}
-    return out if needed else {**out, "type": ["object", "null"]}
+    if verb in ONE_OF:
+        out["oneOf"] = [{"required": [f]} for f in ONE_OF[verb]]
+        out["x-messages"]["oneOf"] = f"{verb} names exactly one of {' or '.join(ONE_OF[verb])}"
+    return out if needed or verb in ONE_OF else {**out, "type": ["object", "null"]}
 
 
 def _effect() -> dict:
@@ -166,7 +175,7 @@ def _effect() -> dict:
 
 def _ability(battlefield: bool) -> dict:
     """A unit's or gear's ability (triggered or activated), or a battlefield's (triggered or static)."""
-    kinds = ("trigger", "static") if battlefield else ("trigger", "activated")
+    kinds = ("trigger", "static") if battlefield else ("trigger", "activated", "static")
     props = {
         "name": TEXT,
         "trigger": {"enum": list(cardlib.BATTLEFIELD_TRIGGERS if battlefield else cardlib.TRIGGERS)},
@@ -186,7 +195,9 @@ def _ability(battlefield: bool) -> dict:
                              "(`activate` names a unit or gear), so " + ("an activated ability" if k == "activated"
                                                                           else f"{k}") + " could never take effect")
     else:
-        props["static"] = never("static abilities are for battlefields")
+        props["static"] = {**_obj({"may-play-from": {"enum": ["trash"]}}, ("may-play-from",)), "title": "static",
+                           "description": "a permission: its controller may play their own cards from their trash "
+                                          "(Z4)"}
     out = _obj(props, ("name",), "a triggered (trigger:), activated (activated: true) or static (battlefields) ability")
     out["title"] = "an ability"
     out["dependentRequired"] = {k: [only] for k, only in (("speed", "activated"), ("exhaust", "activated"),
@@ -217,6 +228,8 @@ def _card() -> dict:
         "text": FREE,
         "friendly": {"type": "boolean", "description": "its unit: target must be friendly (356)"},
         "cost": WHOLE,
+        "play-from-trash": {**or_null(_obj({"energy": WHOLE})), "description": "it may be played from its owner's "
+                            "trash, for this cost instead of its own (Z4)"},
     }, description="a custom card")
     card["allOf"] = [
         {"if": spell, "then": {"properties": {"keywords": {"items": {"const": "hidden", "x-messages": {
@@ -306,6 +319,12 @@ def defs() -> dict:
         "gear": gear,
         "card_id": {"anyOf": [{"enum": sorted(cardlib.CATALOGUE)}, WORD],
                     "description": "a built-in card id, or a custom card declared under cards:"},
+        "zone_entry": {"if": {"type": "object"},
+                       "then": {**_obj({"id": UNIT_ENTRY["id"], "card": WORD}, ("id", "card")),
+                                "title": "a named card"},
+                       "else": REF("card_id"),
+                       "description": "a card in a zone: a card id (card: a blank card), or {id: ID, card: CARD} "
+                                      "naming that card ID (Z1)"},
         "players": players,
         "rulings": rulings,
         "cards": cards,
@@ -329,8 +348,21 @@ def setup_props() -> dict:
         "units": or_null(_list(REF("unit"))),
         "gear": or_null(_list(REF("gear"))),
         "hands": or_null({"type": "object",
-                          "additionalProperties": or_null({**_list(REF("card_id"), maxItems=MAX_HAND), "x-messages": {
+                          "additionalProperties": or_null({**_list(REF("zone_entry"), maxItems=MAX_HAND), "x-messages": {
                               "maxItems": f"{{what}} has {{count:,}} cards: at most {MAX_HAND:,}"}})}),
+        "decks": or_null({"type": "object", "additionalProperties": {
+            "if": {"type": "integer"}, "then": {**WHOLE, "maximum": MAX_ZONE},
+            "else": _obj({"count": {**WHOLE, "maximum": MAX_ZONE}, "top": or_null(_list(REF("zone_entry")))},
+                         ("count",))},
+            "description": "per player: the Main Deck, a count of cards, or {count: N, top: [...]} naming the top "
+                           "ones (top first; the count includes them); the rest are blank cards (Z1). A player "
+                           "without an entry has an endless deck"}),
+        "trash": or_null({"type": "object", "additionalProperties": or_null(_list(REF("zone_entry"),
+                                                                                  maxItems=MAX_ZONE)),
+                          "description": "per player: the cards in the trash, in the order they arrived (Z1)"}),
+        "banished": or_null({"type": "object", "additionalProperties": or_null(_list(REF("zone_entry"),
+                                                                                     maxItems=MAX_ZONE)),
+                             "description": "per player: the banished cards (Z1)"}),
         "cards": REF("cards"),
         "rulings": REF("rulings"),
         "resources": {"type": "object", "additionalProperties": or_null(
@@ -367,7 +399,7 @@ def _action(kind: str) -> dict:
                   "pattern": "trigger {value} is not SOURCE:ABILITY (e.g. a1:brace)"}}]}, minItems=1, uniqueItems=True)
               | {"x-messages": {"uniqueItems": "trigger {twice} is listed twice",
                                 "minItems": "an order lists at least one trigger (SOURCE:ABILITY)"}},
-              "accelerate": {"type": "boolean"}, "from": {"enum": ["hand", "hidden"], "default": "hand"},
+              "accelerate": {"type": "boolean"}, "from": {"enum": ["hand", "hidden", "trash"], "default": "hand"},
               "damage": {"type": "object", "additionalProperties": WHOLE, "maxProperties": 64,
                          "x-messages": {"maxProperties": "an assignment names at most 64 units"}},
               "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"], **PRINTABLE}}}
@@ -433,11 +465,22 @@ def _expectation() -> dict:
         "energy": {"type": "object", "additionalProperties": WHOLE},
         "runes": {"type": "object", "additionalProperties": WHOLE},
         "hidden": {"type": "object", "additionalProperties": or_null(_list(REF("card_id")))},
-        "gear": {"type": "object", "additionalProperties": _obj({"exhausted": {"type": "boolean"}})},
+        "gear": {"type": "object", "additionalProperties": _obj({"exhausted": {"type": "boolean"},
+                                                                  "zone": {"enum": list(loader.ZONES)}})},
+        **{z: {"type": "object", "additionalProperties": _zone_expectation()} for z in ("hand", "trash", "banished")},
+        "deck": {"type": "object", "additionalProperties": {
+            "if": {"type": "integer"}, "then": WHOLE,
+            "else": _obj({"count": WHOLE, "top": _list(WORD)}, ("count",))}},
     }
     return {"type": "object", "minProperties": 1, "additionalProperties": False, "title": "an expectation",
             "x-messages": {"minProperties": "expect: names at least one key"},
             "properties": {k: shapes.get(k, {}) for k in loader.EXPECT_KEYS}}
+
+
+def _zone_expectation() -> dict:
+    """A hand, trash or banishment expected (Z6): a list of entries (exactly, as a multiset), or {count, has, lacks}."""
+    return {"if": {"type": "array"}, "then": _list(WORD),
+            "else": {**_obj({"count": WHOLE, "has": _list(WORD), "lacks": _list(WORD)}), "minProperties": 1}}
 
 
 def _show() -> dict:

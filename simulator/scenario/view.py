@@ -10,6 +10,7 @@ from simulator.game.actions import choice, legal
 from simulator.core.model import State
 from simulator.rules.moves import UNCONTESTED
 from simulator.rules.scoring import points
+from simulator.rules.zones import BLANK, card_of, endless
 
 
 def chain_names(g: State) -> list[str]:
@@ -58,6 +59,22 @@ def hidden(g: State) -> dict:
     return {b: sorted(c) for b, c in out.items()}
 
 
+def zones_view(g: State) -> dict:
+    """Each player's hand, trash and banishment (entries in order), and each modelled deck: its count and the named
+    cards on top, top first, down to the first blank card (Z6)."""
+    out: dict = {"hand": {p: list(g.hands.get(p, ())) for p in g.order}}
+    for z in ("trash", "banished"):
+        out[z] = {p: list(g.pile(z, p)) for p in g.order}
+    decks = {}
+    for p in g.order:
+        if not endless(g, p):
+            deck = g.pile("deck", p)
+            top = list(deck[:deck.index(BLANK)] if BLANK in deck else deck)
+            decks[p] = {"count": len(deck), "top": top}
+    out["deck"] = decks
+    return out
+
+
 def winner(g: State):
     if g.winner is None:
         return None
@@ -92,6 +109,11 @@ def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
         v["hidden"] = hidden(g)
     if every:
         v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"}
+    if every or g.cfg.zones:                        # the zones (Z6): only where the file models them, or asked
+        v.update(zones_view(g))
+    if every:
+        v["_names"] = {c: card_of(g, c) for z in ("hand", "trash", "banished") for cs in v[z].values() for c in cs} \
+            | {c: card_of(g, c) for p in v["deck"] for c in g.pile("deck", p)}
     if with_legal:
         v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
     return v
@@ -112,6 +134,8 @@ LABELS = {
     "players": N_("players {value}"), "winner": N_("winner {value}"), "phase": N_("phase {value}"),
     "energy": N_("energy {value}"), "runes": N_("runes {value}"), "hidden": N_("hidden {value}"),
     "gear": N_("gear {value}"), "passed": N_("passed {value}"), "decision": N_("decision {value}"),
+    "hand": N_("hand {value}"), "deck": N_("deck {value}"), "trash": N_("trash {value}"),
+    "banished": N_("banished {value}"),
 }
 
 
