@@ -60,6 +60,8 @@ CHAIN = Machine(
         T("pass", "Execute", "Resolve", ("339", "340"), guards=("all_passed",),
           effects=("resolve_item",), say="every player has passed in succession"),
         T("pass", "Execute", "Execute", ("338.2", "312.2.d"), effects=("priority_to_next",)),
+        T("await_choice", "Resolve", "ResolveChoice", ("422", "158.3", "321"), guards=("resolving_discard",),
+          say="{player} chooses the card to discard for {item} as it executes; nothing else happens meanwhile"),
         T("await_choice", "Resolve", "ResolveChoice", ("383.3.a.3", "158.3", "321"), guards=("resolving_choice",),
           say="{player} decides a may of {item} as it executes; nothing else happens meanwhile"),
         T("decide", "ResolveChoice", "Resolve", ("383.3.a.3", "340"), effects=("resume_resolution",)),

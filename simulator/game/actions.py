@@ -15,6 +15,7 @@ from simulator.rules.targets import check_targets, pool, target_fields, target_o
 from simulator.rules.triggers import deciding, orderer, unordered_labels
 from simulator.rules import damage, hidden as facedown
 from simulator.rules.resources import available, cost_of
+from simulator.rules import zones
 from simulator.rules.zones import card_of, trash_cost
 from simulator.core.cards import keyword
 from simulator.core.errors import IllegalAction, TooCostly, need as _need
@@ -57,7 +58,8 @@ class Action:
         if k == "activate":
             return f"activate {self.source} {self.ability}"
         if k == "choose":
-            return f"choose {self.option}" if self.option is not None else f"choose {self.battlefield}"
+            return f"choose {self.option}" if self.option is not None else f"choose card {self.card}" \
+                if self.card is not None else f"choose {self.battlefield}"
         if k == "invite":
             return f"invite {self.teammate}"
         if k == "order":
@@ -88,20 +90,20 @@ def _refuse(action: str, st: str, **fmt: str) -> IllegalAction:
 #: the fields each kind of action takes (every other field keeps its default), and the rule it cites
 SHAPES = {
     "move": (("units", "to"), cite("actions.shapes-move")),
-    "play": (("card", "targets", "at", "accelerate", "hidden"), cite("actions.shapes-play")),
+    "play": (("card", "targets", "at", "accelerate", "hidden", "origin"), cite("actions.shapes-play")),
     "activate": (("source", "ability", "targets"), cite("actions.shapes-activate")),
     "pass": ((), cite("actions.shapes-pass")),
-    "choose": (("battlefield", "option"), cite("actions.shapes-choose")),
+    "choose": (("battlefield", "option", "card"), cite("actions.shapes-choose")),
     "concede": ((), cite("actions.shapes-concede")),
     "end-turn": ((), cite("actions.shapes-end-turn")),
     "invite": (("teammate",), cite("actions.shapes-invite")),
     "order": (("triggers",), cite("actions.shapes-order")),
     "target": (("targets",), cite("actions.shapes-target")),
     "assign": (("damage",), cite("actions.shapes-assign")),
-    "hide": (("card", "at"), cite("actions.shapes-hide")),
+    "hide": (("card", "at", "origin"), cite("actions.shapes-hide")),
 }
 _FIELDS = ("units", "to", "card", "targets", "at", "source", "ability", "battlefield", "teammate", "triggers",
-           "option", "damage", "accelerate", "hidden")
+           "option", "damage", "accelerate", "hidden", "origin")
 
 
 def check(g: State, a: Action) -> None:
@@ -164,7 +166,7 @@ def check_shape(g: State, a: Action) -> None:
         if getattr(a, f) is None:
             raise IllegalAction(f"{a.kind} needs {f}", rule)
     if a.kind == "play":
-        card = g.cfg.cards.get(a.card)
+        card = _card(g, a)
         if card is None:
             raise IllegalAction(f"{a.card} is not a card of this game", cite("actions.not-card-game"))
         if a.at is not None and card.type != "unit" and not a.hidden:
@@ -200,7 +202,7 @@ def _check_choice(g: State, a: Action, st: str) -> None:
         if a.battlefield not in g.choosing:
             raise IllegalAction(f"{a.battlefield} is not among the candidates ({', '.join(g.choosing)})", cite("actions.not-among-candidates"))
         return
-    if a.kind == "choose" and a.option is None:
+    if a.kind == "choose" and a.option is None and a.card is None:
         raise IllegalAction("there is no choice of battlefield to make", cite("actions.there-no-choice-battlefield-make"))
     if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving is not None:
         return _check_resolving_choice(g, a)
@@ -310,7 +312,10 @@ def _check_decision(g: State, a: Action) -> None:
 def _check_resolving_choice(g: State, a: Action) -> None:
     """383.3.a.3, 158.3: an item waits mid-resolution for its controller's yes or no on a may; nothing else
     happens meanwhile (nobody has priority, no trigger is ordered, no cleanup runs)."""
-    it = _need(g.resolving, "the resolving item").item
+    r = _need(g.resolving, "the resolving item")
+    it = r.item
+    if it.effect[r.at][0] == "discard":
+        return _check_discard_choice(g, a, r)
     if a.kind != "choose":
         raise IllegalAction(f"{it.controller} must first decide whether {it.name} does its optional part as it "
                             f"resolves; nobody has priority", cite("actions.must-first-decide-optional-part"))
@@ -318,6 +323,19 @@ def _check_resolving_choice(g: State, a: Action) -> None:
         raise IllegalAction(f"only {it.controller}, who controls {it.name}, decides", cite("actions.only-controller-decides-optional-part"))
     if a.option not in ("yes", "no"):
         raise IllegalAction("a may is decided with option yes or no", cite("actions.optional-part-option-yes-or-no"))
+
+
+def _check_discard_choice(g: State, a: Action, r) -> None:
+    """422 (Z3): a discard of cards that differ waits for its player's choice of a card in their hand."""
+    args = dict(r.item.effect[r.at][1])
+    who = zones.discarder(r.item, args)
+    if a.kind != "choose" or a.card is None:
+        raise IllegalAction(f"{who} must first choose the card to discard for {r.item.name}; nobody has priority",
+                            cite("actions.must-first-choose-discard"))
+    if a.player != who:
+        raise IllegalAction(f"only {who} chooses the card to discard", cite("actions.only-discarder-chooses"))
+    if a.card not in zones.discard_options(g, r.item, args):
+        raise IllegalAction(f"{a.card} is not in {who}'s hand", cite("actions.discard-not-in-hand"))
 
 
 def _check_assign(g: State, a: Action, who: str) -> None:
@@ -523,6 +541,10 @@ def candidates(g: State, p: str) -> list[Action]:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
     if g.ms[("chain", None)] == ChainState.ResolveChoice:    # a may as its entry executes (383.3.a.3)
         r = g.resolving
+        if r is not None and r.item.effect[r.at][0] == "discard":
+            args = dict(r.item.effect[r.at][1])
+            return out + ([_action("choose", p, card=c) for c in zones.discard_options(g, r.item, args)]
+                          if zones.discarder(r.item, args) == p else [])
         if r is None or r.item.controller != p:
             return out
         return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]

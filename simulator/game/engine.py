@@ -72,6 +72,11 @@ def perform(g: State, a: Action) -> None:
     k = a.kind
     if k == "concede":
         concede.concede(g, p)
+    elif k == "choose" and a.card is not None:
+        r = need(g.resolving, "the resolving item")
+        log(g, "{player} chooses {card} to discard ({item})", cite("engine.chooses-discard"), p, card=a.card,
+            item=r.item.name)
+        fire(g, "chain", "decide", item=r.item.name, player=p, option=a.card)
     elif k == "choose" and a.option is not None and g.ms[("chain", None)] == ChainState.ResolveChoice:
         r = need(g.resolving, "the resolving item")
         verb = r.item.effect[r.at][0]

@@ -130,7 +130,7 @@ class SetupValidator:
             if v in self.units or (gear and v in self.gear):
                 return v
             m = re.fullmatch(r"(.+)#[1-9][0-9]*", v)
-            if m and (m.group(1) == "token" or m.group(1) in self.cards):
+            if m and (m.group(1) == "token" or m.group(1) in self.cards or m.group(1) in self.unit_cards):
                 return v
         kind = "unit or gear" if gear else "unit"
         self.fail(path, f"unknown {kind} {_fmt(v)} in {what}")

@@ -43,7 +43,7 @@ def resolve(g: State, item: Item) -> None:
     _carry_out(g, Resolving(item, 0))
 
 
-def _carry_out(g: State, r: Resolving, decided: bool | None = None) -> None:
+def _carry_out(g: State, r: Resolving, decided: bool | str | None = None) -> None:
     """Carry out ``r.item``'s instructions from entry ``r.at`` (``decided``: the answer to that entry's may);
     stop at the next may decided as it executes, keeping what was done in ``g.resolving`` (383.3.a.3), or
     finish: arrivals settled together (R7), then what it played enters (354.3), then 419.4.a."""
@@ -77,6 +77,13 @@ def _resolving_choice(g: State, inst, ctx) -> bool:
     return g.resolving is not None
 
 
+@guard("resolving_discard")
+def _resolving_discard(g: State, inst, ctx) -> bool:
+    """An item's resolution waits for a player's choice of the card to discard (422, Z3)."""
+    r = g.resolving
+    return r is not None and r.item.effect[r.at][0] == "discard"
+
+
 @effect("await_resolution_choice")
 def _await_resolution_choice(g: State, inst, ctx) -> None:
     """383.3.a.3: the resolving item's controller decides its may as that entry executes; nobody has priority."""
@@ -91,7 +98,7 @@ def _resume_resolution(g: State, inst, ctx) -> None:
     """383.3.a.3: the decision is made; the resolution goes on from that entry (yes: it is carried out)."""
     r, g.resolving = g.resolving, None
     assert r is not None
-    _carry_out(g, r, ctx["option"] == "yes")
+    _carry_out(g, r, ctx["option"] if r.item.effect[r.at][0] == "discard" else ctx["option"] == "yes")
 
 
 @effect("abandon_resolution")
@@ -181,7 +188,7 @@ def _value(g: State, item: Item, field: str, value):
     return value
 
 
-def run_effects(g: State, item: Item, entering: list | None = None, start: int = 0, decided: bool | None = None,
+def run_effects(g: State, item: Item, entering: list | None = None, start: int = 0, decided: bool | str | None = None,
                 here_override: str | None = None) -> tuple[int, str | None] | None:
     """Carry out the item's instructions in order from entry ``start``; a unit or gear it plays is added to
     ``entering`` (354.3). An entry whose ``may`` is decided as it executes (383.3.a.3) stops the resolution:
@@ -247,7 +254,10 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
         elif verb == "draw":
             draw(g, args.get("player") or item.controller, int(args.get("count", 1)))
         elif verb in zones.VERBS:
-            zones.carry_out(g, item, verb, args)
+            chosen = decided if i == start and isinstance(decided, str) else None
+            if chosen is None and zones.must_choose(g, item, verb, args):
+                return i, here_override             # 422: the player chooses the card as the entry executes
+            zones.carry_out(g, item, verb, args, chosen)
         elif verb == "extra-turn":
             who = args.get("player") or item.controller
             if ruling_is(g, "R11", "fifo"):

@@ -153,10 +153,35 @@ def return_unit(g: State, item: Item, u: Unit) -> None:
     g.dirty = True
 
 
-def carry_out(g: State, item: Item, verb: str, args: dict) -> None:
+def discarder(item: Item, args: dict) -> str:
+    """Who discards: the entry's ``player``, else the item's controller."""
+    return args.get("player") or item.controller
+
+
+def must_choose(g: State, item: Item, verb: str, args: dict) -> bool:
+    """A discard of ``count`` cards waits for its player's choice (422) unless the candidates are alike or all go."""
+    if verb != "discard" or "card" in args:
+        return False
+    have = cards_in(g, "hand", discarder(item, args))
+    return min(int(args.get("count", 1)), len(have)) < len(have) and len({card_of(g, c) for c in have}) > 1
+
+
+def discard_options(g: State, item: Item, args: dict) -> list[str]:
+    """The cards a player may choose to discard: each distinct entry of their hand (Z3)."""
+    return list(dict.fromkeys(cards_in(g, "hand", discarder(item, args))))
+
+
+def carry_out(g: State, item: Item, verb: str, args: dict, chosen: str | None = None) -> None:
     """``return``, ``discard``, ``recycle`` or ``banish`` of a card (``card``: an entry, or ``target``'s choice)
-    or of ``count`` cards of a player's zone (discard: the hand; recycle: ``from``, default the trash)."""
+    or of ``count`` cards of a player's zone (discard: the hand; recycle: ``from``, default the trash); ``chosen``:
+    the card a player chose to discard (422), the rest of the count taken when alike."""
     entry = args.get("card")
+    if chosen is not None:
+        p = discarder(item, args)
+        _move(g, verb, "hand", p, chosen)
+        if int(args.get("count", 1)) > 1:
+            _some(g, item, verb, {**args, "count": int(args["count"]) - 1})
+        return
     if entry is None:
         _some(g, item, verb, args)
         return
@@ -178,13 +203,13 @@ def _some(g: State, item: Item, verb: str, args: dict) -> None:
     """``count`` cards (default 1) of ``player``'s (default the controller's) zone: the hand for a discard, ``from``
     (default the trash) for a recycle; as many as there are (422.4, 416.4). Which cards, when they differ, is the
     player's choice (riftsim takes them only when they are alike or all must go)."""
-    p = args.get("player") or item.controller
+    p = discarder(item, args)
     zone = "hand" if verb == "discard" else args.get("from") or "trash"
     have = cards_in(g, zone, p)
     n = min(int(args.get("count", 1)), len(have))
     if n < len(have) and len({card_of(g, c) for c in have}) > 1:
-        raise RulesBug(f"{p} must choose {n} of {len(have)} different cards to {verb}: that choice is not "
-                       f"modelled yet (Z3)")
+        raise RulesBug(f"{p} must choose {n} of {len(have)} different cards to {verb}: riftsim asks for one "
+                       f"card at a time, and only for a discard (Z3)")
     for entry in have[:n]:
         _move(g, verb, zone, p, entry)
 

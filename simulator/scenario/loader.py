@@ -38,7 +38,7 @@ ACTION_FIELDS = {
     "play": ("card", "targets", "at", "accelerate", "from"),
     "activate": ("source", "ability", "targets"),
     "pass": (),
-    "choose": ("battlefield", "option"),
+    "choose": ("battlefield", "option", "card"),
     "concede": (),
     "end-turn": (),
     "invite": ("teammate",),
@@ -310,7 +310,9 @@ class Validator(SetupValidator):
         elif kind == "target":
             a = Action("target", p, targets=self.targets(s["targets"], path + ("targets",), tag))
         elif kind == "choose":
-            if "option" in s:
+            if "card" in s:
+                a = Action("choose", p, card=s["card"])
+            elif "option" in s:
                 a = Action("choose", p, option={True: "yes", False: "no"}.get(s["option"], s["option"]))
             else:
                 a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
@@ -679,7 +681,9 @@ def step_of(a: Action) -> dict:
     elif a.kind == "activate":
         d.update(source=a.source, ability=a.ability)
     elif a.kind == "choose":
-        if a.option:
+        if a.card:
+            d["card"] = a.card
+        elif a.option:
             d["option"] = a.option
         else:
             d["battlefield"] = a.battlefield

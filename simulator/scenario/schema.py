@@ -122,6 +122,8 @@ UNIT_ENTRY = {
 
 #: verbs that act on exactly one of these fields (Z3: a unit on the board, or a card in a zone)
 ONE_OF = {"banish": ("unit", "card"), "return": ("unit", "card")}
+#: fields of these verbs that may be left out (Z3: a discard or recycle of a card, or of count cards)
+LEFT_OUT = {"discard": ("card",), "recycle": ("card", "from")}
 
 
 def _verb(verb: str, fields: tuple) -> dict:
@@ -140,7 +142,7 @@ def _verb(verb: str, fields: tuple) -> dict:
             props[f] = WORD
     if verb == "recycle":
         props["from"] = {"enum": ["trash", "hand"], "default": "trash", "description": "the zone recycled from"}
-    needed = [f for f in fields if f not in OPTIONAL_FIELDS and f not in ONE_OF.get(verb, ())]
+    needed = [f for f in fields if f not in OPTIONAL_FIELDS and f not in ONE_OF.get(verb, ()) + LEFT_OUT.get(verb, ())]
     out = _obj(props, tuple(needed), f"{verb}: {', '.join(fields) or 'no fields'}")
     out["title"] = f"{verb}'s fields"
     out["x-messages"] = {"required": f"{verb} needs {{missing}}"}
@@ -392,7 +394,7 @@ def setup_schema() -> dict:
 
 def _action(kind: str) -> dict:
     shapes = {"units": _list(WORD, minItems=1) | {"x-messages": {"minItems": "a move names at least one unit"}},
-              "to": WORD, "card": REF("card_id"),
+              "to": WORD, "card": WORD,
               "at": WORD, "source": WORD, "ability": TEXT, "battlefield": WORD, "teammate": WORD,
               "option": {"enum": ["yes", "no", True, False], "description": "a may's decision (383.3.a)"},
               "triggers": _list({**TEXT, "allOf": [{"pattern": "^[^:]+:.+$", "x-messages": {
@@ -412,8 +414,9 @@ def _action(kind: str) -> dict:
         props[f] = shapes.get(f, {})
     out = _obj(props, ("do", "player") + loader.REQUIRED_FIELDS.get(kind, ()))
     if kind == "choose":
-        out["oneOf"] = [{"required": ["battlefield"]}, {"required": ["option"]}]
-        out["x-messages"] = {"oneOf": "a choose step names either battlefield: (323.12) or option: yes | no (383.3.a)"}
+        out["oneOf"] = [{"required": ["battlefield"]}, {"required": ["option"]}, {"required": ["card"]}]
+        out["x-messages"] = {"oneOf": "a choose step names one of battlefield: (323.12), option: yes | no (383.3.a) "
+                                      "or card: (the card to discard, 422)"}
     return out
 
 
