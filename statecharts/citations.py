@@ -205,10 +205,10 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('zones.no-such-card', 'event', ('340', '055'), '{verb}: {card} is not where the instruction looks for it; nothing happens'),
     # -- simulator/rules/draw.py
     Cited('draw.draws-from-deck', 'event', ('413',), '{player} draws {count} ({left} left in the Main Deck)'),
-    Cited('draw.burns-out', 'event', ('413.4', '431.1.a'), '{player} must draw from an empty Main Deck: {player} burns out'),
-    Cited('draw.recycles-trash', 'event', ('431.2.b', '416.5'), '{player} recycles {n} card(s) from the trash into the Main Deck'),
-    Cited('draw.burn-out-point', 'event', ('431.2.c',), "{opponent} gains 1 point from {player}'s burn out (now {points})"),
-    Cited('draw.wins-at-once', 'event', ('431.3.c', '431.3.c.1'), '{player} wins at once: a point from a repeated burn out'),
+    Cited('scoring.burns-out', 'event', ('413.4', '431.1.a'), '{player} must draw from an empty Main Deck: {player} burns out'),
+    Cited('scoring.recycles-trash', 'event', ('431.2.b', '416.5'), '{player} recycles {n} card(s) from the trash into the Main Deck'),
+    Cited('scoring.burn-out-point', 'event', ('431.2.c',), "{opponent} gains 1 point from {player}'s burn out (now {points})"),
+    Cited('scoring.wins-at-once', 'event', ('431.3.c', '431.3.c.1'), '{player} wins at once: a point from a repeated burn out'),
     Cited('concede.removed-from-game', 'event', ('652.3',), '{unit} is removed from the game'),
     # -- simulator/game/engine.py
     Cited('engine.chooses-use', 'event', ('383.3.a',), "{player} chooses to use {source}'s {name}"),

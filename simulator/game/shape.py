@@ -11,7 +11,7 @@ commands that read no file never import ``jsonschema``.
 >>> check({"players": ["A", "B"], "colour": "red"}, "setup", "setup")
 Traceback (most recent call last):
 ...
-simulator.core.errors.ScenarioError: setup:1: unknown key colour in a starting position (expected one of: mode, players, teams, battlefields, control, score, units, gear, hands, cards, rulings, resources, assign)
+simulator.core.errors.ScenarioError: setup:1: unknown key colour in a starting position (expected one of: mode, players, teams, battlefields, control, score, units, gear, hands, cards, rulings, resources, assign, decks, trash, banished)
 """
 from __future__ import annotations
 

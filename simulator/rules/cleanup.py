@@ -9,7 +9,7 @@ from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, test
 from simulator.rules.moves import contest
-from simulator.rules.scoring import team_score
+from simulator.rules.scoring import declare_winner, team_score
 from simulator.rules.triggers import trigger_abilities
 from simulator.rules.zones import leave_board
 
@@ -53,17 +53,6 @@ def _win_check(g: State, inst, ctx) -> None:
         if mine >= g.cfg.victory and all(mine > o for o in others):
             declare_winner(g, t, cite("cleanup.win-check-declare-winner"))
             return
-
-
-def declare_winner(g: State, team: int, rule: str) -> None:
-    winners = tuple(p for p in g.in_game() if g.team(p) == team)
-    g.touch("winner")
-    g.winner = winners
-    g.priority = None
-    g.focus = None
-    for p in winners:
-        fire(g, "player", "win", p, player=p)
-    fire(g, "phases", "game_over", player=winners[0])
 
 
 @effect("designations")

@@ -7,7 +7,7 @@ from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect
-from simulator.rules.cleanup import declare_winner
+from simulator.rules.scoring import declare_winner
 from simulator.rules.zones import leave_board, remove_zones
 
 

@@ -8,6 +8,7 @@ from simulator.core.model import ADD_UP, Item, Resolving, State, Unit
 from simulator.core.registry import effect, guard
 from simulator.rules.damage import deal
 from simulator.rules.draw import draw
+from simulator.rules.scoring import burn_out
 from simulator.rules import zones
 from simulator.rules.zones import card_left_chain, leave_board
 from simulator.rules.triggers import describe, holds
@@ -252,7 +253,7 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
         elif verb == "counter":
             _counter(g, item, args.get("item"))
         elif verb == "draw":
-            draw(g, args.get("player") or item.controller, int(args.get("count", 1)))
+            draw(g, args.get("player") or item.controller, int(args.get("count", 1)), burn_out)
         elif verb in zones.VERBS:
             chosen = decided if i == start and isinstance(decided, str) else None
             if chosen is None and zones.must_choose(g, item, verb, args):

@@ -6,7 +6,7 @@ from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, test
 from simulator.rules.draw import draw
-from simulator.rules.scoring import hold_all
+from simulator.rules.scoring import burn_out, hold_all
 
 
 @effect("hold_scoring")
@@ -19,7 +19,7 @@ def _hold(g: State, inst, ctx) -> None:
 def _draw(g: State, inst, ctx) -> None:
     """315.4.b: the turn player draws 1 (413): from a modelled deck, with Burn Out (431); from an endless deck a
     blank card, never a burn out (Z2)."""
-    draw(g, g.turn, 1, say=False)
+    draw(g, g.turn, 1, burn_out, say=False)
 
 
 @effect("main_start")
