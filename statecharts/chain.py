@@ -63,6 +63,7 @@ CHAIN = Machine(
         T("await_choice", "Resolve", "ResolveChoice", ("422", "158.3", "321"), guards=("resolving_discard",),
           say="{player} chooses the card to discard for {item} as it executes; nothing else happens meanwhile"),
         T("await_choice", "Resolve", "ResolveChoice", ("383.3.a.3", "158.3", "321"), guards=("resolving_choice",),
+          unless=("resolving_discard",),
           say="{player} decides a may of {item} as it executes; nothing else happens meanwhile"),
         T("decide", "ResolveChoice", "Resolve", ("383.3.a.3", "340"), effects=("resume_resolution",)),
         T("withdraw", "ResolveChoice", "Resolve", ("652.4",), effects=("abandon_resolution",)),

@@ -297,6 +297,7 @@ class Config:
     manual: bool = False                   # assign: manual (465.2.c): players assign their combat damage
     zones: bool = False                    # the file models its zones (decks:, trash: or banished:; Z1)
     ids: dict = field(default_factory=dict)   # zone entry id -> its card (``{id: h4, card: unit-2}``, Z1)
+    start_cards: int = 0                   # the cards of the starting position (zones.census), with zones only
 
     def __post_init__(self) -> None:
         self.team_of = {p: i for i, t in enumerate(self.teams) for p in t}
@@ -316,7 +317,7 @@ class State:
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "winner", "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
                  "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving", "own",
-                 "piles", "hk", "uk", "sk", "fresh")
+                 "piles", "made", "hk", "uk", "sk", "fresh")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -338,6 +339,7 @@ class State:
         self.hands: dict[str, list[str]] = {}     # shared with clones: written only through set_hand()
         self.hk: tuple | None = None              # the hands' part of key(), cached: set_hand() clears it
         self.piles: dict[tuple[str, str], tuple[str, ...]] = {}   # (deck|trash|banished, player) -> entries (Z1)
+        self.made = 0                             # cards rules created less those they removed (zones.census)
         self.uk: tuple | None = None              # the units' part of key(), cached: edit() and add_unit() clear it
         self.sk: tuple | None = None              # (in_game(), the score's part of key()), cached: add_score() clears it
         self.score: dict[str, int] = {}           # per player (shared by a team in magma-chamber)
@@ -602,7 +604,7 @@ KEY_PARTS = ("ms", "turn", "priority", "focus", "passed", "focus_passed", "chain
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "active", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "winner", "handoff",
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
-           "blocked", "hidden", "assigned", "once", "resolving", "hk", "uk", "sk", "fresh")
+           "blocked", "hidden", "assigned", "once", "resolving", "made", "hk", "uk", "sk", "fresh")
 _COPIED = ("ms", "chain", "units", "bfs", "hands", "piles", "score", "scored", "drawn", "energy", "counters", "extra",
            "trace", "runes", "own")            # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"

@@ -10,6 +10,7 @@ from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
 from simulator.core.model import Ability, Battlefield, Config, State, Unit
 from simulator.rules import install
+from simulator.rules.zones import census
 
 MODES = {"duel": (2, 8), "skirmish": (3, 8), "war": (4, 8), "magma-chamber": (4, 11)}
 RULINGS = SWITCHES
@@ -73,6 +74,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
         g.units[entry["id"]] = make_unit(entry, cfg.cards, "gear")
     if cfg.zones:
         zones(g, setup)
+        cfg.start_cards = census(g)
     g.priority = players[0]
     return g
 

@@ -23,8 +23,9 @@ def draw(g: State, p: str, n: int, burn_out: Callable[[State, str, int], None], 
         return
     if endless(g, p):
         g.drawn[p] = g.drawn.get(p, 0) + n
-        if g.cfg.zones:
+        if g.cfg.zones:                             # a blank card from the endless deck: a card more
             g.set_hand(p, [*g.hands.get(p, ()), *[BLANK] * n])
+            g.made += n
         if say:
             log(g, "{player} draws {count}", cite("effects.draws"), p, count=n)
         return

@@ -233,6 +233,7 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
             _unit_verb(g, item, verb, u, args, entering)
         elif verb == "play":
             _forced_play(g, item, args["card"], args.get("at") or "base", entering)
+            g.made += 1                             # a card played from nowhere: a card more (zones.census)
         elif verb == "play-unit":
             where = args.get("at") or "base"
             if where in g.bfs and combat_outsider(g, item.controller, where):
@@ -379,6 +380,8 @@ def _replay(g: State, item: Item, u: Unit, where: str, entering: list) -> None:
         log(g, '{unit} was not made from a card: nothing is played', cite("effects.was-not-made-from-card"), item.controller, unit=u.id)
         return
     n = _forced_play(g, item, u.card, where, entering, u.owner)
+    if g.cfg.zones:                                 # the card left the banishment again, as the new object
+        zones.take(g, "banished", u.owner, u.id)
     log(g, '{unit} is played again as {value}: a new object', cite("effects.played-again-new-object"), u.owner, unit=u.id, value=n)
 
 

@@ -84,6 +84,20 @@ def where(g: State, entry: str) -> tuple[str, str] | None:
     return None
 
 
+def census(g: State) -> int:
+    """How many cards the game holds (Z1): in hands, decks, trashes and banishments, on the board (not tokens,
+    which are no cards), on the chain (cards being played), facedown, and held by an item waiting mid-resolution.
+    It changes only where a rule creates a card (an instruction playing a card from nowhere, a draw from an
+    endless deck) or removes one (a recycle into an endless deck, a player leaving the game): ``State.made``."""
+    n = sum(len(h) for h in g.hands.values()) + sum(len(c) for c in g.piles.values()) + len(g.hidden)
+    n += sum(1 for u in g.units.values() if u.zone == "board" and not u.token)
+    n += sum(1 for it in g.chain if it.card is not None and it.kind in ("spell", "unit", "gear"))
+    r = g.resolving
+    if r is not None:
+        n += (r.item.card is not None and r.item.kind == "spell") + sum(1 for u in r.entering if not u.token)
+    return n
+
+
 def leave_board(g: State, u: Unit, zone: str) -> None:
     """``u`` (already written through ``g.edit``) leaves the board for ``zone`` and loses its designation; a token
     ceases to exist there instead of staying (186, 186.1). The caller writes its own trace line first (killed,
@@ -226,8 +240,10 @@ def _move(g: State, verb: str, zone: str, p: str, entry: str) -> None:
     elif verb == "recycle":
         if not endless(g, p):
             put(g, "deck", p, entry)
-        elif entry in g.units:                      # an endless deck keeps no bottom (Z1): the card is in it
-            g.edit(g.units[entry]).zone = "deck"
+        else:                                       # an endless deck keeps no bottom (Z1): the card is lost in it
+            g.made -= 1
+            if entry in g.units:
+                g.edit(g.units[entry]).zone = "deck"
         log(g, "{card} is recycled to the bottom of {owner}'s Main Deck", cite("zones.recycled"), p, card=entry,
             owner=p)
     else:
