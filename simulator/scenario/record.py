@@ -72,13 +72,16 @@ def snapshot(g: State) -> dict:
     chain = [{"uid": it.uid, "name": it.name, "controller": it.controller, "kind": it.kind,
               "finalized": it.finalized, "source": it.source, "unordered": it.unordered,
               "targets": [[f, x] for f, x in it.targets]} for it in g.chain]
-    return {
+    out = {
         "machines": {machine_key(leaf, inst): s for (leaf, inst), s in g.ms.items()},
         "turn_state": v["state"], "turn": g.turn, "phase": v["phase"], "focus": g.focus, "priority": g.priority,
         "chain_state": g.ms[("chain", None)], "chain": chain, "active": v["active"], "board": board,
         "bases": bases, "gone": gone, "score": v["score"], "hands": {p: list(h) for p, h in g.hands.items()},
         "players": v["players"], "winner": v["winner"], "legal": legal_summary(g),
     }
+    if g.cfg.zones:                                 # the zones (Z1), where the file models them
+        out["zones"] = {k: v[k] for k in ("hand", "deck", "trash", "banished")}
+    return out
 
 
 def event_data(e, lang: str = "en") -> dict:
