@@ -14,6 +14,8 @@ actions (the scenario vocabulary, player first):
   A activate g1 add            activate an ability
   A order a1:brace             place your next simultaneous trigger (or several), first placed first (383.3.d)
   A choose yes | A choose no   decide an optional triggered ability as it is finalized (383.3.a)
+  A choose card jolt           the card to discard while a discard waits for A's choice (422)
+  A play revenant from=trash   play a card from the trash where something allows it (419.1.a)
   A target unit=b1             choose a triggered ability's targets as it is finalized (383.3.a)
   A activate b1 snare unit=a1  activate an ability, with its targets
 other commands:
@@ -89,7 +91,7 @@ def parse_action(text: str) -> Action:
             if f in named:
                 raise ParseError(f"{f} is given twice")
             named[f] = v
-    if named and kind not in ("play", "target", "assign", "activate"):
+    if named and kind not in ("play", "target", "assign", "activate", "hide"):
         raise ParseError(f"{kind} takes no field=value ({', '.join(named)}): only play, activate, target and "
                          f"assign name fields")
     if kind in ("pass", "end-turn", "concede"):
@@ -101,7 +103,9 @@ def parse_action(text: str) -> Action:
             raise ParseError("move needs units and a destination: A move a1 North")
         return Action("move", player, units=tuple(plain[:-1]), to=plain[-1])
     if kind == "choose":
-        where = _one(plain, "choose needs a battlefield, or yes / no")
+        if len(plain) == 2 and plain[0] == "card":        # the card to discard (422, Z3)
+            return Action("choose", player, card=plain[1])
+        where = _one(plain, "choose needs a battlefield, yes / no, or card CARD")
         if where in ("yes", "no"):
             return Action("choose", player, option=where)
         return Action("choose", player, battlefield=where)
@@ -126,7 +130,8 @@ def parse_action(text: str) -> Action:
     if kind == "hide":
         if len(plain) != 2:
             raise ParseError("hide needs a card and a battlefield: A hide 'Back Off' North")
-        return Action("hide", player, card=plain[0], at=plain[1])
+        return Action("hide", player, card=plain[0], at=plain[1],
+                      origin="trash" if named.get("from") == "trash" else None)
     if kind == "activate":
         if len(plain) != 2:
             raise ParseError("activate needs a source and an ability: A activate g1 add")
@@ -136,7 +141,7 @@ def parse_action(text: str) -> Action:
     acc = named.pop("accelerate", "false") == "true"
     src = named.pop("from", "hand")
     return Action("play", player, card=card, at=at, targets=tuple(sorted(named.items())), accelerate=acc,
-                  hidden=src == "hidden")
+                  hidden=src == "hidden", origin="trash" if src == "trash" else None)
 
 
 def _one(words: list[str], msg: str) -> str:
