@@ -9,7 +9,6 @@ worked examples, checked by their golden traces.
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from simulator.core.errors import ScenarioError
 from simulator.game.engine import Game

@@ -103,12 +103,7 @@ def parse_action(text: str) -> Action:
             raise ParseError("move needs units and a destination: A move a1 North")
         return Action("move", player, units=tuple(plain[:-1]), to=plain[-1])
     if kind == "choose":
-        if len(plain) == 2 and plain[0] == "card":        # the card to discard (422, Z3)
-            return Action("choose", player, card=plain[1])
-        where = _one(plain, "choose needs a battlefield, yes / no, or card CARD")
-        if where in ("yes", "no"):
-            return Action("choose", player, option=where)
-        return Action("choose", player, battlefield=where)
+        return _choose(player, plain)
     if kind == "target":
         if plain or not named:
             raise ParseError("target names the ability's targets as field=value: A target unit=b1")
@@ -142,6 +137,16 @@ def parse_action(text: str) -> Action:
     src = named.pop("from", "hand")
     return Action("play", player, card=card, at=at, targets=tuple(sorted(named.items())), accelerate=acc,
                   hidden=src == "hidden", origin="trash" if src == "trash" else None)
+
+
+def _choose(player: str, plain: list[str]) -> Action:
+    """``A choose North``, ``A choose yes``, ``A choose card jolt`` (the card to discard, 422)."""
+    if len(plain) == 2 and plain[0] == "card":
+        return Action("choose", player, card=plain[1])
+    where = _one(plain, "choose needs a battlefield, yes / no, or card CARD")
+    if where in ("yes", "no"):
+        return Action("choose", player, option=where)
+    return Action("choose", player, battlefield=where)
 
 
 def _one(words: list[str], msg: str) -> str:

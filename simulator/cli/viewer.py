@@ -78,7 +78,6 @@ CHROME = {
     "zones": N_("Zones"),
     "hand": N_("hand"),
     "deck": N_("Main Deck"),
-    "trash": N_("trash"),
     "banished": N_("banished"),
     "cards": N_("cards"),
     "no_units": N_("no units"),

@@ -471,8 +471,7 @@ def _check_play(g: State, a: Action, st: str) -> None:
         raise IllegalAction(f"{a.card} has no Accelerate", cite("actions.has-no-accelerate"))
     check_targets(g, p, a.targets, card.target_fields(), name, card.friendly, hidden_at=where_hidden)
     if g.cfg.resources is not None:
-        need = cost_of(card, accelerate=a.accelerate, hidden=a.hidden,
-                       base=trash_cost(g, p, card) if a.origin == "trash" else None)
+        need = play_cost(g, a, card)
         if need > available(g, p):
             raise IllegalAction(f"{a.card} costs {need} energy; {p} has {g.energy.get(p, 0)} in the pool and "
                                 f"{g.runes.get(p, 0)} ready runes", cite("actions.costs-energy-has-pool-ready-2"))
@@ -493,6 +492,13 @@ def _trash_plays(g: State, p: str, board: list) -> list:
             for combo in product(*[target_pool(g, f, board) for f in fields]):
                 out.append(_action("play", p, card=cid, targets=tuple(zip(fields, combo)), origin="trash"))
     return out
+
+
+def play_cost(g: State, a: Action, card) -> int:
+    """The energy a play costs (354): from the trash, the cost that a permission or the card's own
+    ``play-from-trash`` sets (Z4)."""
+    return cost_of(card, accelerate=a.accelerate, hidden=a.hidden,
+                   base=trash_cost(g, a.player, card) if a.origin == "trash" else None)
 
 
 def _check_from_trash(g: State, a: Action, card) -> None:
@@ -527,6 +533,19 @@ def _check_activate(g: State, a: Action, st: str) -> None:
 
 # -- enumeration ---------------------------------------------------------------------------------
 
+def _resolving_choices(g: State, p: str) -> list[Action]:
+    """What ``p`` may choose while an item waits mid-resolution: yes or no on a may (383.3.a.3), or the card to
+    discard (422, Z3); nothing if someone else decides."""
+    r = g.resolving
+    if r is not None and r.item.effect[r.at][0] == "discard":
+        args = dict(r.item.effect[r.at][1])
+        return [_action("choose", p, card=c) for c in zones.discard_options(g, r.item, args)] \
+            if zones.discarder(r.item, args) == p else []
+    if r is None or r.item.controller != p:
+        return []
+    return [_action("choose", p, option="yes"), _action("choose", p, option="no")]
+
+
 #: ``Action(...)`` memoised on its arguments: an Action is an immutable value of exactly those arguments, so
 #: an entry can never go stale; there are few distinct ones (players x units x destinations, cards x targets)
 _action = lru_cache(maxsize=None)(Action)
@@ -539,15 +558,8 @@ def candidates(g: State, p: str) -> list[Action]:
     out: list[Action] = [_action("concede", p)]
     if g.choosing:
         return out + [_action("choose", p, battlefield=b) for b in g.choosing]
-    if g.ms[("chain", None)] == ChainState.ResolveChoice:    # a may as its entry executes (383.3.a.3)
-        r = g.resolving
-        if r is not None and r.item.effect[r.at][0] == "discard":
-            args = dict(r.item.effect[r.at][1])
-            return out + ([_action("choose", p, card=c) for c in zones.discard_options(g, r.item, args)]
-                          if zones.discarder(r.item, args) == p else [])
-        if r is None or r.item.controller != p:
-            return out
-        return out + [_action("choose", p, option="yes"), _action("choose", p, option="no")]
+    if g.ms[("chain", None)] == ChainState.ResolveChoice:    # a may (383.3.a.3) or a discard (422) as it executes
+        return out + _resolving_choices(g, p)
     if orderer(g) == p:                  # a sequence of picks: the next item to place (383.3.d), n choices not n!
         return out + [_action("order", p, triggers=(lab,)) for lab in dict.fromkeys(unordered_labels(g, p))]
     if g.ms[("chain", None)] == ChainState.Decide:

@@ -12,7 +12,7 @@ from statecharts.states import ChainState
 from statecharts.citations import cite
 
 from simulator.rules import concede, zones
-from simulator.game.actions import Action, check, choice, legal
+from simulator.game.actions import Action, check, choice, legal, play_cost
 from simulator.game.setup import build
 from simulator.game import shape
 from simulator.game.validate import SetupValidator
@@ -28,7 +28,7 @@ from simulator.core.model import Item, State
 from simulator.rules.moves import standard_move
 from simulator.rules.combat import record_assignment
 from simulator.rules import hidden as facedown
-from simulator.rules.resources import cost_of, pay
+from simulator.rules.resources import pay
 from simulator.core.cards import keyword
 
 LIMIT = 10_000
@@ -137,26 +137,9 @@ def perform(g: State, a: Action) -> None:
         name = need(a.card, "play's card")
         card = g.cfg.cards[zones.card_of(g, name)]
         at = a.at or "base"
-        if a.hidden:
-            e = facedown.entry(g, p, name, a.at)
-            facedown.take(g, e)
-            at = e[0]
-            log(g, "{player} plays {card} from facedown at {at} ({targets})" if a.targets else
-                "{player} plays {card} from facedown at {at}", cite("engine.plays-from-facedown"), p, card=name, at=at,
-                targets=", ".join(f"{f}: {v}" for f, v in a.targets))
-        elif a.origin == "trash":
-            zones.to_chain(g, p, "trash", name)
-            log(g, "{player} plays {card} from the trash ({targets})" if a.targets else
-                "{player} plays {card} from the trash", cite("engine.plays-from-trash"), p, card=name,
-                targets=", ".join(f"{f}: {v}" for f, v in a.targets))
-        else:
-            zones.to_chain(g, p, "hand", name)
-            log(g, PLAYS[card.type == "unit", bool(a.targets)], cite("engine.plays"), p, card=name, at=at,
-                targets=", ".join(f"{f}: {v}" for f, v in a.targets))
+        at = _take_played(g, a, name, card.type == "unit", at)
         g.invited = None
-        pay(g, p, cost_of(card, accelerate=a.accelerate, hidden=a.hidden,
-                          base=zones.trash_cost(g, p, card) if a.origin == "trash" else None),
-            name + (" and its Accelerate" if a.accelerate else ""))
+        pay(g, p, play_cost(g, a, card), name + (" and its Accelerate" if a.accelerate else ""))
         ready = keyword(card.keywords, "accelerate") is not None and (a.accelerate or g.cfg.resources is None)
         item = Item(g.next_uid(), card.id, p, card.type, card.effect, targets=a.targets, card=card.id,
                     immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready,
@@ -187,6 +170,29 @@ def perform(g: State, a: Action) -> None:
         put_on_chain(g, item, "add" if ab.adds else "card")
     else:  # pragma: no cover - check() refuses unknown kinds
         raise IllegalAction(f"unknown action {k!r}", cite("engine.unknown-action"))
+
+
+def _take_played(g: State, a: Action, name: str, unit: bool, at: str) -> str:
+    """The played card leaves where it was for the chain (354.1): a facedown card (its battlefield is where a unit
+    enters, 811.1.d), the trash (Z4) or the hand; its trace line. Returns where a unit is played."""
+    p = a.player
+    if a.hidden:
+        e = facedown.entry(g, p, name, a.at)
+        facedown.take(g, e)
+        at = e[0]
+        log(g, "{player} plays {card} from facedown at {at} ({targets})" if a.targets else
+            "{player} plays {card} from facedown at {at}", cite("engine.plays-from-facedown"), p, card=name, at=at,
+            targets=", ".join(f"{f}: {v}" for f, v in a.targets))
+    elif a.origin == "trash":
+        zones.to_chain(g, p, "trash", name)
+        log(g, "{player} plays {card} from the trash ({targets})" if a.targets else
+            "{player} plays {card} from the trash", cite("engine.plays-from-trash"), p, card=name,
+            targets=", ".join(f"{f}: {v}" for f, v in a.targets))
+    else:
+        zones.to_chain(g, p, "hand", name)
+        log(g, PLAYS[unit, bool(a.targets)], cite("engine.plays"), p, card=name, at=at,
+            targets=", ".join(f"{f}: {v}" for f, v in a.targets))
+    return at
 
 
 def step(g: State, a: Action, number: int | None = None) -> State:

@@ -72,9 +72,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
         g.units[entry["id"]] = make_unit(entry, cfg.cards, "unit")
     for entry in setup.get("gear", []) or []:
         g.units[entry["id"]] = make_unit(entry, cfg.cards, "gear")
-    if cfg.zones:
-        zones(g, setup)
-        cfg.start_cards = census(g)
+    zones(g, setup)
     g.priority = players[0]
     return g
 
@@ -91,6 +89,8 @@ def zones(g: State, setup: dict) -> None:
     """Z1: the decks (``count`` cards, the ``top`` ones named, the rest blank cards), trash and banishment; a unit
     or gear declared without ``card:`` is an anonymous card named by its id (cost 0, its might and abilities)."""
     cfg = g.cfg
+    if not cfg.zones:
+        return
     for key in ("units", "gear"):
         for e in setup.get(key) or []:
             u = g.units[e["id"]]
@@ -102,6 +102,7 @@ def zones(g: State, setup: dict) -> None:
     for zone in ("trash", "banished"):
         for p, cards in (setup.get(zone) or {}).items():
             g.set_pile(zone, p, tuple(_entry(cfg, e) for e in cards or []))
+    cfg.start_cards = census(g)
 
 
 def make_unit(entry: dict, cards: dict, kind: str) -> Unit:

@@ -255,11 +255,8 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
             _counter(g, item, args.get("item"))
         elif verb == "draw":
             draw(g, args.get("player") or item.controller, int(args.get("count", 1)), burn_out)
-        elif verb in zones.VERBS:
-            chosen = decided if i == start and isinstance(decided, str) else None
-            if chosen is None and zones.must_choose(g, item, verb, args):
-                return i, here_override             # 422: the player chooses the card as the entry executes
-            zones.carry_out(g, item, verb, args, chosen)
+        elif verb in zones.VERBS and not zones.carry_out(g, item, verb, args, decided if i == start else None):
+            return i, here_override                 # 422: the player chooses the card as the entry executes
         elif verb == "extra-turn":
             who = args.get("player") or item.controller
             if ruling_is(g, "R11", "fifo"):

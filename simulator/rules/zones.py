@@ -185,26 +185,29 @@ def discard_options(g: State, item: Item, args: dict) -> list[str]:
     return list(dict.fromkeys(cards_in(g, "hand", discarder(item, args))))
 
 
-def carry_out(g: State, item: Item, verb: str, args: dict, chosen: str | None = None) -> None:
+def carry_out(g: State, item: Item, verb: str, args: dict, decided=None) -> bool:
     """``return``, ``discard``, ``recycle`` or ``banish`` of a card (``card``: an entry, or ``target``'s choice)
-    or of ``count`` cards of a player's zone (discard: the hand; recycle: ``from``, default the trash); ``chosen``:
-    the card a player chose to discard (422), the rest of the count taken when alike."""
+    or of ``count`` cards of a player's zone (discard: the hand; recycle: ``from``, default the trash); ``decided``:
+    the card a player chose to discard (422), the rest of the count taken when alike. False: the entry waits for
+    that choice (nothing was done)."""
     entry = args.get("card")
-    if chosen is not None:
-        p = discarder(item, args)
-        _move(g, verb, "hand", p, chosen)
+    if isinstance(decided, str):
+        _move(g, verb, "hand", discarder(item, args), decided)
         if int(args.get("count", 1)) > 1:
             _some(g, item, verb, {**args, "count": int(args["count"]) - 1})
-        return
+        return True
+    if must_choose(g, item, verb, args):
+        return False
     if entry is None:
         _some(g, item, verb, args)
-        return
+        return True
     found = next(((z, p) for z, p in _located(g, entry) if z in _FROM[verb]), None)
     if found is None:
         log(g, "{verb}: {card} is not where the instruction looks for it; nothing happens", cite("zones.no-such-card"),
             item.controller, verb=verb, card=entry)
-        return
+        return True
     _move(g, verb, found[0], found[1], entry)
+    return True
 
 
 def _located(g: State, entry: str) -> list[tuple[str, str]]:

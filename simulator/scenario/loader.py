@@ -608,9 +608,8 @@ def compare(key: str, want, v: dict) -> list[str]:
         return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
     if key == "gear":
         return _objects("gear", "gear ", want, got)
-    if key in ("hand", "trash", "banished", "deck"):
-        return [f"expected {key} of {p} {_fmt(w)}, got {_fmt(got.get(p))}" for p, w in want.items()
-                if not zone_holds(key, w, got.get(p), v.get("_names", {}))]
+    if key in ZONE_EXPECT:
+        return _zones_differ(key, want, got, v.get("_names", {}))
     if key == "staged":
         norm = {b: sorted(k) for b, k in want.items()}
         return [] if norm == {b: sorted(k) for b, k in got.items()} else [f"expected staged {_fmt(want)}, got {_fmt(got)}"]
@@ -622,6 +621,12 @@ def compare(key: str, want, v: dict) -> list[str]:
     if key == "winner" and isinstance(want, list) and isinstance(got, list):
         return [] if sorted(want) == sorted(got) else [f"expected winner {_fmt(want)}, got {_fmt(got)}"]
     return [] if want == got else [f"expected {key} {_fmt(want)}, got {_fmt(got)}"]
+
+
+def _zones_differ(key: str, want: dict, got: dict, names: dict) -> list[str]:
+    """What differs between a zone expectation and the view (Z6), one message per player."""
+    return [f"expected {key} of {p} {_fmt(w)}, got {_fmt(got.get(p))}" for p, w in want.items()
+            if not zone_holds(key, w, got.get(p), names)]
 
 
 def zone_holds(key: str, want, got, names: dict) -> bool:

@@ -59,9 +59,9 @@ def hidden(g: State) -> dict:
     return {b: sorted(c) for b, c in out.items()}
 
 
-def zones_view(g: State) -> dict:
+def zones_view(g: State, names: bool = False) -> dict:
     """Each player's hand, trash and banishment (entries in order), and each modelled deck: its count and the named
-    cards on top, top first, down to the first blank card (Z6)."""
+    cards on top, top first, down to the first blank card (Z6); ``names``: each card's card name too (``_names``)."""
     out: dict = {"hand": {p: list(g.hands.get(p, ())) for p in g.order}}
     for z in ("trash", "banished"):
         out[z] = {p: list(g.pile(z, p)) for p in g.order}
@@ -72,6 +72,9 @@ def zones_view(g: State) -> dict:
             top = list(deck[:deck.index(BLANK)] if BLANK in deck else deck)
             decks[p] = {"count": len(deck), "top": top}
     out["deck"] = decks
+    if names:                                       # each card's card name, for matching entries (Z6)
+        out["_names"] = {c: card_of(g, c) for z in ("hand", "trash", "banished") for cs in out[z].values()
+                         for c in cs} | {c: card_of(g, c) for p in decks for c in g.pile("deck", p)}
     return out
 
 
@@ -110,10 +113,7 @@ def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
     if every:
         v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"}
     if every or g.cfg.zones:                        # the zones (Z6): only where the file models them, or asked
-        v.update(zones_view(g))
-    if every:
-        v["_names"] = {c: card_of(g, c) for z in ("hand", "trash", "banished") for cs in v[z].values() for c in cs} \
-            | {c: card_of(g, c) for p in v["deck"] for c in g.pile("deck", p)}
+        v.update(zones_view(g, every))
     if with_legal:
         v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
     return v

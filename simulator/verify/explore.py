@@ -215,7 +215,7 @@ def _one_zone(g: State, actors) -> str | None:
     for (z, p), cs in g.piles.items():
         for c in cs:
             where.setdefault(c, []).append((z, p))
-    for bf, p, c, _ in g.hidden:
+    for _, p, c, _ in g.hidden:
         where.setdefault(c, []).append(("hidden", p))
     for c, places in where.items():
         if (c in g.units or c in g.cfg.ids) and len(places) > 1:
