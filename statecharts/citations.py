@@ -255,6 +255,7 @@ CITED: dict[str, Cited] = {c.name: c for c in (
     Cited('scoring.conquers-one-point-short-victory', 'event', ('471.1.b', '470', '383.4.c.2.c', 'R16', 'R18'), '{player} conquers {bf} one point short of victory without having scored every battlefield this turn: draws a card instead of the point; {bf} counts as scored this turn'),
     Cited('scoring.holds-scores-1-now', 'event', ('469.2', '315.2.b'), '{player} holds {bf} and scores 1 (now {points})'),
     # -- simulator/rules/targets.py
+    Cited('targets.not-gear-board', 'refusal', ('356',), '... is not gear on the board'),
     Cited('targets.not-in-a-trash', 'refusal', ('356', '108'), '... targets a card in a trash; ... is not in a trash'),
     Cited('targets.was-played-from-facedown-not', 'refusal', ('811.1.d.2',), '... chooses only at ... (played from facedown there): ... is not there'),
     Cited('targets.was-played-from-facedown-choices', 'refusal', ('811.1.d.2',), '... chooses only at ... (played from facedown there), not ...'),

@@ -289,3 +289,25 @@ def test_the_conservation_invariant_catches_a_card_that_vanished():
     assert explore._cards_conserved(g, {}) is None
     g.set_pile("deck", "A", ("card", "card"))
     assert explore._cards_conserved(g, {}) == "the game holds 13 cards, 14 expected (+0 made by rules)"
+
+
+def test_z3_gear_returned_banished_and_killed():
+    """Z3: return and banish take gear too (no death, 427), and a kill of gear is a death (428): each goes to its
+    owner's zone (056)."""
+    body = ("gear:\n  - {id: g1, owner: B, card: add-gear}\n  - {id: g2, owner: B, card: add-gear}\n"
+            "  - {id: g3, owner: B, card: add-gear}\ntrash: {}\nhands:\n  A: [lift, exile, smash]")
+    cards = (JOLT + "\n  lift: {type: spell, effect: [{return: {gear: target}}]}"
+             "\n  exile: {type: spell, effect: [{banish: {gear: g2}}]}"
+             "\n  smash: {type: spell, effect: [{kill: {gear: target}}]}")
+    steps = ""
+    for card, tgt in (("lift", ", targets: {gear: g1}"), ("exile", ""), ("smash", ", targets: {gear: g3}")):
+        steps += (f"  - {{do: play, player: A, card: {card}{tgt}}}\n  - expect: {{chain: [{card}]}}\n"
+                  f"  - {{do: pass, player: A}}\n  - expect: {{priority: B}}\n  - {{do: pass, player: B}}\n"
+                  f"  - expect: {{chain: []}}\n")
+    steps += ("  - expect: {hand: {B: [g1]}, banished: {B: [g2]}, trash: {B: [g3], A: [lift, exile, smash]},"
+              " gear: {g1: {zone: hand}, g2: {zone: banished}, g3: {zone: trash}}}\n")
+    passes(scenario(body, steps, cards=cards))
+    with pytest.raises(ScenarioError) as e:
+        loads(scenario(body, "  - {do: play, player: A, card: lift, targets: {gear: g9}}\n  - expect: {turn: A}\n",
+                       cards=cards), "z.yaml")
+    assert "unknown unit or gear g9" in str(e.value)

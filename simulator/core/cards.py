@@ -17,15 +17,15 @@ VERBS: dict[str, tuple[str, ...]] = {
     "buff": ("unit", "might"),
     "en-garde": ("unit",),
     "damage": ("unit", "amount"),
-    "kill": ("unit",),
+    "kill": ("unit", "gear"),
     "play-unit": ("might", "at"),
     "add": ("energy",),
     "counter": ("item",),
     "draw": ("count", "player"),
     "extra-turn": ("player",),
     "play": ("card", "at"),
-    "banish": ("unit", "card"),
-    "return": ("unit", "card"),
+    "banish": ("unit", "gear", "card"),
+    "return": ("unit", "gear", "card"),
     "discard": ("count", "player", "card"),
     "recycle": ("card", "count", "from", "player"),
     "replay": ("unit", "at"),
@@ -48,7 +48,7 @@ CONDITIONS = {"alone-here": False, "enemy-alone-here": False, "at-battlefield": 
               "might-at-least": True}
 SPEEDS = ("normal", "action", "reaction")
 #: the fields a card may leave to the player as ``target`` (356): units, places, chain items, players
-TARGET_FIELDS = ("unit", "to", "at", "item", "player", "card")
+TARGET_FIELDS = ("unit", "to", "at", "item", "player", "card", "gear")
 TIMINGS = ("normal", "action", "reaction")
 TYPES = ("spell", "unit", "gear")
 #: keyword -> (takes a number, its default, the rule); see simulator/rules/keywords.py for what each does

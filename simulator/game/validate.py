@@ -333,6 +333,8 @@ class SetupValidator:
                     self.place(val, fp, f"{verb} {f}", PLACE_VALUES)
                 elif f == "unit" and val not in UNIT_VALUES:
                     self.unit_id(val, fp, f"{verb} unit", gear=verb in ("ready", "exhaust"))
+                elif f == "gear" and val not in UNIT_VALUES:
+                    self.unit_id(val, fp, f"{verb} gear", gear=True)
                 elif f == "player":
                     self.player(val, fp, f"{verb} player")
                 elif f == "card" and verb in (*ZONE_VERBS, "banish"):

@@ -223,6 +223,8 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
             log(g, "{verb}: {source} has left the board, so 'here' is unavailable; the instruction does nothing",
                 cite("effects.has-left-board-so-here"), item.controller, verb=verb, source=item.source)
             continue
+        if "gear" in args:                          # a gear is acted on as a unit is (Z3: return, banish, kill)
+            args["unit"] = args.pop("gear")
         u = g.units.get(args["unit"]) if "unit" in args else None
         if "unit" in args and (u is None or u.zone != "board"):
             log(g, "{verb}: {unit} is no longer on the board; nothing happens" if u is not None else

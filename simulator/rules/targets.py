@@ -78,6 +78,10 @@ def check_targets(g: State, player: str, targets: tuple, fields: tuple, what: st
     if "player" in given and "player" in fields:
         if given["player"] not in g.in_game():
             raise IllegalAction(f"{given['player']} is not a player in the game", cite("targets.not-player-game"))
+    if "gear" in given and "gear" in fields:
+        u = g.units.get(given["gear"])
+        if u is None or u.zone != "board" or u.kind != "gear":
+            raise IllegalAction(f"{given['gear']} is not gear on the board", cite("targets.not-gear-board"))
     if "card" in given and "card" in fields:
         if given["card"] not in trashed(g):
             raise IllegalAction(f"{what} targets a card in a trash; {given['card']} is not in a trash",
@@ -121,4 +125,6 @@ def target_pool(g: State, field: str, board: list[str]) -> list:
         return list(g.in_game())
     if field == "card":
         return trashed(g)
+    if field == "gear":
+        return [u.id for u in g.units.values() if u.zone == "board" and u.kind == "gear"]
     raise ValueError(f"{field!r} is not a target field")   # the validator refuses it (TARGET_FIELDS)

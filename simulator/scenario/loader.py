@@ -377,6 +377,8 @@ class Validator(SetupValidator):
             self.place(v, path, f"{tag}'s targets")
         elif f == "unit":
             self.unit_id(v, path, f"{tag}'s targets")
+        elif f == "gear":
+            self.unit_id(v, path, f"{tag}'s targets", gear=True)
         elif f == "player":
             self.player(v, path, f"{tag}'s targets")
         elif f in NUMBER_FIELDS and not isinstance(v, int):

@@ -121,7 +121,7 @@ UNIT_ENTRY = {
 
 
 #: verbs that act on exactly one of these fields (Z3: a unit on the board, or a card in a zone)
-ONE_OF = {"banish": ("unit", "card"), "return": ("unit", "card")}
+ONE_OF = {"banish": ("unit", "gear", "card"), "return": ("unit", "gear", "card"), "kill": ("unit", "gear")}
 #: fields of these verbs that may be left out (Z3: a discard or recycle of a card, or of count cards)
 LEFT_OUT = {"discard": ("card",), "recycle": ("card", "from")}
 
