@@ -311,3 +311,16 @@ def test_z3_gear_returned_banished_and_killed():
         loads(scenario(body, "  - {do: play, player: A, card: lift, targets: {gear: g9}}\n  - expect: {turn: A}\n",
                        cards=cards), "z.yaml")
     assert "unknown unit or gear g9" in str(e.value)
+
+
+@pytest.mark.parametrize("body, why", [
+    ("hands:\n  A: [gift]", "unknown player C in draw player (players: A, B)"),
+    ("decks:\n  A: 101", "A must be at most 100, not 101"),
+    ("trash:\n  A: [" + ", ".join(["jolt"] * 101) + "]", "A has 101 entries: at most 100"),
+])
+def test_z2_a_literal_player_not_in_the_game_and_the_zone_bounds_are_file_errors(body, why):
+    """Z2: `player:` naming someone not in the game is a file error; zones hold at most 100 cards a player."""
+    with pytest.raises(ScenarioError) as e:
+        loads(scenario(body, "  - expect: {turn: A}\n",
+                       cards=JOLT + "\n  gift: {type: spell, effect: [{draw: {count: 1, player: C}}]}"), "z.yaml")
+    assert str(e.value).endswith(why)
