@@ -9,22 +9,22 @@
   and the position (``state.key()``) and the trace are exactly as before.
 * ``expect(g, state=..., focus=..., ...)``: the scenario format's expectation keys over
   :func:`simulator.scenario.view.view`; ``controller``, ``score`` and ``units`` compare only the entries given,
-  ``legal`` compares each listed player's actions exactly.
+  ``legal`` compares each listed player's actions exactly, ``decision`` the fields given of ``Game.decision()``.
 * ``events(g)`` / ``lines(g)``: the trace as ``(step, event, rule)`` / event texts.
 """
 from __future__ import annotations
 
 import os
-import shlex
 
 import pytest
 from hypothesis import settings
 
-from simulator.core.cards import CATALOGUE
+from simulator.core.catalogue import every
 from simulator.core.errors import IllegalAction
-from simulator.game.actions import Action
+from simulator.game.action_kinds import Action, read
 from simulator.game.engine import Game
-from simulator.game.setup import build, to_card
+from simulator.core.cards import to_card
+from simulator.game.setup import build
 from simulator.scenario.view import view
 
 # CI runs the property tests derandomized (the same examples every run); locally they explore.
@@ -41,33 +41,16 @@ def game(setup: dict | None = None, *, cards: dict | None = None, rulings: dict 
     s = dict(DEFAULT)
     s.update(setup or {})
     s.update(keys)
-    deck = dict(CATALOGUE)
+    deck = every()
     for cid, d in (cards or {}).items():
         deck[cid] = to_card(cid, d)
     return Game(build(s, backend=backend, rulings=rulings, cards=deck))
 
 
 def parse(g: Game, text: str) -> Action:
-    """``"A move a1 a2 North"``, ``"A play rune-prison unit=b1"``, ``"A play unit-2 at=North"``,
-    ``"A activate g1 add"``, ``"A choose North"``, ``"A pass"``, ``"A end-turn"``, ``"A concede"``, ``"A order a1:brace a2:guard"``."""
-    words = shlex.split(text)
-    p, kind, rest = words[0], words[1], words[2:]
-    if kind == "move":
-        return Action("move", p, units=tuple(rest[:-1]), to=rest[-1])
-    if kind == "play":
-        card, opts = rest[0], dict(w.split("=", 1) for w in rest[1:])
-        at = opts.pop("at", None)
-        return Action("play", p, card=card, targets=tuple(opts.items()), at=at)
-    if kind == "activate":
-        return Action("activate", p, source=rest[0], ability=rest[1])
-    if kind == "choose":
-        return Action("choose", p, battlefield=rest[0])
-    if kind == "invite":
-        return Action("invite", p, teammate=rest[0])
-    if kind == "order":
-        return Action("order", p, triggers=tuple(rest))
-    assert not rest, f"unexpected words in {text!r}"
-    return Action(kind, p)
+    """``"A move a1 a2 North"``, ``"A play rune-prison unit=b1"``, ``"A play unit-2 at=North"``, ``"A choose yes"``,
+    ``"A order a1:brace a2:guard"``: the text form of ``riftsim play`` (one parser: ``action_kinds.read``)."""
+    return read(text, g.state.cfg.cards)
 
 
 def do(g: Game, *texts: str) -> Game:
@@ -102,9 +85,13 @@ PARTIAL = ("controller", "score", "units")
 def expect(g: Game, **keys) -> dict:
     """Every key given must match the view of the current position (scenario-format semantics)."""
     v = view(g.state, with_legal="legal" in keys)
+    d = g.decision()
+    v["decision"] = d.data() if d is not None else None       # who must decide what now (Game.decision)
     problems = []
     for k, want in keys.items():
         have = v[k]
+        if k == "decision" and want is not None and have is not None:
+            have = {f: have.get(f) for f in want}
         if k in PARTIAL:
             for name, w in want.items():
                 h = have.get(name)

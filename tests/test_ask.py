@@ -70,7 +70,7 @@ def test_a_show_step_prints_priority_chain_and_decision_instead_of_checking(tmp_
     done = cli("simulate", write(tmp_path, ASKING))
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    assert "4  position: priority B | chain [deathknell] | decision A waits; B: pass" in lines
+    assert "4  position: priority B | chain [deathknell] | decision priority B" in lines
     assert "6  position: passed priority [B], focus [] | focus nobody" in lines
     assert "-- PASS: 6 steps, 0 expectations held" in lines
 
@@ -78,7 +78,7 @@ def test_a_show_step_prints_priority_chain_and_decision_instead_of_checking(tmp_
 def test_a_show_step_in_french(tmp_path):
     done = cli("simulate", write(tmp_path, ASKING), "--lang", "fr")
     assert done.returncode == 0, done.stderr
-    assert "4  position : priorité B | chaîne [deathknell] | décision A attend; B : pass" in done.stdout.splitlines()
+    assert "4  position : priorité B | chaîne [deathknell] | décision priority B" in done.stdout.splitlines()
     assert "6  position : ont passé priorité [B], focalisation [] | focalisation personne" in done.stdout.splitlines()
 
 
@@ -89,14 +89,14 @@ def test_show_all_prints_every_key_and_never_fails(tmp_path):
     step, values = res.shown[-1]
     assert step == 6 and tuple(values) == SHOW_KEYS
     assert values["priority"] == "A" and values["chain"] == ["deathknell"]      # B passed: 338.2, 312.2.d
-    assert values["decision"] == {"A": ["pass"], "B": []}
+    assert values["decision"] == {"kind": "priority", "player": "A", "item": None}
     assert values["legal"] == {"A": ["concede", "pass"], "B": ["concede"]}
 
 
 @pytest.mark.parametrize("show, message", [
     ("[priority, who]", "show: unknown key who (known: state, turn, focus, priority, chain, active, staged, "
                         "contested, controller, score, units, legal, players, winner, phase, energy, runes, "
-                        "hidden, gear, passed, decision, or all)"),
+                        "hidden, gear, hand, deck, trash, banished, passed, decision, or all)"),
     ("[]", "show: names at least one key, or all"),
     ("priority", "show: takes a list of keys or all, not the text priority (e.g. show: [priority])"),
 ])
@@ -135,11 +135,11 @@ def test_simulate_show_prints_the_position_after_every_step():
              if "  position: " in line}
     assert sorted(shown) == list(range(1, 11))
     assert shown[5] == ("position: state showdown-closed | focus nobody | priority B | passed priority [], focus [] "
-                        "| chain [deathknell] | decision A waits; B: pass")
+                        "| chain [deathknell] | decision priority B")
     assert shown[7] == ("position: state showdown-closed | focus nobody | priority A | passed priority [B], focus [] "
-                        "| chain [deathknell] | decision A: pass; B waits")
+                        "| chain [deathknell] | decision priority A")
     assert shown[9].startswith("position: state neutral-open | focus nobody | priority A | passed priority [], "
-                               "focus [] | chain [] | decision A: end-turn; B waits")
+                               "focus [] | chain [] | decision main A")
 
 
 def test_simulate_show_with_the_viewer_page(tmp_path):
@@ -156,13 +156,13 @@ def test_json_trace_has_a_format_and_every_steps_position_and_events(tmp_path):
     assert done.returncode == 0, done.stderr
     one, two = json_lines(done.stdout)
     assert one["format"] == 1 and one["status"] == "pass"
-    assert one["start"]["priority"] == "A" and one["start"]["decision"] == {"A": ["end-turn", "move a1 North", "move a1 South"],
-                                                                             "B": []}
+    assert one["start"]["priority"] == "A" and one["start"]["decision"] == {"kind": "main", "player": "A",
+                                                                             "item": None}
     assert [s["step"] for s in one["steps"]] == list(range(1, 11))
     five = one["steps"][4]
     assert five["kind"] == "do" and five["label"] == "B pass" and five["failure"] == ""
     assert five["position"]["priority"] == "B" and five["position"]["chain"] == ["deathknell"]
-    assert five["position"]["decision"] == {"A": [], "B": ["pass"]}
+    assert five["position"]["decision"] == {"kind": "priority", "player": "B", "item": None}
     assert {"event": "deathknell is finalized; B gets priority", "rule": "337.4, 312.2.c, R17"}.items() \
         <= five["events"][-1].items()
     assert [e for s in one["steps"] for e in s["events"]] == one["events"]       # every event, in its step

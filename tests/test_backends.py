@@ -9,9 +9,10 @@ import pathlib
 
 import pytest
 
+from simulator.scenario import bundled
 from simulator.scenario.loader import load, run
 
-FILES = sorted((pathlib.Path(__file__).resolve().parent.parent / "scenarios").glob("*.yaml"))
+FILES = bundled.under(pathlib.Path(__file__).resolve().parent.parent / "scenarios")   # and scenarios/cards/
 
 
 def _trace(res):

@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from simulator.cli.main import main
+from simulator.scenario.bundled import under
 from simulator.scenario import fixtures
 from simulator.scenario.conformance import Reference
 
@@ -64,7 +65,7 @@ def bundled(tmp_path_factory) -> Path:
 def test_every_bundled_scenario_exports_to_a_schema_valid_fixture_and_the_reference_adapter_passes_them(bundled, capsys):
     out = bundled
     written = sorted(out.glob("*.json"))
-    assert sorted(p.stem for p in written) == sorted(p.stem for p in (ROOT / "scenarios").glob("*.yaml"))
+    assert sorted(p.stem for p in written) == sorted(p.stem for p in under(ROOT / "scenarios"))
     v = _validator()
     for p in written:
         errors = [f"{list(e.path)}: {e.message}" for e in v.iter_errors(json.loads(p.read_text()))]

@@ -324,3 +324,26 @@ def test_z2_a_literal_player_not_in_the_game_and_the_zone_bounds_are_file_errors
         loads(scenario(body, "  - expect: {turn: A}\n",
                        cards=JOLT + "\n  gift: {type: spell, effect: [{draw: {count: 1, player: C}}]}"), "z.yaml")
     assert str(e.value).endswith(why)
+
+
+def test_z3_a_discard_of_cards_that_differ_is_the_discarder_s_decision():
+    """422 (Z3) in the one decision function (X3): while purge's discard waits, Game.decision() is A's ``choose``
+    about purge with A's hand as its options; nothing else may be done (nobody has priority), only A chooses, and
+    only a card of A's hand."""
+    passes(scenario("trash: {}\nhands:\n  A: [purge, jolt, unit-2]", """\
+  - {do: play, player: A, card: purge}
+  - expect: {chain: [purge]}
+  - {do: pass, player: A}
+  - expect: {chain: [purge], priority: B}
+  - {do: pass, player: B}
+  - expect:
+      decision: {kind: choose, player: A, item: purge}
+      priority: null
+      legal: {A: [choose card jolt, choose card unit-2, concede], B: [concede]}
+  - {do: pass, player: B, illegal: "A must first choose the card to discard for purge; nobody has priority"}
+  - {do: choose, player: B, card: jolt, illegal: "only A chooses the card to discard"}
+  - {do: choose, player: A, card: unit-4, illegal: "unit-4 is not in A's hand"}
+  - {do: choose, player: A, option: yes, illegal: "A must first choose the card to discard for purge"}
+  - {do: choose, player: A, card: unit-2}
+  - expect: {chain: [], priority: A, decision: {kind: main, player: A}, hand: {A: [jolt]}, trash: {A: [unit-2, purge]}}
+""", cards=JOLT + "\n  purge: {type: spell, effect: [{discard: {count: 1}}]}"))

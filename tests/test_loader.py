@@ -52,12 +52,14 @@ BAD = {
     "unknown-top-key": (BASE + "colour: red\n",
                         "11: unknown key colour in a scenario (expected one of: name, mode, players, teams, "
                         "battlefields, control, score, units, gear, hands, cards, rulings, resources, assign, "
-                        "decks, trash, banished, steps, pending, description, seed)"),
+                        "start, decks, trash, banished, steps, pending, description, seed, rules, rules-version, "
+                        "source, audit)"),
     "unknown-step-key": (BASE.replace("to: North}", "to: North, speed: 3}"),
                          "9: unknown key speed in a move step (expected one of: do, player, illegal, units, to)"),
     "unknown-expect-key": (BASE.replace("expect: {focus: A,", "expect: {mood: A,"),
                            "10: unknown key mood in step 2's expect (expected one of: state, turn, focus, priority, "
-                           "chain, active, staged, contested, controller, score, units, legal, players, winner, phase, energy, runes, hidden, gear, hand, deck, trash, banished)"),
+                           "chain, active, staged, contested, controller, score, units, legal, players, winner, phase, energy, runes, hidden, gear, "
+                           "hand, deck, trash, banished, passed, events, no-events, decision)"),
     "wrong-type": (BASE.replace("might: 2", "might: two"), "5: a1's might must be a whole number, not the text two"),
     "wrong-type-list": (BASE.replace("players: [A, B]", "players: A"), "2: players must be a list, not the text A"),
     "unknown-card-in-hand": (BASE.replace("[rune-prison]", "[rune-prisn]"),

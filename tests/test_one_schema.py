@@ -187,7 +187,8 @@ steps:
 @pytest.mark.parametrize("text, line, why", [
     ("name: t\nplayers: [A, B]\nsteps: []\ncolour: red\n", 4,
      "unknown key colour in a scenario (expected one of: name, mode, players, teams, battlefields, control, score, "
-     "units, gear, hands, cards, rulings, resources, assign, decks, trash, banished, steps, pending, description, seed)"),
+     "units, gear, hands, cards, rulings, resources, assign, start, decks, trash, banished, steps, pending, "
+     "description, seed, rules, rules-version, source, audit)"),
     ("name: t\nplayers: [A, B]\nsteps:\n  - {do: pass, player: A, speed: 3}\n", 4,
      "unknown key speed in a pass step (expected one of: do, player, illegal)"),
     ("name: t\nplayers: [A, B]\nunits: [{id: a1, owner: A, might: two}]\nsteps: []\n", 3,
@@ -227,7 +228,7 @@ def test_positions_files_refuse_junk_keys_by_the_same_schema(tmp_path):
         load_positions(str(f))
     assert str(e.value) == (f"{f}:4: unknown key steps in a position (expected one of: name, mode, players, teams, "
                             "battlefields, control, score, units, gear, hands, cards, rulings, resources, assign, "
-                            "decks, trash, banished, explore)")
+                            "start, decks, trash, banished, explore)")
     f.write_text("positions:\n  - name: x\n    players: [A, B]\n    explore: {turns: 1, depth: 3}\n", encoding="utf-8")
     with pytest.raises(ScenarioError, match=r":4: unknown key depth in explore \(expected one of: turns, concede, "):
         load_positions(str(f))

@@ -10,7 +10,7 @@ from statecharts.titles import title
 
 from simulator.cli import rules as rules_cmd
 from simulator.cli.main import main
-from simulator.scenario import loader
+from simulator.scenario import bundled, loader
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -19,7 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 def traced() -> dict[str, set[str]]:
     """rule id -> the bundled scenarios whose trace cites it."""
     out: dict[str, set[str]] = {}
-    for path in sorted((ROOT / "scenarios").glob("*.yaml")):
+    for path in bundled.under(ROOT / "scenarios"):
         for e in loader.run(loader.load(str(path))).events:
             for r in (e.rule or "").split(","):
                 if r.strip():

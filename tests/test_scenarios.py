@@ -12,10 +12,11 @@ import pathlib
 import pytest
 
 from simulator.cli.main import main
+from simulator.scenario import bundled
 from simulator.scenario.loader import load, run
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FILES = sorted((ROOT / "scenarios").glob("*.yaml"))
+FILES = bundled.under(ROOT / "scenarios")            # and its subfolders (scenarios/cards/)
 
 
 def _param(path: pathlib.Path):

@@ -1,15 +1,19 @@
-"""652's procedure as one generated function (``core.machines.compile_steps``, issue 13): conceding steps the player
-machine Banishing -> Replacing -> Removing -> Countering -> Lost (652.1-652.5) through code generated from the
-declarations. It must fire exactly the declared transitions, in the same order, with the same effects, as firing
-the machine state by state: checked on every concede of the first states of every default verify position that
-explores concede (magma-chamber's team loss, 651.4, included), and on a procedure an effect interrupts."""
+"""652's procedure through the generated code (``simulator/core/compiled/player.py``, ``riftsim generate``):
+conceding steps the player machine Banishing -> Replacing -> Removing -> Countering -> Lost (652.1-652.5), each
+step the generated function of its (state, trigger), called directly by ``Runtime.steps``. It must fire exactly
+the declared transitions, in the same order, with the same effects, as the declarations themselves fired
+through ``Runtime.fire_ctx`` (what a mutant of ``riftsim mutate`` runs): checked on every concede of the first
+states of every default verify position that explores concede (magma-chamber's team loss, 651.4, included), and
+on a procedure an effect interrupts."""
 from __future__ import annotations
 
 from collections import deque
 
 import pytest
 
+from simulator.cli.generate import ident
 from simulator.core import machines, registry
+from simulator.core.compiled import player
 from simulator.game import engine
 from simulator.verify.command import DEFAULT_FILES, load_positions
 from simulator.verify.explore import actions_of, fast_fingerprint
@@ -26,22 +30,24 @@ class Log(list):
         self.append(rec)
 
 
-def _fired(g, a, fused: bool, monkeypatch) -> tuple[tuple, list]:
-    """(key of the successor, the transitions fired computing it) with or without the generated procedure."""
+def _fired(g, a, generated: bool, monkeypatch) -> tuple[tuple, list]:
+    """(key of the successor, the transitions fired computing it) with the generated code or the declarations."""
     with monkeypatch.context() as m:
-        m.setattr(machines, "_STEPS", {} if fused else _NoSteps())
         n = g.clone()
+        if not generated:
+            _declarations_only(m, n.cfg.rt)
         n.coverage = log = Log()
         engine.perform(n, a)
         engine.settle(n)
     return n.key(), list(log)
 
 
-class _NoSteps(dict):
-    """A ``_STEPS`` table that never has a generated procedure: ``steps`` fires state by state."""
-
-    def get(self, k, default=None):
-        return None
+def _declarations_only(m, rt=None) -> None:
+    """No generated transition or loop (the schedule stays generated): every firing is ``fire_ctx``'s, through
+    the lookup table of the declarations (``Compiled.pick``), as for a leaf whose digest differs."""
+    m.setattr(machines, "_GENERATED", [({}, {})])
+    if rt is not None:
+        m.setattr(rt, "fns", {})
 
 
 def test_positions_explore_concede():
@@ -75,14 +81,23 @@ def test_generated_procedure_fires_what_the_machine_fires_state_by_state(pos, mo
 
 
 def test_generated_procedure_is_derived_from_the_declarations():
-    """One function for Banishing..Lost (every step unguarded); none from a state whose transition is guarded."""
+    """652.1-652.5: each unguarded step of the procedure is a function of ``player.py`` named after its (state,
+    trigger), running the declared effects, listed in the table the runtime reads; the runtime uses it."""
+    import inspect
     from simulator import rules
+    from simulator.core.compiled import tables
     rules.install()
-    f = machines.compile_steps("player", "Banishing", "next", "Lost")
-    assert f is not None
-    for eff in ("replace_battlefield", "remove_cards", "counter_items", "continue_game"):
-        assert f"EFFECTS['{eff}']" in f.source
-    assert machines.compile_steps("chain", "Execute", "withdraw", "Empty") is None     # guarded: chosen at run time
+    leaf = machines.statecharts.LEAVES["player"]
+    steps = [t for t in leaf.transitions if t.trigger == "next"]
+    assert [t.source for t in steps][:4] == ["Banishing", "Replacing", "Removing", "Countering"]
+    for t in steps:
+        f = getattr(player, ident("player", t.source, "next"))
+        assert tables.FIRES[("player", t.source, "next")] is f
+        assert machines.generated()[0][("player", t.source, "next")] is f
+        src = inspect.getsource(f)
+        for eff in t.effects:
+            assert f"EFFECTS[{eff!r}]" in src, (t.source, eff)
+        assert f"g.ms[('player', inst)] = {t.dest!r}" in src
 
 
 def test_an_effect_that_moves_the_machine_ends_the_generated_run_where_it_is(monkeypatch):
@@ -119,14 +134,13 @@ SEARCHES["war-4p-3-cards-4-turns cut at depth 6"] = (BIG, 6)
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 2])
 @pytest.mark.parametrize("name", list(SEARCHES))
-def test_the_search_is_the_same_with_and_without_the_generated_procedure(name, n, monkeypatch):
-    """652: the same states, transitions, graph, shortest-trace tree, coverage and findings, on one and two shards."""
+def test_the_search_is_the_same_with_the_generated_code_and_with_the_declarations(name, n, monkeypatch):
+    """652: the same states, transitions, graph, shortest-trace tree, coverage and findings, on one and two shards,
+    with the generated code and with the declarations fired through ``fire_ctx``."""
     pos, depth = SEARCHES[name]
     with monkeypatch.context() as m:
-        m.setattr(machines, "_STEPS", _NoSteps())
+        _declarations_only(m)
         plain = everything(pos, depth, n)
-    with monkeypatch.context() as m:
-        m.setattr(machines, "_STEPS", {})
-        fused = everything(pos, depth, n)
+    fused = everything(pos, depth, n)
     assert plain[0] > 1000 and plain[1] > plain[0]
     assert fused == plain

@@ -25,12 +25,13 @@ def test_every_refusal_where_a_table_allows_nothing_is_declared():
 
 
 def test_actions_restate_no_turn_state():
-    """No turn-state name is written in the legality code: it reads the tables (and the declared constants)."""
-    src = (ROOT / "simulator" / "game" / "actions.py").read_text()
+    """No turn-state name is written in the legality code (the generic checks and each action kind's): it reads
+    the tables (and the declared constants)."""
+    src = "\n".join((ROOT / "simulator" / "game" / f).read_text() for f in ("actions.py", "action_kinds.py"))
     literals = {n.value for n in ast.walk(ast.parse(src)) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     assert literals & set(TURN_STATES) == set()
     for table in ("NEEDS", "PLAY", "ALLOWED", "TURN_PLAYER_ONLY", "NO_PASS", "REFUSED"):
-        assert f"timing.{table}" in src, f"actions.py does not read timing.{table}"
+        assert f"timing.{table}" in src, f"the legality code does not read timing.{table}"
 
 
 def test_showdown_refusals_name_the_table_rows():

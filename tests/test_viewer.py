@@ -504,14 +504,16 @@ def test_the_events_of_one_step_one_by_one(driver, seed002_page):
 
 def test_what_changed_since_the_previous_step_is_highlighted(driver, seed002_page):
     """Step 1: a1 moves to North (144), North becomes Contested (450) and a showdown opens there, A gains focus
-    (345) and the turn state becomes showdown-open (308); priority (A's already), b1 in B's base, South, the turn and
-    the score did not change and are not highlighted."""
+    (345) and the turn state becomes showdown-open (308), so the decision is A's focus now, no longer the Main Phase's
+    (313.2); priority (A's already), b1 in B's base, South, the turn and the score did not change and are not
+    highlighted."""
     open_page(driver, seed002_page, "#step=1")
     changed = driver.execute_script(r"""
       return [...document.querySelectorAll(".pane [data-changed]")].map((e) =>
         e.dataset.unit ? "unit " + e.dataset.unit : e.dataset.bf ? "bf " + e.dataset.bf : "field " + e.dataset.field);
     """)
-    assert sorted(changed) == ["bf North", "field focus", "field state", "unit a1"], changed
+    assert sorted(changed) == ["bf North", "field decision", "field focus", "field state", "unit a1"], changed
+    assert driver.find_element("css selector", '.pane [data-field="decision"]').text == "focus A"
     assert driver.find_element("css selector", '.pane [data-unit="a1"]').value_of_css_property("background-color") \
         != driver.find_element("css selector", '.pane [data-unit="b1"]').value_of_css_property("background-color")
     open_page(driver, seed002_page, "#step=0")

@@ -91,41 +91,61 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     print(shown(f"== {sc.file}: {sc.name}"), file=out)
     for name, rec, label in (("A", a, label_a), ("B", b, label_b)):
-        res = rec.result
-        if res.status == "pass":
-            status = _("PASS: {steps} steps, {checks} expectations held").format(steps=res.steps_run,
-                                                                                 checks=res.checks)
-        elif res.status == "pending":
-            status = _("PENDING: {message}").format(message=res.message)
-        else:
-            status = _("FAIL: {message}").format(message=res.message)
-        print(shown(_("reading {name} ({label}): {status}").format(name=name, label=label, status=status)), file=out)
+        print(shown(_("reading {name} ({label}): {status}").format(name=name, label=label,
+                                                                   status=_status(rec.result, lang))), file=out)
     d = divergence(a, b)
     if d is None:
         print(_("-- the two readings give the same trace and the same positions"), file=out)
     else:
-        where = f"{sc.file}:{d['line']}: " if d["line"] else ""
-        how = {"lines": _("trace line {n} of that step").format(n=d["event"] + 1),
-               "position": _("the same trace lines, but the positions after it differ"),
-               "stopped": _("one reading stopped before it")}[d["what"]]
-        print(shown(_("-- first difference: {where}step {n} ({label}), {how}").format(
-            where=where, n=d["n"], label=d["label"], how=how)), file=out)
-        for name, rec in (("A", a), ("B", b)):
-            print(_("-- reading {name} from there:").format(name=name), file=out)
-            lines = [ln for s in rec.steps[d["index"]:] for ln in _lines(s, lang)]
-            skip = d["event"] if d["index"] < len(rec.steps) else 0
-            for ln in lines[skip:] or [_("(nothing: this reading stopped before that step)")]:
-                print("  " + shown(ln), file=out)
+        _print_divergence(sc, d, a, b, lang)
     if args.html:
-        from simulator.cli.diagrams import inline_svgs
-        from simulator.cli.viewer import scenario_data, write_page
         data = [{"name": sc.name, "file": sc.file, "diverge": d,
-                 "readings": [scenario_data(a, label_a), scenario_data(b, label_b)]}]
-        try:
-            write_page(args.html, data, inline_svgs(lang=lang), title=f"riftsim compare: {sc.name}", lang=lang)
-        except OSError as e:
-            print(shown(f"riftsim compare: cannot write {args.html}: {e.strerror or e}"), file=sys.stderr)
-            return 2
-        print(shown(f"viewer written to {args.html}"), file=sys.stderr)
+                 "readings": [_scenario_data(a, label_a), _scenario_data(b, label_b)]}]
+        return _write_html(args.html, data, sc.name, lang)
     return 0
+
+
+def _status(res, lang: str) -> str:
+    _ = gettext_for(lang)
+    if res.status == "pass":
+        return _("PASS: {steps} steps, {checks} expectations held").format(steps=res.steps_run, checks=res.checks)
+    if res.status == "pending":
+        return _("PENDING: {message}").format(message=res.message)
+    return _("FAIL: {message}").format(message=res.message)
+
+
+def _print_divergence(sc, d: dict, a: Recorded, b: Recorded, lang: str) -> None:
+    """Where the readings part, and each one's continuation from there."""
+    _ = gettext_for(lang)
+    out = sys.stdout
+    where = f"{sc.file}:{d['line']}: " if d["line"] else ""
+    how = {"lines": _("trace line {n} of that step").format(n=d["event"] + 1),
+           "position": _("the same trace lines, but the positions after it differ"),
+           "stopped": _("one reading stopped before it")}[d["what"]]
+    print(shown(_("-- first difference: {where}step {n} ({label}), {how}").format(
+        where=where, n=d["n"], label=d["label"], how=how)), file=out)
+    for name, rec in (("A", a), ("B", b)):
+        print(_("-- reading {name} from there:").format(name=name), file=out)
+        lines = [ln for s in rec.steps[d["index"]:] for ln in _lines(s, lang)]
+        skip = d["event"] if d["index"] < len(rec.steps) else 0
+        for ln in lines[skip:] or [_("(nothing: this reading stopped before that step)")]:
+            print("  " + shown(ln), file=out)
+
+
+def _scenario_data(rec: Recorded, label: str) -> dict:
+    from simulator.cli.viewer import scenario_data
+    return scenario_data(rec, label)
+
+
+def _write_html(path: str, data: list[dict], name: str, lang: str) -> int:
+    from simulator.cli.diagrams import inline_svgs
+    from simulator.cli.viewer import write_page
+    try:
+        write_page(path, data, inline_svgs(lang=lang), title=f"riftsim compare: {name}", lang=lang)
+    except OSError as e:
+        print(shown(f"riftsim compare: cannot write {path}: {e.strerror or e}"), file=sys.stderr)
+        return 2
+    print(shown(f"viewer written to {path}"), file=sys.stderr)
+    return 0
+
 

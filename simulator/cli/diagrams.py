@@ -204,42 +204,47 @@ def overview_graph(machines: Iterable[Machine] = statecharts.MACHINES) -> graphv
     linked = {leaf for pair in edges for leaf in pair}
     g = _new("overview", "riftsim statecharts: hand-offs between machines (sends)")
     g.attr(nodesep="0.6", ranksep="1.0", newrank="false")
-
-    def box(c: graphviz.Digraph, m: Machine, leaf: Machine) -> None:
-        per = f"\n[one per {m.per}]" if m.per != "game" else ""
-        c.node(leaf.name, f"{leaf.name}\n{leaf.title}{per}\n\n" + _wrap(" | ".join(leaf.states), 36),
-               fontsize="10")
-
-    alone = []
+    alone = [m for m in machines if not any(leaf.name in linked for leaf in m.leaves())]
     for m in machines:
-        if not any(leaf.name in linked for leaf in m.leaves()):
-            alone.append(m)
-        elif m.regions:
+        if m in alone:
+            continue
+        if m.regions:
             with g.subgraph(name=f"cluster_{m.name}") as c:
                 c.attr(label=f"{m.name}: {m.title}", style="dashed,rounded", color="#6b7280", fontsize="12")
                 for leaf in m.leaves():
-                    box(c, m, leaf)
+                    _box(c, m, leaf)
         else:
-            box(g, m, m)
+            _box(g, m, m)
     if alone:
         with g.subgraph(name="cluster_engine") as c:
             c.attr(label="no declared hand-offs: fired by the schedule (diagrams/schedule.svg) and by actions",
                    style="dotted,rounded", color="#6b7280", fontsize="12")
             for m in alone:
                 for leaf in m.leaves():
-                    box(c, m, leaf)
+                    _box(c, m, leaf)
     for (src, dst), by_trigger in edges.items():
-        back = edges.get((dst, src))
-        if back is not None and (dst, src) < (src, dst):
-            continue                                 # drawn with its reverse as one two-way edge
-        lines = [f"{', '.join(senders)} => {trig}" for trig, senders in by_trigger.items()]
-        attrs = {}
-        if back is not None:                         # two flat labelled edges overlap: draw one, both ways
-            lines = [f"to {dst}: {x}" for x in lines] + [
-                f"to {src}: {', '.join(senders)} => {trig}" for trig, senders in back.items()]
-            attrs["dir"] = "both"
-        g.edge(src, dst, label="\n".join(lines), color=HANDOFF, fontcolor=HANDOFF, penwidth="1.5", **attrs)
+        _handoff_edge(g, src, dst, by_trigger, edges.get((dst, src)))
     return g
+
+
+def _box(c: graphviz.Digraph, m: Machine, leaf: Machine) -> None:
+    """A leaf machine of the overview: its name, title, states."""
+    per = f"\n[one per {m.per}]" if m.per != "game" else ""
+    c.node(leaf.name, f"{leaf.name}\n{leaf.title}{per}\n\n" + _wrap(" | ".join(leaf.states), 36),
+           fontsize="10")
+
+
+def _handoff_edge(g: graphviz.Digraph, src: str, dst: str, by_trigger: dict, back: dict | None) -> None:
+    """The hand-offs from ``src`` to ``dst``: one edge, both ways when ``dst`` hands off to ``src`` too."""
+    if back is not None and (dst, src) < (src, dst):
+        return                                   # drawn with its reverse as one two-way edge
+    lines = [f"{', '.join(senders)} => {trig}" for trig, senders in by_trigger.items()]
+    attrs = {}
+    if back is not None:                         # two flat labelled edges overlap: draw one, both ways
+        lines = [f"to {dst}: {x}" for x in lines] + [
+            f"to {src}: {', '.join(senders)} => {trig}" for trig, senders in back.items()]
+        attrs["dir"] = "both"
+    g.edge(src, dst, label="\n".join(lines), color=HANDOFF, fontcolor=HANDOFF, penwidth="1.5", **attrs)
 
 
 # -- the schedule: HOT FEPR and the turn cycle --------------------------------------------------
@@ -349,20 +354,26 @@ def timing_graph() -> graphviz.Digraph:
 
     g = _new("timing", "Timing permissions per turn state (statecharts/timing.py)", "LR")
     for st in timing.NEEDS:
-        need, rule = timing.NEEDS[st]
-        rows = [f"acts: the {need} holder ({rule})"]
-        rows += [f"play {kw} ({', '.join(r)})" for kw, r in timing.PLAY[st].items()]
-        if "reaction" in timing.PLAY[st]:
-            rows += [f"play by {kw}, as a {speed} ({', '.join(r)})" for kw, (speed, r) in timing.KEYWORD_TIMING.items()]
-        rows += [f"{act} ({', '.join(sts[st])})" for act, sts in timing.ALLOWED.items() if st in sts]
-        if st in timing.TURN_PLAYER_ONLY:
-            rows.append(f"turn player only ({', '.join(timing.TURN_PLAYER_ONLY[st])})")
-        g.node(st, box(st, rows), fillcolor=INIT_FILL if st == "neutral-open" else "white")
+        g.node(st, box(st, _timing_rows(st)), fillcolor=INIT_FILL if st == "neutral-open" else "white")
     rows = [f"{path} ({', '.join(r)})" for path, r in timing.MOVE_PATHS.items()]
     g.node("moves", box("standard move paths", rows))
     rows = [f"{what}: {how} ({', '.join(r)})" for what, (how, r) in timing.READINESS.items()]
     g.node("readiness", box("readiness (every game)", rows))
     return g
+
+
+def _timing_rows(st: str) -> list[str]:
+    """What a turn state permits, one row each with its rules: who acts, what may be played, the other actions."""
+    from statecharts import timing
+    need, rule = timing.NEEDS[st]
+    rows = [f"acts: the {need} holder ({rule})"]
+    rows += [f"play {kw} ({', '.join(r)})" for kw, r in timing.PLAY[st].items()]
+    if "reaction" in timing.PLAY[st]:
+        rows += [f"play by {kw}, as a {speed} ({', '.join(r)})" for kw, (speed, r) in timing.KEYWORD_TIMING.items()]
+    rows += [f"{act} ({', '.join(sts[st])})" for act, sts in timing.ALLOWED.items() if st in sts]
+    if st in timing.TURN_PLAYER_ONLY:
+        rows.append(f"turn player only ({', '.join(timing.TURN_PLAYER_ONLY[st])})")
+    return rows
 
 
 def all_graphs(scenarios: Path | None = None) -> dict[str, graphviz.Digraph]:
@@ -507,23 +518,41 @@ def stale(out: Path, scenarios: Path | None = None) -> list[str]:
             problems.append(f"{dot_path} (missing)")
         elif dot_path.read_bytes().decode("utf-8", errors="replace") != src:
             problems.append(f"{dot_path} (differs from the declarations)")
-        if not svg_path.is_file():
-            problems.append(f"{svg_path} (missing)")
-            continue
-        have = svg_path.read_bytes().decode(errors="replace")
-        stamp = STAMP_RE.search(have)
-        if not stamp or stamp.group(1) != source_hash(src):
-            problems.append(f"{svg_path} (rendered from another DOT source)")
-            continue
-        if render is not None:
-            try:
-                fresh = to_svg(src).decode()
-            except RenderUnavailable:
-                continue
-            mine, theirs = VERSION_RE.search(fresh), VERSION_RE.search(have)
-            if mine and theirs and mine.group(1) == theirs.group(1) and fresh != have:
-                problems.append(f"{svg_path} (differs from a fresh render by the same Graphviz)")
+        why = _stale_svg(svg_path, src, render is not None)
+        if why:
+            problems.append(f"{svg_path} ({why})")
     pages = example_pages(out, scenarios)
+    problems += _stale_pages(out, pages)
+    known = set(dots) | {n.replace(".dot", ".svg") for n in dots} | set(pages)
+    if out.is_dir():
+        problems += [f"{p} (no machine produces it)" for p in sorted(out.iterdir())
+                     if p.suffix in (".dot", ".svg", ".html") and p.name not in known]
+    return problems
+
+
+def _stale_svg(svg_path: Path, src: str, can_render: bool) -> str:
+    """Why the picture of the DOT source ``src`` is stale ('' when it is not)."""
+    if not svg_path.is_file():
+        return "missing"
+    have = svg_path.read_bytes().decode(errors="replace")
+    stamp = STAMP_RE.search(have)
+    if not stamp or stamp.group(1) != source_hash(src):
+        return "rendered from another DOT source"
+    if not can_render:
+        return ""
+    try:
+        fresh = to_svg(src).decode()
+    except RenderUnavailable:
+        return ""
+    mine, theirs = VERSION_RE.search(fresh), VERSION_RE.search(have)
+    if mine and theirs and mine.group(1) == theirs.group(1) and fresh != have:
+        return "differs from a fresh render by the same Graphviz"
+    return ""
+
+
+def _stale_pages(out: Path, pages: dict[str, str]) -> list[str]:
+    """The example pages that are missing or differ from a fresh run, each with why."""
+    problems = []
     for name, text in pages.items():
         path = out / name
         if not path.is_file():
@@ -534,11 +563,6 @@ def stale(out: Path, scenarios: Path | None = None) -> list[str]:
             problems.append(f"{path} (its trace differs from a fresh run of the scenario)")
         elif sorted(STAMP_RE.findall(have)) != sorted(STAMP_RE.findall(text)):
             problems.append(f"{path} (its statecharts differ from the declarations)")
-    known = set(dots) | {n.replace(".dot", ".svg") for n in dots} | set(pages)
-    if out.is_dir():
-        for p in sorted(out.iterdir()):
-            if p.suffix in (".dot", ".svg", ".html") and p.name not in known:
-                problems.append(f"{p} (no machine produces it)")
     return problems
 
 
@@ -634,6 +658,27 @@ def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
     its own labelled with its numbers (``#n``) and trigger. The caption lists each number with its step,
     machine, transition, rules and trace text.
     """
+    fired = _fired(events)
+    entries = numbered(fired)
+    g = _new("trace", title)
+    g.attr(nodesep="1.1", ranksep="0.6", forcelabels="true")
+    for machine, inst in dict.fromkeys((f[1], f[2]) for f in fired):      # in the order the trace touched them
+        leaf = statecharts.LEAVES[machine]
+        visited, taken, loud = _went_through(entries, machine, inst)
+        with g.subgraph(name=f"cluster_{machine}_{inst or ''}") as c:
+            c.attr(label=f"{machine}" + (f" [{inst}]" if inst else "") + f"\n{leaf.title}",
+                   style="rounded", color="#9ca3af", fontsize="12")
+            _draw_leaf(c, leaf, inst, visited, faded=True)
+            _draw_taken(c, leaf, inst, taken, loud)
+    lines = [_caption_line(n, entry) for n, entry in enumerate(entries, 1)] or ["no declared transition fired"]
+    # the caption (the graph's label) goes under the machines, left-aligned
+    g.attr(label="\\l".join([title, "", *(line.replace("\\", "/") for line in lines)]) + "\\l",
+           labelloc="b", labeljust="l", fontsize="11")
+    return g
+
+
+def _fired(events: Iterable) -> list[tuple]:
+    """The events that fired a declared transition, as :func:`_fields`; one naming no declared state is refused."""
     fired = []
     for e in events:
         step, machine, inst, trigger, source, dest, rule, text = _fields(e)
@@ -645,93 +690,91 @@ def trace_graph(events: Iterable, title: str = "trace") -> graphviz.Digraph:
         if source not in leaf.states or dest not in leaf.states:
             raise RiftsimError(f"trace event {text!r}: {machine} has no state {source!r} or {dest!r}")
         fired.append((step, machine, inst, trigger, source, dest, rule, text))
-    entries = numbered(fired)
-    g = _new("trace", title)
-    g.attr(nodesep="1.1", ranksep="0.6", forcelabels="true")
-    order: list[tuple[str, str | None]] = []
-    for f in fired:
-        if (f[1], f[2]) not in order:
-            order.append((f[1], f[2]))
-    for machine, inst in order:
-        leaf = statecharts.LEAVES[machine]
-        visited: dict[str, list[int]] = {}
-        taken: dict[tuple[str, str, str, str], list[int]] = {}
-        loud: set[tuple[str, str, str, str]] = set()
-        for n, entry in enumerate(entries, 1):
-            for f in entry:
-                if (f[1], f[2]) != (machine, inst):
-                    continue
-                visited.setdefault(f[4], []).append(n)
-                visited.setdefault(f[5], []).append(n)
-                key = (f[3], f[4], f[5], f[6])
-                nums = taken.setdefault(key, [])
-                if n not in nums:
-                    nums.append(n)
-                if f[7] is not None:
-                    loud.add(key)
-        with g.subgraph(name=f"cluster_{machine}_{inst or ''}") as c:
-            c.attr(label=f"{machine}" + (f" [{inst}]" if inst else "") + f"\n{leaf.title}",
-                   style="rounded", color="#9ca3af", fontsize="12")
-            _draw_leaf(c, leaf, inst, visited, faded=True)
-            declared = set()
-            drawn_pairs = set()
-            for t in leaf.transitions:
-                key = (t.trigger, t.source, t.dest, ", ".join(t.rules))
-                declared.add(key)
-                if key in taken:
-                    drawn_pairs.add((t.source, t.dest))
-            done_pairs = set()
-            loops: dict[str, list[tuple]] = {}     # self-loops on one state: one edge, one line each
-            for t in leaf.transitions:
-                key = (t.trigger, t.source, t.dest, ", ".join(t.rules))
-                if key in taken and t.source == t.dest:
-                    loops.setdefault(t.source, []).append(key)
-            for state, keys in loops.items():
-                ids = (_node_id(machine, state, inst),) * 2
-                any_loud = any(k in loud for k in keys)
-                c.edge(*ids, label="\n".join(f"{_nums(taken[k])} {k[0]}" + ("" if k in loud else " (silent)")
-                                             for k in keys),
-                       color=VISITED if any_loud else SILENT, fontcolor=VISITED,
-                       penwidth="2.5" if any_loud else "1.6", fontsize="11" if any_loud else "9",
-                       style="solid" if any_loud else "dashed")
-            for t in leaf.transitions:
-                key = (t.trigger, t.source, t.dest, ", ".join(t.rules))
-                ids = (_node_id(machine, t.source, inst), _node_id(machine, t.dest, inst))
-                if key in taken and t.source == t.dest:
-                    continue
-                if key in taken:
-                    color = VISITED if key in loud else SILENT
-                    gap = "\n" if len(taken[key]) > 4 else " "     # a long label on two lines: narrower
-                    c.edge(*ids, label=f"{_nums(taken[key])}{gap}{t.trigger}" + ("" if key in loud else " (silent)"),
-                           color=color, fontcolor=VISITED if key in loud else "#c2410c",
-                           penwidth="2.5" if key in loud else "1.6", fontsize="11" if key in loud else "9",
-                           style="solid" if key in loud else "dashed")
-                elif (t.source, t.dest) not in drawn_pairs and (t.source, t.dest) not in done_pairs:
-                    done_pairs.add((t.source, t.dest))
-                    c.edge(*ids, color="#d1d5db", arrowsize="0.6")
-            for key, nums in taken.items():
-                if key not in declared:   # a transition the declarations no longer have: still draw it
-                    c.edge(_node_id(machine, key[1], inst), _node_id(machine, key[2], inst),
-                           label=f"{_nums(nums)} {key[0]} (undeclared)", color=VISITED, fontcolor=VISITED)
-    lines = []
+    return fired
+
+
+def _went_through(entries: list[list[tuple]], machine: str, inst: str | None) -> tuple[dict, dict, set]:
+    """What the trace did in one (machine, instance): the numbers at which it was in each state, the numbers of
+    each (trigger, source, dest, rules) it took, and which of those had a trace sentence (loud)."""
+    visited: dict[str, list[int]] = {}
+    taken: dict[tuple[str, str, str, str], list[int]] = {}
+    loud: set[tuple[str, str, str, str]] = set()
     for n, entry in enumerate(entries, 1):
-        step, machine, inst, trigger, source, dest, rule, text = entry[0]
-        where = f"{machine}{f'[{inst}]' if inst else ''}"
-        if len(entry) > 1:
-            path = [source] + [f[5] for f in entry]
-            shown = " -> ".join(path) if len(path) <= 4 else f"{path[0]} -> {path[1]} -> ... -> {path[-1]}"
-            triggers = ", ".join(dict.fromkeys(f[3] for f in entry))
-            lines.append(f"#{n}  step {step}  {where}  {len(entry)} silent transitions ({triggers}): {shown}")
-        else:
-            lines.append(f"#{n}  step {step}  {where}  {trigger}: {source} -> {dest}  ({rule})  "
-                         + (text if text is not None else "(silent)"))
-    lines = lines or ["no declared transition fired"]
-    # the caption goes under the machines, left-aligned: a plain-text node of its own (a graph label
-    # wider than the drawing is cut off by some renderers)
-    # the caption (the graph's label) goes under the machines, left-aligned
-    g.attr(label="\\l".join([title, "", *(line.replace("\\", "/") for line in lines)]) + "\\l",
-           labelloc="b", labeljust="l", fontsize="11")
-    return g
+        for f in entry:
+            if (f[1], f[2]) != (machine, inst):
+                continue
+            visited.setdefault(f[4], []).append(n)
+            visited.setdefault(f[5], []).append(n)
+            key = (f[3], f[4], f[5], f[6])
+            nums = taken.setdefault(key, [])
+            if n not in nums:
+                nums.append(n)
+            if f[7] is not None:
+                loud.add(key)
+    return visited, taken, loud
+
+
+def _key(t: T) -> tuple[str, str, str, str]:
+    return (t.trigger, t.source, t.dest, ", ".join(t.rules))
+
+
+def _taken_style(is_loud: bool) -> dict[str, str]:
+    """A taken transition's pen: bold and solid with a trace sentence, thinner and dashed when silent."""
+    return {"penwidth": "2.5" if is_loud else "1.6", "fontsize": "11" if is_loud else "9",
+            "style": "solid" if is_loud else "dashed"}
+
+
+def _draw_taken(c: graphviz.Digraph, leaf: Machine, inst: str | None, taken: dict, loud: set) -> None:
+    """Every declared transition the trace took, an edge of its own labelled with its numbers; the others one
+    faded edge per pair of states; a taken transition the declarations no longer have, drawn still."""
+    machine = leaf.name
+    _draw_loops(c, leaf, inst, taken, loud)
+    faded = {(t.source, t.dest) for t in leaf.transitions if _key(t) in taken}    # a pair drawn: no faded edge
+    for t in leaf.transitions:
+        key = _key(t)
+        ids = (_node_id(machine, t.source, inst), _node_id(machine, t.dest, inst))
+        if key in taken and t.source != t.dest:
+            _taken_edge(c, ids, t.trigger, taken[key], key in loud)
+        elif key not in taken and (t.source, t.dest) not in faded:
+            faded.add((t.source, t.dest))
+            c.edge(*ids, color="#d1d5db", arrowsize="0.6")
+    declared = {_key(t) for t in leaf.transitions}
+    for key, nums in taken.items():
+        if key not in declared:   # a transition the declarations no longer have: still draw it
+            c.edge(_node_id(machine, key[1], inst), _node_id(machine, key[2], inst),
+                   label=f"{_nums(nums)} {key[0]} (undeclared)", color=VISITED, fontcolor=VISITED)
+
+
+def _taken_edge(c: graphviz.Digraph, ids: tuple[str, str], trigger: str, nums: list[int], is_loud: bool) -> None:
+    gap = "\n" if len(nums) > 4 else " "     # a long label on two lines: narrower
+    c.edge(*ids, label=f"{_nums(nums)}{gap}{trigger}" + ("" if is_loud else " (silent)"),
+           color=VISITED if is_loud else SILENT, fontcolor=VISITED if is_loud else "#c2410c", **_taken_style(is_loud))
+
+
+def _draw_loops(c: graphviz.Digraph, leaf: Machine, inst: str | None, taken: dict, loud: set) -> None:
+    """The self-loops the trace took on each state: one edge, one line each."""
+    loops: dict[str, list[tuple]] = {}
+    for t in leaf.transitions:
+        if _key(t) in taken and t.source == t.dest:
+            loops.setdefault(t.source, []).append(_key(t))
+    for state, keys in loops.items():
+        any_loud = any(k in loud for k in keys)
+        c.edge(*(_node_id(leaf.name, state, inst),) * 2,
+               label="\n".join(f"{_nums(taken[k])} {k[0]}" + ("" if k in loud else " (silent)") for k in keys),
+               color=VISITED if any_loud else SILENT, fontcolor=VISITED, **_taken_style(any_loud))
+
+
+def _caption_line(n: int, entry: list[tuple]) -> str:
+    """The caption's line for number ``n``: one transition, or a run of silent ones."""
+    step, machine, inst, trigger, source, dest, rule, text = entry[0]
+    where = f"{machine}{f'[{inst}]' if inst else ''}"
+    if len(entry) == 1:
+        return (f"#{n}  step {step}  {where}  {trigger}: {source} -> {dest}  ({rule})  "
+                + (text if text is not None else "(silent)"))
+    path = [source] + [f[5] for f in entry]
+    shown = " -> ".join(path) if len(path) <= 4 else f"{path[0]} -> {path[1]} -> ... -> {path[-1]}"
+    triggers = ", ".join(dict.fromkeys(f[3] for f in entry))
+    return f"#{n}  step {step}  {where}  {len(entry)} silent transitions ({triggers}): {shown}"
 
 
 def draw_trace(events: Iterable, out_path: str | Path, title: str = "trace") -> Path:

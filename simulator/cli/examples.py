@@ -61,6 +61,18 @@ def describe(path: Path) -> str:
     return str(name) if name else "(no name)"
 
 
+def _already_there(target: Path, data: bytes) -> bool:
+    """``target`` holds ``data`` already (False: it does not exist); refused when it is something else."""
+    if target.exists() and not target.is_file():
+        raise RiftsimError(f"{target}: exists and is not a regular file; nothing copied")
+    if not target.exists():
+        return False
+    if target.stat().st_size != len(data) or target.read_bytes() != data:     # (a large file: never read)
+        raise RiftsimError(f"{target}: exists and differs from the bundled scenario; nothing copied "
+                           f"(move it away, or copy into another folder)")
+    return True
+
+
 def copy(paths: list[Path], folder: Path) -> int:
     """Copy ``paths`` into ``folder``: every file checked first (nothing is written when one would replace a
     different file), then written atomically, a signal landing before or after the whole group."""
@@ -69,15 +81,10 @@ def copy(paths: list[Path], folder: Path) -> int:
     todo, same = [], 0
     for path in paths:
         target, data = folder / path.name, path.read_bytes()
-        if target.exists() and not target.is_file():
-            raise RiftsimError(f"{target}: exists and is not a regular file; nothing copied")
-        if target.exists():
-            if target.stat().st_size != len(data) or target.read_bytes() != data:     # (a large file: never read)
-                raise RiftsimError(f"{target}: exists and differs from the bundled scenario; nothing copied "
-                                   f"(move it away, or copy into another folder)")
+        if _already_there(target, data):
             same += 1
-            continue
-        todo.append((target, data))
+        else:
+            todo.append((target, data))
     folder.mkdir(parents=True, exist_ok=True)
     with signals_deferred():
         for target, data in todo:

@@ -61,19 +61,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.fixtures:
         raise ScenarioError("riftsim export", "say where: --fixtures OUT (or --schema)")
-    paths = scenario_paths(args.files)
-    if not paths:
-        raise ScenarioError(" ".join(args.files) or "riftsim export",
-                            "no scenario file (*.yaml) there" if args.files else
-                            "the bundled scenarios are not installed (a source checkout has them in scenarios/): "
-                            "name scenario files")
-    docs = [(p, fixtures.from_scenario(str(p), _label(p))) for p in paths]    # all valid before any is written
+    docs = _fixtures(args.files)                  # all valid before any is written
     target = prepare(args.fixtures)
-    names: set[str] = set()
-    for p, doc in docs:
-        if doc["name"] in names:
-            raise ScenarioError(str(p), f"two scenarios are named {doc['name']}.yaml: rename one")
-        names.add(doc["name"])
+    _unique_names(docs)
     for _p, doc in docs:
         atomic_write(target / f"{doc['name']}.json", fixtures.dumps(doc))
     commands = sum(len(d["commands"]) for _p, d in docs)
@@ -82,9 +72,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fixtures(files: list[str]) -> list[tuple[Path, dict]]:
+    """Each scenario file and its fixture; refused: no file."""
+    from simulator.scenario import fixtures
+    paths = scenario_paths(files)
+    if not paths:
+        raise ScenarioError(" ".join(files) or "riftsim export",
+                            "no scenario file (*.yaml) there" if files else
+                            "the bundled scenarios are not installed (a source checkout has them in scenarios/): "
+                            "name scenario files")
+    return [(p, fixtures.from_scenario(str(p), _label(p))) for p in paths]
+
+
+def _unique_names(docs: list[tuple[Path, dict]]) -> None:
+    names: set[str] = set()
+    for p, doc in docs:
+        if doc["name"] in names:
+            raise ScenarioError(str(p), f"two scenarios are named {doc['name']}.yaml: rename one")
+        names.add(doc["name"])
+
+
 def _label(p: Path) -> str:
     """How a fixture names its scenario: scenarios/NAME.yaml for a bundled one (a checkout's scenarios/ or the
     installed package's copy), else the path given."""
-    bundled_one = bundled.FOLDER / p.name
-    same = bundled_one.is_file() and p.resolve() == bundled_one.resolve()
-    return f"scenarios/{p.name}" if same else str(p)
+    for bundled_one in bundled.paths():
+        if p.resolve() == bundled_one.resolve():
+            return "scenarios/" + bundled_one.relative_to(bundled.FOLDER).as_posix()
+    return str(p)

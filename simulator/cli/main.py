@@ -43,6 +43,7 @@ COMMANDS = {
     "examples": ("simulator.cli.examples", "list the bundled scenarios, print one, or copy them into a folder"),
     "new": ("simulator.cli.new", "print a commented starting scenario for a mode (duel, skirmish, war, magma-chamber)"),
     "diagrams": ("simulator.cli.diagrams", "export every statechart as DOT and SVG into diagrams/"),
+    "generate": ("simulator.cli.generate", "write the code generated from the declarations into simulator/core/compiled/"),
     "verify": ("simulator.verify.command", "check the statecharts and explore the simulator's state space"),
     "play": ("simulator.cli.play", "play a position interactively: type actions, see trace, state, legal actions"),
     "rules": ("simulator.cli.rules", "a rule's title, the declarations that implement it, the scenarios that exercise it"),
@@ -53,6 +54,7 @@ COMMANDS = {
     "export": ("simulator.cli.export", "export scenarios as engine-neutral conformance fixtures (JSON)"),
     "conformance": ("simulator.cli.conformance", "check another Riftbound engine against the fixtures, via its adapter"),
     "adapter": ("simulator.cli.adapter", "riftsim as an engine of the conformance protocol (JSON lines on stdin/stdout)"),
+    "site": ("simulator.cli.site", "build the playground: a static site that runs riftsim in the browser, offline"),
     "mutate": ("simulator.verify.mutate", "mutation testing: break each declared transition once, count what the tests notice"),
 }
 

@@ -45,114 +45,29 @@ from typing import Any
 import yaml
 
 from simulator.cli.atomic import write_atomic
-from simulator.core.errors import IllegalAction, Loop, RiftsimError, RulesBug
+from simulator.core.errors import IllegalAction, Loop, RulesBug
 from simulator.core.text import shown
 from simulator.game import loops
 from simulator.core.i18n import gettext_for, languages, value_word
 from simulator.core.model import Event, State
-from simulator.game.actions import KINDS, Action, legal
-from simulator.rules.triggers import orderer, unordered_labels
-from simulator.rules.damage import assigner
-from simulator.scenario.loader import step_of
+from simulator.game.action_kinds import KINDS, LISTS, Action, ParseError, read, step_of, words_of
+from simulator.game.actions import legal
+from simulator.game.decision import decision
 from simulator.scenario.view import view
 
 COMMANDS = ("legal", "state", "trace", "undo", "save", "help", "quit")
 
 
-class ParseError(RiftsimError):
-    pass
-
-
-def parse_action(text: str) -> Action:
-    """``"A play rune-prison unit=b1"`` -> Action.
+def parse_action(text: str, g: State | None = None) -> Action:
+    """``"A play rune-prison unit=b1"`` -> Action: the text form of :func:`simulator.game.action_kinds.read`
+    (the one parser, the tests' too), a play's targets in its card's order when the game ``g`` is given.
 
     >>> parse_action("A move a1 a2 North").describe()
     'A move a1 a2 North'
-    >>> parse_action("B assign b1=2 b2=1").damage
-    (('b1', 2), ('b2', 1))
     >>> parse_action("A order a1:brace a2:guard").triggers
     ('a1:brace', 'a2:guard')
-    >>> parse_action("A choose no").option, parse_action("A target unit=b1").targets
-    ('no', (('unit', 'b1'),))
     """
-    words = text.split()
-    if len(words) < 2:
-        raise ParseError(f"expected 'PLAYER ACTION ...', got '{text}' (type help)")
-    player, kind, rest = words[0], words[1], words[2:]
-    if kind not in KINDS:
-        raise ParseError(f"unknown action '{kind}': one of {', '.join(KINDS)}")
-    plain = [w for w in rest if "=" not in w]
-    named: dict[str, str] = {}
-    for w in rest:
-        if "=" in w:
-            f, v = w.split("=", 1)
-            if not f or not v:
-                raise ParseError(f"{w!r}: a target is field=value")
-            if f in named:
-                raise ParseError(f"{f} is given twice")
-            named[f] = v
-    if named and kind not in ("play", "target", "assign", "activate", "hide"):
-        raise ParseError(f"{kind} takes no field=value ({', '.join(named)}): only play, activate, target and "
-                         f"assign name fields")
-    if kind in ("pass", "end-turn", "concede"):
-        if rest:
-            raise ParseError(f"{kind} takes nothing after it")
-        return Action(kind, player)
-    if kind == "move":
-        if len(plain) < 2:
-            raise ParseError("move needs units and a destination: A move a1 North")
-        return Action("move", player, units=tuple(plain[:-1]), to=plain[-1])
-    if kind == "choose":
-        return _choose(player, plain)
-    if kind == "target":
-        if plain or not named:
-            raise ParseError("target names the ability's targets as field=value: A target unit=b1")
-        return Action("target", player, targets=tuple(sorted(named.items())))
-    if kind == "invite":
-        return Action("invite", player, teammate=_one(plain, "invite needs a teammate"))
-    if kind == "order":
-        if not plain or named:
-            raise ParseError("order lists the player's pending triggers as SOURCE:ABILITY: A order a1:brace a2:guard")
-        return Action("order", player, triggers=tuple(plain))
-    if kind == "assign":
-        try:
-            dmg = tuple((u, int(n)) for u, n in named.items())
-        except ValueError:
-            raise ParseError("assign gives whole numbers: B assign a1=2 a2=1") from None
-        if plain or not dmg:
-            raise ParseError("assign names units and amounts: B assign a1=2 a2=1")
-        return Action("assign", player, damage=dmg)
-    if kind == "hide":
-        if len(plain) != 2:
-            raise ParseError("hide needs a card and a battlefield: A hide 'Back Off' North")
-        return Action("hide", player, card=plain[0], at=plain[1],
-                      origin="trash" if named.get("from") == "trash" else None)
-    if kind == "activate":
-        if len(plain) != 2:
-            raise ParseError("activate needs a source and an ability: A activate g1 add")
-        return Action("activate", player, source=plain[0], ability=plain[1], targets=tuple(sorted(named.items())))
-    card = _one(plain, "play needs one card id (targets as field=value)")
-    at = named.pop("at", None)
-    acc = named.pop("accelerate", "false") == "true"
-    src = named.pop("from", "hand")
-    return Action("play", player, card=card, at=at, targets=tuple(sorted(named.items())), accelerate=acc,
-                  hidden=src == "hidden", origin="trash" if src == "trash" else None)
-
-
-def _choose(player: str, plain: list[str]) -> Action:
-    """``A choose North``, ``A choose yes``, ``A choose card jolt`` (the card to discard, 422)."""
-    if len(plain) == 2 and plain[0] == "card":
-        return Action("choose", player, card=plain[1])
-    where = _one(plain, "choose needs a battlefield, yes / no, or card CARD")
-    if where in ("yes", "no"):
-        return Action("choose", player, option=where)
-    return Action("choose", player, battlefield=where)
-
-
-def _one(words: list[str], msg: str) -> str:
-    if len(words) != 1:
-        raise ParseError(msg)
-    return words[0]
+    return read(text, g.cfg.cards if g is not None else None)
 
 
 def _word(v, lang: str = "en") -> str:
@@ -178,14 +93,14 @@ def status(g: State, lang: str = "en") -> str:
                      for b, k in v["staged"].items())
     score = " ".join(f"{p}:{n}" for p, n in v["score"].items())
     win = " | " + _("winner {player}").format(player=_word(v["winner"], lang)) if v["winner"] else ""
-    who = orderer(g)
-    order = (" | " + _("{player} orders {items} (383.3.d)").format(player=who, items=" ".join(unordered_labels(g, who)))
-             if who else "")
-    assigns = assigner(g)
-    if assigns:
-        order += " | " + _("{player} assigns combat damage: {player} assign UNIT=N ... (465.2.c)").format(player=assigns)
-    choose = (" | " + _("{player} chooses among {options}").format(player=g.turn, options=" ".join(g.choosing))
-              if g.choosing else "")
+    d = decision(g)
+    kind = d.kind if d is not None else None
+    order = (" | " + _("{player} orders {items} (383.3.d)").format(player=d.player, items=" ".join(d.options))
+             if d is not None and kind == "order" else "")
+    if d is not None and kind == "assign":
+        order += " | " + _("{player} assigns combat damage: {player} assign UNIT=N ... (465.2.c)").format(player=d.player)
+    choose = (" | " + _("{player} chooses among {options}").format(player=d.player, options=" ".join(d.options))
+              if d is not None and kind == "battlefield" else "")
     return "[" + _("{state} | turn {turn} | focus {focus} | priority {priority} | chain {chain}").format(
         state=v["state"], turn=v["turn"], focus=_word(v["focus"], lang), priority=_word(v["priority"], lang),
         chain=_word(v["chain"], lang)) + f"{order}{choose}{where}{staged} | " + _("score {score}").format(score=score) \
@@ -228,6 +143,7 @@ class Session(cmd.Cmd):
         self.watch = loops.Watch()                  # a loop no player decision can end (R22)
         self.actions: list[Action] = []
         self.number = 0
+        self.source: str | None = None              # the scenario's text, when it is not read from sc.file
         self.use_rawinput = tty
         self.prompt = "riftsim> " if tty else ""
 
@@ -251,10 +167,15 @@ class Session(cmd.Cmd):
         if line == "EOF":
             return True
         try:
-            action = parse_action(line)
+            action = parse_action(line, self.game.state)
         except ParseError as e:
             self.say(shown(f"? {e}"))
             return False
+        self.act(action)
+        return False
+
+    def act(self, action: Action) -> bool:
+        """Carry out ``action``: its trace lines and the status, or why it is refused (the state unchanged)."""
         g = self.game
         before, prev = len(g.state.trace), g.state
         self.watch.before(g.state, self.number)
@@ -277,7 +198,7 @@ class Session(cmd.Cmd):
         looped = self.watch.after(g.state, self.number, action.describe())
         if looped:
             self.say(shown(f"riftsim: {looped}"))
-        return False
+        return True
 
     def do_legal(self, arg: str) -> bool:
         """legal [PLAYER]: the legal actions, with the targets each card can take"""
@@ -342,7 +263,7 @@ class Session(cmd.Cmd):
     def scenario_text(self) -> str:
         """The session as a scenario file: the source file's position, this session's actions, the end."""
         from simulator.scenario.loader import read_text
-        doc = yaml.safe_load(read_text(self.sc.file)) or {}
+        doc = yaml.safe_load(read_text(self.sc.file) if self.source is None else self.source) or {}
         out = {k: v for k, v in doc.items() if k not in ("steps", "pending")}
         out["name"] = f"{doc.get('name', 'session')} (riftsim play session)"
         seen = view(self.game.state, with_legal=False)
@@ -366,7 +287,9 @@ class Session(cmd.Cmd):
         return [w for w in self.candidates(words, text) if w.startswith(text)]
 
     def candidates(self, words: list[str], text: str) -> list[str]:
-        """What may come next after ``words`` (``PLAYER [ACTION ...]``), from the legal actions."""
+        """What may come next after ``words`` (``PLAYER [ACTION ...]``), from the legal actions: the next word
+        of the kind's text form (:data:`simulator.game.action_kinds.KINDS`: its ``words``), then its
+        ``field=value`` parameters."""
         g = self.game.state
         if not words or words[0] not in self.players():
             return []
@@ -374,39 +297,49 @@ class Session(cmd.Cmd):
         acts = legal(g, p)
         if len(words) == 1:
             return [k + " " for k in dict.fromkeys(a.kind for a in acts)] or [k + " " for k in KINDS]
-        kind, rest = words[1], words[2:]
-        mine = [a for a in acts if a.kind == kind]
-        if kind == "play":
-            if not rest:
-                return [f"{c} " for c in dict.fromkeys(a.card for a in mine)] or \
-                    [c + " " for c in dict.fromkeys(g.hands.get(p, []))]
-            card = rest[0]
-            given = dict(w.split("=", 1) for w in rest[1:] if "=" in w)
-            options = [a for a in mine if a.card == card and all(
-                dict(a.targets).get(f, a.at if f == "at" else None) == x for f, x in given.items())]
-            if "=" in text:
-                field = text.split("=", 1)[0]
-                values = dict.fromkeys(dict(a.targets).get(field) if field != "at" else a.at for a in options)
-                return [f"{field}={x} " for x in values if x is not None]
-            fields = dict.fromkeys(f for a in options for f, _ in a.targets)
-            if any(a.at for a in options):
-                fields["at"] = None
-            return [f"{f}=" for f in fields if f not in given]
-        if kind == "move":
-            units = [u for a in mine for u in a.units if u not in rest]
-            dests = [a.to for a in mine if set(rest) <= set(a.units)] if rest else []
-            return [f"{w} " for w in dict.fromkeys([*units, *dests])]
-        if kind == "activate":
-            if not rest:
-                return [f"{a.source} " for a in mine]
-            return [f"{a.ability} " for a in mine if a.source == rest[0]]
-        if kind == "choose":
-            return [f"{a.battlefield} " for a in mine]
-        if kind == "invite":
-            return [f"{a.teammate} " for a in mine]
-        if kind == "order":
-            return [t + " " for t in dict.fromkeys(t for a in mine for t in a.triggers) if t not in rest]
+        return _after_kind(g, p, acts, words[1], words[2:], text)
+
+
+def _after_kind(g: State, p: str, acts: list[Action], kind: str, rest: list[str], text: str) -> list[str]:
+    """What may come after ``PLAYER KIND REST...``: the kind's next word, or its ``field=value`` parameters."""
+    row = KINDS.get(kind)
+    if row is None:
         return []
+    mine = [a for a in acts if a.kind == kind]
+    plain = [w for w in rest if "=" not in w]
+    if "=" in text or not row.words or (len(plain) >= len(row.words) and row.words[0] not in LISTS):
+        return _named_next(mine, plain, rest, text)
+    if kind == "play" and not plain and not mine:
+        return [c + " " for c in dict.fromkeys(g.hands.get(p, []))]
+    return [f"{w} " for w in dict.fromkeys(_next_words(mine, row.words, plain))]
+
+
+def _next_words(mine: list[Action], names: tuple[str, ...], plain: list[str]) -> list[str]:
+    """The next positional word of the actions ``mine`` after ``plain``: a list's next item (and, once one is
+    given, what follows the list), or the next word of the actions whose first words are ``plain``."""
+    if names and names[0] in LISTS:
+        items = [x for a in mine for x in getattr(a, names[0]) if x not in plain]
+        after = [str(getattr(a, names[1])) for a in mine if set(plain) <= set(getattr(a, names[0]))] \
+            if plain and len(names) > 1 else []
+        return [*items, *after]
+    if len(plain) >= len(names):
+        return []
+    return [words_of(a)[len(plain)] for a in mine if words_of(a)[:len(plain)] == plain]
+
+
+def _named_next(mine: list[Action], plain: list[str], rest: list[str], text: str) -> list[str]:
+    """``field=`` and ``field=value`` completions: the targets (and a unit's ``at``) of the actions named so far."""
+    given = dict(w.split("=", 1) for w in rest if "=" in w)
+    options = [a for a in mine if words_of(a)[:len(plain)] == plain and all(
+        dict(a.targets).get(f, a.at if f == "at" else None) == x for f, x in given.items())]
+    if "=" in text:
+        field = text.split("=", 1)[0]
+        values = dict.fromkeys(dict(a.targets).get(field) if field != "at" else a.at for a in options)
+        return [f"{field}={x} " for x in values if x is not None]
+    fields = dict.fromkeys(f for a in options for f, _ in a.targets)
+    if any(a.at for a in options if "at" not in KINDS[a.kind].words):
+        fields["at"] = None
+    return [f"{f}=" for f in fields if f not in given]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -119,7 +119,7 @@ def exercised(query: str, scenarios: Path = bundled.FOLDER) -> dict[str, int]:
     from simulator.scenario import loader
 
     out: dict[str, int] = {}
-    for path in sorted(scenarios.glob("*.yaml")):
+    for path in bundled.under(scenarios):
         try:
             res = loader.run(loader.load(str(path)))
         except Exception:                   # a scenario that does not load is reported by `simulate`, not here
@@ -130,9 +130,39 @@ def exercised(query: str, scenarios: Path = bundled.FOLDER) -> dict[str, int]:
     return out
 
 
+def claiming(query: str, folders: list[Path], run: bool = True) -> list[tuple[str, str, int | None]]:
+    """(scenario, audit status, how often its own trace cites ``query``; None unless ``run``) for every scenario
+    of ``folders`` whose ``rules:`` header claims ``query`` or one of its sub-rules (format version 3, P2)."""
+    from simulator.scenario import loader, provenance
+    from simulator.core.errors import ScenarioError
+
+    out: list[tuple[str, str, int | None]] = []
+    for folder in folders:
+        for path in sorted(folder.glob("*.yaml")):
+            try:
+                sc = loader.load(str(path))
+            except ScenarioError:           # not a scenario (a positions file), or invalid: `simulate` reports it
+                continue
+            claims = sc.provenance.get("rules") or []
+            if not provenance.claimed(claims, query):
+                continue
+            n = None
+            if run:
+                cited = [c for c in claims if cites(c, query)]
+                try:
+                    events = loader.run(sc).events
+                except ScenarioError:
+                    events = []
+                n = sum(1 for e in events if any(cites(r, c) for r in _ids(e.rule or "") for c in cited))
+            out.append((path.stem, provenance.status(sc.provenance), n))
+    return out
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("rule", nargs="?", help="a Core Rules number (e.g. 340.2) or a ruling id (e.g. R1)")
     p.add_argument("--no-scenarios", action="store_true", help="do not run the bundled scenarios")
+    p.add_argument("--in", dest="folders", action="append", default=[], metavar="DIR",
+                   help="also list the scenarios (*.yaml) of DIR whose rules: header claims the rule (repeatable)")
 
 
 def _sort_key(rule: str):
@@ -148,6 +178,8 @@ def run(args) -> int:
             print(f"{rule:12} {n:3} declaration(s)  {title(rule)}")
         return 0
     q = args.rule.strip()
+    if _only_claimed(q, args):
+        return 0
     if not re.fullmatch(r"R\d+|\d{3}(\.[0-9a-z]+)*", q) or not resolves(q):
         print(f"riftsim rules: {q!r} is not a rule id any declaration, title or ruling knows "
               f"(`riftsim rules` lists them)", file=sys.stderr)
@@ -173,4 +205,33 @@ def run(args) -> int:
               else "scenarios: none of the bundled scenarios' traces cite it")
         for stem, n in seen.items():
             print(f"  {stem}  ({n} trace event(s))")
+    _print_claims(q, args)
     return 0
+
+
+def _folders(args) -> list[Path]:
+    """The bundled scenarios' folder, then each ``--in DIR``."""
+    return [bundled.FOLDER, *(Path(f) for f in getattr(args, "folders", None) or [])]
+
+
+def _only_claimed(q: str, args) -> bool:
+    """A well-formed Core Rules id riftsim has no title or declaration for, but that a scenario claims (P1 accepts
+    it): print the claims (True), else nothing (False)."""
+    if not re.fullmatch(r"\d{3}(\.[0-9a-z]+)*", q) or resolves(q) or not claiming(q, _folders(args), run=False):
+        return False
+    print(q)
+    _print_claims(q, args)
+    return True
+
+
+def _print_claims(q: str, args) -> None:
+    """The section ``scenarios claiming it:`` (P2): each claim's audit status and how often its trace cites it."""
+    claims = claiming(q, _folders(args), not getattr(args, "no_scenarios", False))
+    print("scenarios claiming it:" if claims else "scenarios claiming it: none")
+    for stem, status, n in claims:
+        if n is None:
+            print(f"  {stem}  ({status})")
+        elif n:
+            print(f"  {stem}  ({status}; cited {n} time{'s' if n != 1 else ''} in its trace)")
+        else:
+            print(f"  {stem}  ({status}; claimed but never cited in its trace)")

@@ -37,20 +37,9 @@ def generated() -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from simulator.scenario import schema
     texts = generated()
     if args.check or args.write:
-        folder = Path(schema.__file__).resolve().parent / "schemas"
-        stale = [k for k, text in texts.items() if schema.shipped(k) != text]
-        if args.write:
-            for k in stale:
-                target = folder / schema.FILES[k]
-                atomic_write(target, texts[k])
-                print(f"wrote {target}")
-            return 0
-        for k in stale:
-            print(f"stale: {folder / schema.FILES[k]} (run `riftsim schema --write`)", file=sys.stderr)
-        return 1 if stale else 0
+        return _check_or_write(texts, args.write)
     if args.trace:
         from importlib import resources
         sys.stdout.write(resources.files("simulator.scenario").joinpath("schemas", "trace.schema.json")
@@ -58,3 +47,19 @@ def run(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(texts["positions" if args.positions else "scenario"])
     return 0
+
+
+def _check_or_write(texts: dict[str, str], write: bool) -> int:
+    """``--write``: write the shipped schemas that differ from the generated ones; ``--check``: name them."""
+    from simulator.scenario import schema
+    folder = Path(schema.__file__).resolve().parent / "schemas"
+    stale = [k for k, text in texts.items() if schema.shipped(k) != text]
+    if write:
+        for k in stale:
+            target = folder / schema.FILES[k]
+            atomic_write(target, texts[k])
+            print(f"wrote {target}")
+        return 0
+    for k in stale:
+        print(f"stale: {folder / schema.FILES[k]} (run `riftsim schema --write`)", file=sys.stderr)
+    return 1 if stale else 0

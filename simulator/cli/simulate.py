@@ -30,7 +30,8 @@ from simulator.scenario.loader import SHOW_KEYS, Result, load, trace_line
 from simulator.scenario.loader import run as run_scenario
 from simulator.game.setup import RULINGS
 from simulator.scenario.record import record
-from simulator.scenario.view import SHOW_DEFAULT, position, position_line
+from simulator.scenario.view import SHOW_DEFAULT, passed_now, position, position_line
+from simulator.scenario import provenance
 
 #: the version of the --json trace format (docs/trace-format.md; schema simulator/scenario/schemas/trace.schema.json)
 FORMAT = 1
@@ -81,88 +82,126 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rulings = dict(args.ruling)
-    files = []
-    for path in args.files:
-        if pathlib.Path(path).is_dir():
-            found = sorted(str(f) for f in pathlib.Path(path).glob("*.yaml"))
-            if not found:
-                print(shown(f"{path}:0: no scenario files (*.yaml) in this directory"), file=sys.stderr)
-                return 2
-            files += found
-        else:
-            files.append(path)
-    args.files = files
-    if args.diagram and len(args.files) != 1:
-        print(f"riftsim simulate: --diagram draws one scenario's trace; got {len(args.files)} files", file=sys.stderr)
+    if not _expand_files(args):
         return 2
-    out = sys.stdout
     counts = {"pass": 0, "fail": 0, "pending": 0, "invalid": 0}
-    worst = 0
     results: list[Result] = []
-    recorded = []
+    recorded: list = []
     for i, path in enumerate(args.files):
-        steps = None
         try:
-            sc = load(path)
-            if args.json or args.show:
-                steps = Steps(sc.file, SHOW_KEYS if args.json else SHOW_DEFAULT, args.lang)
-            if args.html:
-                rec = record(sc, backend=args.backend, rulings=rulings, lang=args.lang, also=steps)   # the same run
-                recorded.append(rec)
-                res = rec.result
-            else:
-                res = run_scenario(sc, backend=args.backend, rulings=rulings, observe=steps)
-            if args.json:
-                _ = res.final                       # the final legal actions, under the run's bound
+            sc, res, steps = _run_one(args, path, rulings, recorded)
         except ScenarioError as e:
             counts["invalid"] += 1
-            worst = 2
-            print(shown(e), file=sys.stderr)
-            if args.json:
-                print(json.dumps({"format": FORMAT, "scenario": None, "file": path, "status": "invalid",
-                                  "message": str(e), "rulings": rulings, "start": None, "steps": [], "events": [],
-                                  "final": None}), file=out)
+            _print_invalid(args, path, e, rulings)
             continue
         counts[res.status] += 1
         results.append(res)
-        if res.status == "fail":
-            worst = max(worst, 1)
         if args.json:
-            steps = need(steps, "the steps' positions")
-            print(json.dumps({"format": FORMAT, "scenario": sc.name, "file": path, "status": res.status,
-                              "message": res.message, "rulings": {**sc.rulings, **rulings}, "start": steps.start,
-                              "steps": steps.steps, "events": [event_json(e, args.lang) for e in res.events],
-                              "final": res.final}), file=out)
-            if res.message and res.status == "fail":
-                print(shown(res.message), file=sys.stderr)
+            _print_json(args, path, sc, res, need(steps, "the steps' positions"), rulings)
+        else:
+            _print_text(args, i, sc, res, steps, rulings)
+    _print_summary(args, counts)
+    worst = 2 if counts["invalid"] else 1 if counts["fail"] else 0
+    if args.html:
+        worst = max(worst, _html(recorded, args.html, args.lang))
+    if args.diagram and results and worst < 2:
+        worst = max(worst, _diagram(results[0], args.diagram, args.backend, rulings))
+    return worst
+
+
+def _expand_files(args: argparse.Namespace) -> bool:
+    """``args.files`` with every folder replaced by its scenario files; False (said on stderr) when they are
+    not what the options need."""
+    files = _files(args.files)
+    if files is None:
+        return False
+    args.files = files
+    if args.diagram and len(args.files) != 1:
+        print(f"riftsim simulate: --diagram draws one scenario's trace; got {len(args.files)} files", file=sys.stderr)
+        return False
+    return True
+
+
+def _files(paths: list[str]) -> list[str] | None:
+    """The scenario files: a folder gives its ``*.yaml``; None (said on stderr) for a folder with none."""
+    files = []
+    for path in paths:
+        if not pathlib.Path(path).is_dir():
+            files.append(path)
             continue
-        if i:
-            print(file=out)
-        print(shown(_header(sc, rulings)), file=out)
-        if not args.quiet:
-            lines = [(e.step, trace_line(e, args.lang)) for e in res.events]
-            if args.checks:
-                lines += [(n, f"{n}  expect: {text}  [held]") for n, text in res.checked]
-            if steps is not None:
-                lines += [(x["step"], f"{x['step']}  {position_line(x['position'], args.lang)}") for x in steps.steps
-                          if x["kind"] != "show"]
-            lines += [(n, f"{n}  {position_line(values, args.lang)}") for n, values in res.shown]
-            for _, line in sorted(lines, key=lambda x: x[0]):
-                print(shown(line), file=out)
-        print(shown(_result_line(res, args.lang)), file=out)
+        found = sorted(str(f) for f in pathlib.Path(path).glob("*.yaml"))
+        if not found:
+            print(shown(f"{path}:0: no scenario files (*.yaml) in this directory"), file=sys.stderr)
+            return None
+        files += found
+    return files
+
+
+def _run_one(args: argparse.Namespace, path: str, rulings: dict, recorded: list):
+    """(scenario, result, its steps' positions or None) of one file; a recorded run (--html) joins ``recorded``."""
+    sc = load(path)
+    steps = Steps(sc.file, SHOW_KEYS if args.json else SHOW_DEFAULT, args.lang) if args.json or args.show else None
+    if args.html:
+        rec = record(sc, backend=args.backend, rulings=rulings, lang=args.lang, also=steps)   # the same run
+        recorded.append(rec)
+        res = rec.result
+    else:
+        res = run_scenario(sc, backend=args.backend, rulings=rulings, observe=steps)
+    if args.json:
+        _ = res.final                       # the final legal actions, under the run's bound
+    return sc, res, steps
+
+
+def _print_invalid(args: argparse.Namespace, path: str, e: ScenarioError, rulings: dict) -> None:
+    print(shown(e), file=sys.stderr)
+    if args.json:
+        print(json.dumps({"format": FORMAT, "scenario": None, "file": path, "status": "invalid",
+                          "message": str(e), "rulings": rulings, "start": None, "steps": [], "events": [],
+                          "final": None}), file=sys.stdout)
+
+
+def _print_json(args: argparse.Namespace, path: str, sc, res: Result, steps: "Steps", rulings: dict) -> None:
+    print(json.dumps({"format": FORMAT, "scenario": sc.name, "file": path, "status": res.status,
+                      "message": res.message, "rulings": {**sc.rulings, **rulings}, "start": steps.start,
+                      "steps": steps.steps, "events": [event_json(e, args.lang) for e in res.events],
+                      "final": {**res.final, "passed": passed_now(res.state)},
+                      **provenance.as_json(sc.provenance)}), file=sys.stdout)
+    if res.message and res.status == "fail":
+        print(shown(res.message), file=sys.stderr)
+
+
+def _print_text(args: argparse.Namespace, i: int, sc, res: Result, steps: "Steps | None", rulings: dict) -> None:
+    """The scenario's header, its trace (with what --checks and --show add, in step order) and its result."""
+    out = sys.stdout
+    if i:
+        print(file=out)
+    print(shown(_header(sc, rulings)), file=out)
+    if sc.provenance.get("rules"):                  # P1: under the header line
+        print(shown(f"rules claimed: {', '.join(sc.provenance['rules'])}"), file=out)
+    if not args.quiet:
+        for _, line in sorted(_trace_lines(args, res, steps), key=lambda x: x[0]):
+            print(shown(line), file=out)
+    print(shown(_result_line(res, args.lang)), file=out)
+
+
+def _trace_lines(args: argparse.Namespace, res: Result, steps: "Steps | None") -> list[tuple[int, str]]:
+    lines = [(e.step, trace_line(e, args.lang)) for e in res.events]
+    if args.checks:
+        lines += [(n, f"{n}  expect: {text}  [held]") for n, text in res.checked]
+    if steps is not None:
+        lines += [(x["step"], f"{x['step']}  {position_line(x['position'], args.lang)}") for x in steps.steps
+                  if x["kind"] != "show"]
+    return lines + [(n, f"{n}  {position_line(values, args.lang)}") for n, values in res.shown]
+
+
+def _print_summary(args: argparse.Namespace, counts: dict[str, int]) -> None:
     _ = gettext_for(args.lang)
     summary = _("{count} scenarios: {passed} passed, {failed} failed, {invalid} invalid, {pending} pending"
                 if len(args.files) != 1 else
                 "{count} scenario: {passed} passed, {failed} failed, {invalid} invalid, {pending} pending").format(
         count=len(args.files), passed=counts["pass"], failed=counts["fail"], invalid=counts["invalid"],
         pending=counts["pending"])
-    print(summary, file=sys.stderr if args.json else out)
-    if args.html:
-        worst = max(worst, _html(recorded, args.html, args.lang))
-    if args.diagram and results and worst < 2:
-        code = _diagram(results[0], args.diagram, args.backend, rulings)
-        worst = max(worst, code)
-    return worst
+    print(summary, file=sys.stderr if args.json else sys.stdout)
 
 
 class Steps:

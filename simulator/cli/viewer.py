@@ -70,6 +70,7 @@ CHROME = {
     "state": N_("state"),
     "focus": N_("focus"),
     "priority": N_("priority"),
+    "decision": N_("decision"),
     "score": N_("score"),
     "winner": N_("winner"),
     "nobody": N_("nobody"),
@@ -416,7 +417,7 @@ JS = r"""
     const out = new Set();
     if (!prev) return out;
     const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    for (const k of ["turn", "phase", "turn_state", "focus", "priority", "score", "winner", "chain_state"])
+    for (const k of ["turn", "phase", "turn_state", "focus", "priority", "decision", "score", "winner", "chain_state"])
       if (!same(st[k], prev[k])) out.add("field:" + k);
     const units = (s) => {
       const m = new Map();
@@ -458,6 +459,8 @@ JS = r"""
     };
     add("turn", st.turn); add("phase", st.phase); add("state", st.turn_state);
     add("focus", st.focus || UI.nobody); add("priority", st.priority || UI.nobody);
+    const d = st.decision;
+    add("decision", d ? d.kind + " " + d.player + (d.item ? " (" + d.item + ")" : "") : UI.nobody);
     add("score", Object.entries(st.score).map(([p, n]) => p + " " + n).join(", "));
     if (st.winner) add("winner", [].concat(st.winner).join(", "));
     return el("div", {class: "box status"}, el("h2", {text: UI.status}), kv);
@@ -631,7 +634,9 @@ JS = r"""
     document.body.dataset.step = index;
     document.body.dataset.event = k;
     const h = (DATA.scenarios.length > 1 ? "scenario=" + DATA.scenarios.indexOf(sc) + "&" : "") + "step=" + index + (k < f ? "&event=" + k : "");
-    if (location.hash.slice(1) !== h) history.replaceState(null, "", "#" + h);   // the address names this step
+    if (location.hash.slice(1) !== h) {             // the address names this step
+      try { history.replaceState(null, "", "#" + h); } catch (e) { /* a frame of the playground has no address of its own */ }
+    }
     document.body.dataset.scenario = sc.file;
     $("first").disabled = $("prev").disabled = index === 0;
     $("next").disabled = $("last").disabled = index === n - 1;

@@ -132,24 +132,70 @@ def _catalogue() -> dict[str, Card]:
     return cards
 
 
-def _real_cards() -> dict[str, Card]:
-    """The real Riftbound cards (simulator/core/data/cards.yaml, read with importlib.resources)."""
-    from importlib.resources import files
+def keyword_abilities(keywords) -> tuple:
+    """808: ``{deathknell: [effects]}`` is an on-death ability named deathknell."""
+    out = []
+    for k in keywords or []:
+        if isinstance(k, dict) and "deathknell" in k:
+            out.append(Ability("deathknell", "on-death", effect=to_effect(k["deathknell"])))
+    return tuple(out)
 
-    import yaml
-    from simulator.core.model import Ability
-    text = files("simulator.core").joinpath("data/cards.yaml").read_text(encoding="utf-8")
-    doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))   # libyaml: 8x faster, same values
-    out = {}
-    for name, d in doc.items():
-        abilities = tuple(Ability(a["name"], a.get("trigger"), bool(a.get("activated")), effect(*(
-            tuple(e.items())[0] for e in a.get("effect") or ())), speed=a.get("speed", "normal"),
-            exhaust=bool(a.get("exhaust"))) for a in d.get("abilities") or ())
-        out[name] = Card(name, d["type"], d.get("timing", "normal"),
-                         effect(*(tuple(e.items())[0] for e in d.get("effect") or ())),
-                         int(d.get("might") or 0), abilities, d.get("text", ""), bool(d.get("friendly")),
-                         int(d.get("cost") or 0), to_keywords(d.get("keywords")), name, d.get("unmodelled", ""))
-    return out
+
+def to_condition(v) -> tuple:
+    """``if:``: a name, a one-key mapping ``{might-at-least: 5}``, or a list of them (all must hold)."""
+    if v is None:
+        return ()
+    items = v if isinstance(v, list) else [v]
+    out = []
+    for c in items:
+        if isinstance(c, dict):
+            (name, arg), = c.items()
+            out.append((name, arg))
+        else:
+            out.append((c, None))
+    return tuple(out)
+
+
+def _keyword(v) -> tuple:
+    """give-keyword's ``keyword``, ``assault`` or ``{assault: 3}``, as ``("assault", 1)`` or ``("assault", 3)``:
+    a numbered keyword without its number has its default (1); ``("tank", None)`` for the others. (The
+    validator refuses a bad one, naming its line; custom cards are built before that check.)"""
+    if isinstance(v, str):
+        return (v, KEYWORDS[v][1] if v in KEYWORDS else None)
+    return next(iter(v.items())) if isinstance(v, dict) and len(v) == 1 else v
+
+
+def to_effect(steps) -> tuple:
+    """``[{verb: {field: value}, if: ..., may: true}, ...]`` -> ``((verb, ((field, value), ...)), ...)``; an
+    entry's ``if`` and ``may`` become its fields ``("if", condition)`` and ``("may", True)``."""
+    out = []
+    for s in steps or []:
+        verb = next(k for k in s if k not in ("if", "may"))
+        fields = tuple((f, _keyword(v) if f == "keyword" else v) for f, v in (s[verb] or {}).items())
+        if "if" in s:
+            fields += (("if", to_condition(s["if"])),)
+        if s.get("may"):
+            fields += (("may", True),)
+        out.append((verb, fields))
+    return tuple(out)
+
+
+def to_ability(a: dict) -> Ability:
+    static = (a.get("static") or {}).get("might", 0)
+    return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static,
+                   condition=to_condition(a.get("if")), once=bool(a.get("once-per-turn")),
+                   speed=a.get("speed", "normal"), exhaust=bool(a.get("exhaust")), by=a.get("by", "any"),
+                   cost=int(a.get("cost", 0)), play_from=(a.get("static") or {}).get("may-play-from", ""))
+
+
+def to_card(cid: str, d: dict, name: str = "", unmodelled: str = "") -> Card:
+    """A card from its mapping (a custom card's, or a catalogue entry's with its printed ``name``)."""
+    abilities = tuple(to_ability(a) for a in d.get("abilities", []) or []) + keyword_abilities(d.get("keywords"))
+    return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
+                int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)),
+                cost=int(d.get("cost", 0)), keywords=to_keywords(d.get("keywords")), name=name,
+                unmodelled=unmodelled,
+                trash_cost=None if "play-from-trash" not in d else int((d["play-from-trash"] or {}).get("energy", 0)))
 
 
 def to_keywords(v) -> tuple:
@@ -166,6 +212,4 @@ def to_keywords(v) -> tuple:
     return tuple(out)
 
 
-CATALOGUE: dict[str, Card] = _catalogue()
-REAL: dict[str, Card] = _real_cards()
-CATALOGUE.update(REAL)
+BUILT_IN: dict[str, Card] = _catalogue()

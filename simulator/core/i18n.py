@@ -176,58 +176,106 @@ def scan(source: str, filename: str = "<source>"):
     tree = ast.parse(source, filename)
     messages: list[tuple[int, str | None, str]] = []
     problems: list[tuple[int, str]] = []
-
-    def const(node) -> list[str] | None:
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return [node.value]
-        if isinstance(node, ast.IfExp):
-            a, b = const(node.body), const(node.orelse)
-            return a + b if a is not None and b is not None else None
-        return None
-
     for node in ast.walk(tree):
-        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "TITLES" and \
-                isinstance(node.value, ast.Dict):                  # statecharts/titles.py: the rules' titles
-            for v in node.value.values:
-                if isinstance(v, ast.Constant) and isinstance(v.value, str):
-                    messages.append((v.lineno, TITLE, v.value))
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "VALUE_WORDS"
-                                                for t in node.targets):
-            for elt in getattr(node.value, "elts", []):
-                if isinstance(elt, ast.Constant):
-                    messages.append((elt.lineno, "value", str(elt.value)))
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "VALUE_FORMS"
-                                                for t in node.targets):
-            for elt in getattr(node.value, "elts", []):
-                form, word = (str(getattr(e, "value", "")) for e in getattr(elt, "elts", ()))
-                messages.append((elt.lineno, f"value:{form}", word))
-        if not isinstance(node, ast.Call):
-            continue
-        name = node.func.id if isinstance(node.func, ast.Name) else \
-            node.func.attr if isinstance(node.func, ast.Attribute) else None
-        if name == "T":
-            for kw in node.keywords:
-                says = const(kw.value) if kw.arg == "say" else None
-                if says:
-                    messages += [(kw.value.lineno, None, m) for m in says if m]
-        elif name == "Machine" and len(node.args) >= 2 and (title := const(node.args[1])):
-            messages += [(node.args[1].lineno, STATECHART, m) for m in title if m]     # a machine's title
-            for kw in node.keywords:                                               # its states' descriptions
-                if kw.arg == "state_docs" and isinstance(kw.value, ast.Dict):
-                    messages += [(v.lineno, STATECHART, d) for v in kw.value.values for d in const(v) or () if d]
-        elif name == "Ruling" and len(node.args) >= 4 and (default := const(node.args[3])):
-            messages += [(node.args[3].lineno, TITLE, m) for m in default]      # a ruling's title: its default
-        elif name in ("N_", "_") and node.args and (marked := const(node.args[0])):
-            messages += [(node.lineno, None, m) for m in marked]
-        elif name == "log" and isinstance(node.func, ast.Name) and len(node.args) >= 2:
-            texts = const(node.args[1])
-            if texts is not None:
-                messages += [(node.args[1].lineno, None, m) for m in texts]
-            elif isinstance(node.args[1], (ast.JoinedStr, ast.BinOp)) or (
-                    isinstance(node.args[1], ast.Call) and getattr(node.args[1].func, "attr", "") == "format"):
-                problems.append((node.lineno, "log() is given an f-string or a text built at run time"))
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            messages += _assigned(node)
+        elif isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else \
+                node.func.attr if isinstance(node.func, ast.Attribute) else None
+            found = _CALLS.get(name or "")
+            if found is not None:
+                messages += found(node, problems)
     messages.sort()
     return messages, problems
+
+
+def _const(node) -> list[str] | None:
+    """The texts a node can only be: a string, or either branch of a conditional of them; None otherwise."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        a, b = _const(node.body), _const(node.orelse)
+        return a + b if a is not None and b is not None else None
+    return None
+
+
+def _assigned(node: ast.Assign | ast.AnnAssign) -> list[tuple[int, str | None, str]]:
+    """The rules' titles (statecharts/titles.py's ``TITLES``), the ``VALUE_WORDS`` and the ``VALUE_FORMS``."""
+    targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+    names = [t.id for t in targets if isinstance(t, ast.Name) and t.id in _ASSIGNED]
+    return [m for name in dict.fromkeys(names) for m in _ASSIGNED[name](node)]
+
+
+def _titles(node: ast.Assign | ast.AnnAssign) -> list[tuple[int, str | None, str]]:
+    if not isinstance(node, ast.AnnAssign) or not isinstance(node.value, ast.Dict):
+        return []
+    return [(v.lineno, TITLE, v.value) for v in node.value.values
+            if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+
+
+def _value_words(node: ast.Assign | ast.AnnAssign) -> list[tuple[int, str | None, str]]:
+    if not isinstance(node, ast.Assign):
+        return []
+    return [(elt.lineno, "value", str(elt.value)) for elt in getattr(node.value, "elts", [])
+            if isinstance(elt, ast.Constant)]
+
+
+def _value_forms(node: ast.Assign | ast.AnnAssign) -> list[tuple[int, str | None, str]]:
+    if not isinstance(node, ast.Assign):
+        return []
+    out: list[tuple[int, str | None, str]] = []
+    for elt in getattr(node.value, "elts", []):
+        form, word = (str(getattr(e, "value", "")) for e in getattr(elt, "elts", ()))
+        out.append((elt.lineno, f"value:{form}", word))
+    return out
+
+
+#: what a module-level name assigned holds to translate
+_ASSIGNED = {"TITLES": _titles, "VALUE_WORDS": _value_words, "VALUE_FORMS": _value_forms}
+
+
+def _say(node: ast.Call, problems: list) -> list[tuple[int, str | None, str]]:
+    """A declared transition's ``say=``."""
+    return [(kw.value.lineno, None, m) for kw in node.keywords if kw.arg == "say" for m in _const(kw.value) or () if m]
+
+
+def _machine(node: ast.Call, problems: list) -> list[tuple[int, str | None, str]]:
+    """A machine's title and its states' descriptions."""
+    title = _const(node.args[1]) if len(node.args) >= 2 else None
+    if not title:
+        return []
+    out: list[tuple[int, str | None, str]] = [(node.args[1].lineno, STATECHART, m) for m in title if m]
+    return out + [(v.lineno, STATECHART, d) for kw in node.keywords
+                  if kw.arg == "state_docs" and isinstance(kw.value, ast.Dict)
+                  for v in kw.value.values for d in _const(v) or () if d]
+
+
+def _ruling(node: ast.Call, problems: list) -> list[tuple[int, str | None, str]]:
+    """A ruling's title: its default."""
+    default = _const(node.args[3]) if len(node.args) >= 4 else None
+    return [(node.args[3].lineno, TITLE, m) for m in default or ()]
+
+
+def _marked(node: ast.Call, problems: list) -> list[tuple[int, str | None, str]]:
+    """``N_("...")`` and ``_("...")``."""
+    return [(node.lineno, None, m) for m in (_const(node.args[0]) if node.args else None) or ()]
+
+
+def _log(node: ast.Call, problems: list) -> list[tuple[int, str | None, str]]:
+    """``log(g, TEMPLATE, ...)``: its template(s); one built at run time is a problem."""
+    if not isinstance(node.func, ast.Name) or len(node.args) < 2:
+        return []
+    texts = _const(node.args[1])
+    if texts is not None:
+        return [(node.args[1].lineno, None, m) for m in texts]
+    if isinstance(node.args[1], (ast.JoinedStr, ast.BinOp)) or (
+            isinstance(node.args[1], ast.Call) and getattr(node.args[1].func, "attr", "") == "format"):
+        problems.append((node.lineno, "log() is given an f-string or a text built at run time"))
+    return []
+
+
+#: what each call by that name holds to translate
+_CALLS = {"T": _say, "Machine": _machine, "Ruling": _ruling, "N_": _marked, "_": _marked, "log": _log}
 
 
 def source_files(root: Path) -> list[Path]:

@@ -1,4 +1,5 @@
-"""Small helpers shared by the rule modules: firing a declared transition, and writing a trace line.
+"""Small helpers shared by the rule modules: firing a declared transition, and writing a trace line (a
+transition's own line too: :func:`say`, which the generated code calls).
 
 A trace line is written from a **template** with named fields, never from a pre-formatted text:
 
@@ -10,6 +11,8 @@ is the event's player. A template chosen among several goes through :func:`N_` s
 finds it. Adding a sentence? Add its French entry too (tests/test_i18n.py says how).
 """
 from __future__ import annotations
+
+from statecharts.spec import T
 
 from simulator.core.model import Event, State
 
@@ -38,3 +41,12 @@ def log(g: State, text: str, rule: str = "", player: str | None = None, detail: 
         fields = Fields(player=player, **values)
         g.trace.append(Event(g.step, text.format_map(fields), player, detail, rule,
                              template=text, values=tuple(fields.items())))
+
+
+def say(g: State, t: T, leaf: str, inst: str | None, ctx: dict, at: int, rules: str) -> None:
+    """The trace line of ``t`` (its ``say`` text), inserted at ``at``: before what its effects logged, worded
+    after them."""
+    values = {"bf": inst if inst in g.bfs else ctx.get("bf", g.active), "player": ctx.get("player"),
+              "item": ctx.get("item"), "attacker": g.attacker, "defender": g.defender}
+    g.trace.insert(at, Event(g.step, t.say.format_map(values), ctx.get("player"), "", rules,
+                             leaf, t.source, t.dest, t.trigger, inst, t.say, tuple(values.items())))

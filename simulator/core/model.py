@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import statecharts
+from simulator.core.compiled.slots import COPIERS
 from statecharts.turn import NEUTRAL_CLOSED, NEUTRAL_OPEN, SHOWDOWN_CLOSED, SHOWDOWN_OPEN
 from statecharts.states import Mode, PlayerState, Window
 
@@ -69,12 +70,19 @@ _KEEP_SCORE = KEEP["score"]
 
 
 def _copier(names: tuple[str, ...]):
-    """``copy(o, cls)``: a new ``cls`` sharing the attributes ``names`` of ``o`` (generated from the
-    attribute list: one assignment per name, no getattr/setattr loop)."""
-    body = "".join(f"    s.{n} = o.{n}\n" for n in names)
-    ns: dict = {}
-    exec(f"def copy(o, cls):\n    s = cls.__new__(cls)\n{body}    return s\n", ns)
-    return ns["copy"]
+    """``copy(o, cls)``: a new ``cls`` sharing the attributes ``names`` of ``o``: the straight-line function
+    ``riftsim generate`` wrote for that list (``simulator/core/compiled/slots.py``), else (a list changed since:
+    ``riftsim generate --check`` fails) a loop over the names."""
+    fn = COPIERS.get(tuple(names))
+    if fn is not None:
+        return fn
+
+    def copy(o, cls):
+        s = cls.__new__(cls)
+        for n in names:
+            setattr(s, n, getattr(o, n))
+        return s
+    return copy
 
 
 @dataclass(frozen=True)

@@ -32,21 +32,6 @@ def guard(name: str) -> Callable[[F], F]:
     return deco
 
 
-def test(name: str, expr: str, doc: str = "") -> Callable:
-    """A guard that is one expression over the state ``g`` (``"g.dirty"``): the function is built from the
-    expression, which generated code (the compiled schedule) may inline, so both are one source.
-
-    >>> t = test("has_winner", "g.winner is not None")
-    >>> t.guard_name, t.expr
-    ('has_winner', 'g.winner is not None')
-    """
-    fn = eval(f"lambda g, inst, ctx: ({expr})")     # a declared expression, never input
-    fn.__doc__ = doc
-    fn.__qualname__ = fn.__name__ = f"test_{name}"
-    fn.expr = expr
-    return guard(name)(fn)
-
-
 def effect(name: str) -> Callable[[F], F]:
     """Mark ``fn`` as the effect ``name`` (installed by :func:`register`)."""
     def deco(fn: F) -> F:

@@ -5,10 +5,11 @@ import statecharts
 from statecharts.rulings import SWITCHES
 from statecharts.states import Control
 
-from simulator.core.cards import CATALOGUE, KEYWORDS, Card, to_keywords
+from simulator.core import catalogue
+from simulator.core.cards import Card, keyword_abilities, to_ability, to_keywords
 from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
-from simulator.core.model import Ability, Battlefield, Config, State, Unit
+from simulator.core.model import Battlefield, Config, State, Unit
 from simulator.rules import install
 from simulator.rules.zones import census
 
@@ -21,7 +22,30 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
     """A :class:`State` in the first player's Main Phase, Neutral Open, that player holding priority."""
     mode = setup.get("mode", "duel")
     players = tuple(setup["players"])
-    size, victory = MODES[mode]
+    teams = _teams(setup, mode, players, where)
+    merged = {**(setup.get("rulings") or {}), **(rulings or {})}
+    res = setup.get("resources")
+    cfg = Config(mode, players, teams, MODES[mode][1], dict(cards or catalogue.every()), merged,
+                 resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
+                 manual=setup.get("assign") == "manual", zones=bool(setup.get("zones")))
+    install()                                        # the rules' named guards and effects
+    cfg.rt = Runtime(backend)
+    g = State(cfg)
+    _machines(g, players)
+    _battlefields(g, setup)
+    _players(g, setup, players, teams)
+    for entry in setup.get("units", []) or []:
+        g.units[entry["id"]] = make_unit(entry, cfg.cards, "unit")
+    for entry in setup.get("gear", []) or []:
+        g.units[entry["id"]] = make_unit(entry, cfg.cards, "gear")
+    zones(g, setup)
+    g.priority = players[0]
+    return g
+
+
+def _teams(setup: dict, mode: str, players: tuple, where) -> tuple:
+    """The mode's number of players, and its teams (magma-chamber: two of two, seated alternately, 489)."""
+    size = MODES[mode][0]
     if len(players) != size:
         raise ScenarioError(where("players"), f"mode {mode} needs {size} players, got {len(players)}")
     teams = tuple(tuple(t) for t in setup.get("teams") or [(p,) for p in players])
@@ -31,14 +55,11 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
         if any((players[i] in teams[0]) == (players[i + 1] in teams[0]) for i in range(3)):
             raise ScenarioError(where("players"), f"magma-chamber turn order alternates teams (489): "
                                                   f"{', '.join(players)} seats two teammates in a row")
-    merged = {**(setup.get("rulings") or {}), **(rulings or {})}
-    res = setup.get("resources")
-    cfg = Config(mode, players, teams, victory, dict(cards or CATALOGUE), merged,
-                 resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
-                 manual=setup.get("assign") == "manual", zones=bool(setup.get("zones")))
-    install()                                        # the rules' named guards and effects
-    cfg.rt = Runtime(backend)
-    g = State(cfg)
+    return teams
+
+
+def _machines(g: State, players: tuple) -> None:
+    """Every machine leaf of the game and of each player in its initial state."""
     for m in statecharts.MACHINES:
         for leaf in m.leaves():
             if leaf.per == "game":
@@ -46,6 +67,10 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
             elif leaf.per == "player":
                 for p in players:
                     g.ms[(leaf.name, p)] = leaf.initial
+
+
+def _battlefields(g: State, setup: dict) -> None:
+    """The battlefields, their abilities and machines, and who controls them."""
     for entry in setup.get("battlefields", []):
         if isinstance(entry, str):
             entry = {"name": entry}
@@ -59,22 +84,20 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
         if p is not None:
             g.bfs[bf].controller = p
             g.ms[("battlefield.control", bf)] = Control.Controlled
+
+
+def _players(g: State, setup: dict, players: tuple, teams: tuple) -> None:
+    """Each player's score (a team's on its first player), hand, energy and runes."""
+    res = setup.get("resources")
     for p in players:
         g.score[p] = 0
-        g.set_hand(p, [_entry(cfg, e) for e in (setup.get("hands") or {}).get(p, [])])
+        g.set_hand(p, [_entry(g.cfg, e) for e in (setup.get("hands") or {}).get(p, [])])
         g.energy[p] = int(((res or {}).get(p) or {}).get("energy", 0))
-        if cfg.resources is not None:
-            g.runes[p] = cfg.resources[p]
+        if g.cfg.resources is not None:
+            g.runes[p] = g.cfg.resources[p]
     for p, n in (setup.get("score") or {}).items():
         team = teams[[i for i, t in enumerate(teams) if p in t][0]]
         g.score[team[0]] = n
-    for entry in setup.get("units", []) or []:
-        g.units[entry["id"]] = make_unit(entry, cfg.cards, "unit")
-    for entry in setup.get("gear", []) or []:
-        g.units[entry["id"]] = make_unit(entry, cfg.cards, "gear")
-    zones(g, setup)
-    g.priority = players[0]
-    return g
 
 
 def _entry(cfg: Config, e) -> str:
@@ -115,72 +138,9 @@ def make_unit(entry: dict, cards: dict, kind: str) -> Unit:
              entry.get("card"), kind, keywords)
     u.exhausted = bool(entry.get("exhausted", False))
     u.ward = bool(entry.get("ward", False))
+    u.damage, u.stunned, u.buff = entry.get("damage", 0), bool(entry.get("stunned")), entry.get("buff", 0)
     if kind == "gear":
         u.at = "base"
     if entry.get("exhausted"):
         u.exhausted = True
     return u
-
-
-def keyword_abilities(keywords) -> tuple:
-    """808: ``{deathknell: [effects]}`` is an on-death ability named deathknell."""
-    out = []
-    for k in keywords or []:
-        if isinstance(k, dict) and "deathknell" in k:
-            out.append(Ability("deathknell", "on-death", effect=to_effect(k["deathknell"])))
-    return tuple(out)
-
-
-def to_condition(v) -> tuple:
-    """``if:``: a name, a one-key mapping ``{might-at-least: 5}``, or a list of them (all must hold)."""
-    if v is None:
-        return ()
-    items = v if isinstance(v, list) else [v]
-    out = []
-    for c in items:
-        if isinstance(c, dict):
-            (name, arg), = c.items()
-            out.append((name, arg))
-        else:
-            out.append((c, None))
-    return tuple(out)
-
-
-def _keyword(v) -> tuple:
-    """give-keyword's ``keyword``, ``assault`` or ``{assault: 3}``, as ``("assault", 1)`` or ``("assault", 3)``:
-    a numbered keyword without its number has its default (1); ``("tank", None)`` for the others. (The
-    validator refuses a bad one, naming its line; custom cards are built before that check.)"""
-    if isinstance(v, str):
-        return (v, KEYWORDS[v][1] if v in KEYWORDS else None)
-    return next(iter(v.items())) if isinstance(v, dict) and len(v) == 1 else v
-
-
-def to_effect(steps) -> tuple:
-    """``[{verb: {field: value}, if: ..., may: true}, ...]`` -> ``((verb, ((field, value), ...)), ...)``; an
-    entry's ``if`` and ``may`` become its fields ``("if", condition)`` and ``("may", True)``."""
-    out = []
-    for s in steps or []:
-        verb = next(k for k in s if k not in ("if", "may"))
-        fields = tuple((f, _keyword(v) if f == "keyword" else v) for f, v in (s[verb] or {}).items())
-        if "if" in s:
-            fields += (("if", to_condition(s["if"])),)
-        if s.get("may"):
-            fields += (("may", True),)
-        out.append((verb, fields))
-    return tuple(out)
-
-
-def to_ability(a: dict) -> Ability:
-    static = (a.get("static") or {}).get("might", 0)
-    return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static,
-                   condition=to_condition(a.get("if")), once=bool(a.get("once-per-turn")),
-                   speed=a.get("speed", "normal"), exhaust=bool(a.get("exhaust")), by=a.get("by", "any"),
-                   cost=int(a.get("cost", 0)), play_from=(a.get("static") or {}).get("may-play-from", ""))
-
-
-def to_card(cid: str, d: dict) -> Card:
-    abilities = tuple(to_ability(a) for a in d.get("abilities", []) or []) + keyword_abilities(d.get("keywords"))
-    return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
-                int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)),
-                cost=int(d.get("cost", 0)), keywords=to_keywords(d.get("keywords")),
-                trash_cost=None if "play-from-trash" not in d else int((d["play-from-trash"] or {}).get("energy", 0)))

@@ -26,7 +26,7 @@ from simulator.core.errors import ScenarioError
 FILES = {"scenario": "scenario.schema.json", "positions": "positions.schema.json", "fixture": "fixture.schema.json"}
 #: the schema each kind of document is checked with: a file's own, or a definition inside one
 ROOTS = {"scenario": ("scenario", None), "positions": ("positions", None), "setup": ("positions", "setup"),
-         "step": ("scenario", "step"), "fixture": ("fixture", None)}
+         "step": ("scenario", "step"), "fixture": ("fixture", None), "catalogue": ("scenario", "catalogue")}
 TYPES = {"object": "a mapping", "array": "a list", "string": "a text", "integer": "a whole number",
          "number": "a number", "boolean": "true or false", "null": "nothing (null)"}
 

@@ -20,14 +20,17 @@ from typing import Any
 
 from statecharts.citations import cite
 
-from simulator.core.cards import CATALOGUE, ENTRY_KEYS, TARGET_FIELDS, TYPES, Card
+from simulator.core.cards import ENTRY_KEYS, TARGET_FIELDS, TYPES, Card
+from simulator.core.catalogue import Cards
 from simulator.core.errors import ScenarioError
-from simulator.game.setup import MODES, RULINGS, to_card
+from simulator.core.cards import to_card
+from simulator.game.setup import MODES, RULINGS
+from simulator.game import start as midtiming
 from simulator.game.shape import fmt as _fmt
 
 #: the top-level keys of a starting position
 SETUP_KEYS = ("mode", "players", "teams", "battlefields", "control", "score", "units", "gear", "hands",
-              "cards", "rulings", "resources", "assign", "decks", "trash", "banished")
+              "cards", "rulings", "resources", "assign", "start", "decks", "trash", "banished")
 #: the zone keys of a starting position (Z1): a file with any of them models its zones
 ZONE_KEYS = ("decks", "trash", "banished")
 #: effect verbs that only exist where zones are modelled (Z3): a file using one models its zones
@@ -85,7 +88,7 @@ class SetupValidator:
         self.bfs: tuple[str, ...] = ()
         self.units: set[str] = set()
         self.gear: set[str] = set()
-        self.cards: dict[str, Card] = dict(CATALOGUE)
+        self.cards: dict[str, Card] = Cards()
         self.later: list = []              # (ability effect, path): ids checked once all are declared
         self.zone_ids: dict[str, str] = {}  # ids declared in zones (Z1) -> their card
         self.unit_cards: dict[str, str | None] = {}   # board ids -> their card (None: an anonymous card)
@@ -151,6 +154,30 @@ class SetupValidator:
     # -- the document ----------------------------------------------------------------------
     def position(self, doc: dict) -> Position:
         """Check a starting position whose shape the schema has checked, and return it ready to build."""
+        self.seats(doc)
+        self.battlefields(doc)
+        self.board(doc)
+        self.custom_cards(doc)
+        self.zones(doc)
+        self.deferred(doc)
+        hands = self.opt(doc, "hands", {})
+        for p in self.opt(doc, "resources", {}):
+            self.player(p, ("resources", p), "resources")
+        rulings = self.opt(doc, "rulings", {})
+        self.lethal(doc)
+        midtiming.check(self, doc)                 # a start mid-timing (M1): refused if the rules make it impossible
+        setup = {k: doc[k] for k in ("mode", "players", "teams", "battlefields", "control", "score", "units",
+                                     "gear", "hands", "resources", "assign", "start", *ZONE_KEYS)
+                 if doc.get(k) is not None}
+        setup["hands"] = {p: list(c or []) for p, c in hands.items()}
+        setup["zones"] = any(k in doc for k in ZONE_KEYS) or self.zone_verbs
+        for key in ("units", "gear", "battlefields"):       # `abilities:` left empty means none
+            setup[key] = [({k: x for k, x in e.items() if not (k == "abilities" and x is None)}
+                           if isinstance(e, dict) else e) for e in setup.get(key) or []]
+        return Position(setup, self.cards, dict(rulings))
+
+    def seats(self, doc: dict) -> None:
+        """The players, as many as the mode seats, each in at most one team."""
         mode = doc.get("mode", "duel")
         self.players = tuple(doc["players"])
         size = MODES[mode][0]
@@ -161,10 +188,9 @@ class SetupValidator:
                 self.player(p, ("teams", t_i, j), "teams")
                 if any(p in other for other in doc["teams"][:t_i]) or p in team[:j]:
                     self.fail(("teams", t_i, j), f"player {p} is in two teams")
-        self.battlefields(doc)
-        self.board(doc)
-        self.custom_cards(doc)
-        self.zones(doc)
+
+    def deferred(self, doc: dict) -> None:
+        """What could be checked only once every unit, gear, battlefield and card is declared."""
         for effect, path in self.later:          # a literal id may name any unit, gear or battlefield
             self.effect(effect, path)
         for cid, path, what in self.later_cards:     # a play/replay card may be a custom card
@@ -173,18 +199,6 @@ class SetupValidator:
             for i, e in enumerate(self.opt(doc, key, [])):
                 if "card" in e:
                     self.card_id(e["card"], (key, i, "card"), f"{key} entry {e['id']}", types)
-        hands = self.opt(doc, "hands", {})
-        for p in self.opt(doc, "resources", {}):
-            self.player(p, ("resources", p), "resources")
-        rulings = self.opt(doc, "rulings", {})
-        setup = {k: doc[k] for k in ("mode", "players", "teams", "battlefields", "control", "score", "units",
-                                     "gear", "hands", "resources", "assign", *ZONE_KEYS) if doc.get(k) is not None}
-        setup["hands"] = {p: list(c or []) for p, c in hands.items()}
-        setup["zones"] = any(k in doc for k in ZONE_KEYS) or self.zone_verbs
-        for key in ("units", "gear", "battlefields"):       # `abilities:` left empty means none
-            setup[key] = [({k: x for k, x in e.items() if not (k == "abilities" and x is None)}
-                           if isinstance(e, dict) else e) for e in setup.get(key) or []]
-        return Position(setup, self.cards, dict(rulings))
 
     def zones(self, doc) -> None:
         """Z1: each zone key names players; an entry is a card id or ``{id, card}``; an id is declared once in all
@@ -292,6 +306,16 @@ class SetupValidator:
                 (self.units if key == "units" else self.gear).add(uid)
                 self.unit_cards[uid] = e.get("card")
 
+    def lethal(self, doc) -> None:
+        """A unit starting with lethal damage needs a ``start:``, whose step 0 runs the cleanup that kills it."""
+        if doc.get("start") is not None:
+            return
+        for i, e in enumerate(self.opt(doc, "units", [])):
+            might = e.get("might", self.cards[e["card"]].might if e.get("card") in self.cards else 0)
+            if e.get("damage", 0) and e["damage"] >= might + e.get("buff", 0):
+                self.fail(("units", i, "damage"), f"{e['id']} starts with lethal damage: add a start: block, whose "
+                                                  f"step 0 runs the cleanup [{cite('validate.lethal-at-the-start')}]")
+
     def keywords(self, v, path: Path) -> None:
         """``[tank, {assault: 2}]``: each keyword once; a Deathknell's effects are checked with the abilities'."""
         seen = set()
@@ -324,23 +348,26 @@ class SetupValidator:
             verb = next(k for k in e if k not in ENTRY_KEYS)
             self.zone_verbs = self.zone_verbs or verb in ZONE_VERBS or (verb == "banish" and "card" in (e[verb] or {}))
             for f, val in (e[verb] or {}).items():
-                fp = p + (verb, f)
-                if val == "target":
-                    if f not in TARGET_FIELDS:
-                        self.fail(fp, f"{verb} {f} can't be a target: a player targets a unit, a place, a chain "
-                                      f"item or a player (356), not a {f}")
-                elif f in PLACE_FIELDS:
-                    self.place(val, fp, f"{verb} {f}", PLACE_VALUES)
-                elif f == "unit" and val not in UNIT_VALUES:
-                    self.unit_id(val, fp, f"{verb} unit", gear=verb in ("ready", "exhaust"))
-                elif f == "gear" and val not in UNIT_VALUES:
-                    self.unit_id(val, fp, f"{verb} gear", gear=True)
-                elif f == "player":
-                    self.player(val, fp, f"{verb} player")
-                elif f == "card" and verb in (*ZONE_VERBS, "banish"):
-                    self.entry_id(val, fp, f"{verb} card")
-                elif f == "card":
-                    self.later_cards.append((val, fp, f"{verb} card"))    # custom cards are read after the board
+                self.effect_field(verb, f, val, p + (verb, f))
+
+    def effect_field(self, verb: str, f: str, val, fp: Path) -> None:
+        """One field of an effect entry: a target only where a player can target (356), the id it names declared."""
+        if val == "target":
+            if f not in TARGET_FIELDS:
+                self.fail(fp, f"{verb} {f} can't be a target: a player targets a unit, a place, a chain "
+                              f"item or a player (356), not a {f}")
+        elif f in PLACE_FIELDS:
+            self.place(val, fp, f"{verb} {f}", PLACE_VALUES)
+        elif f == "unit" and val not in UNIT_VALUES:
+            self.unit_id(val, fp, f"{verb} unit", gear=verb in ("ready", "exhaust"))
+        elif f == "gear" and val not in UNIT_VALUES:
+            self.unit_id(val, fp, f"{verb} gear", gear=True)
+        elif f == "player":
+            self.player(val, fp, f"{verb} player")
+        elif f == "card" and verb in (*ZONE_VERBS, "banish"):
+            self.entry_id(val, fp, f"{verb} card")
+        elif f == "card":
+            self.later_cards.append((val, fp, f"{verb} card"))    # custom cards are read after the board
 
     def custom_cards(self, doc) -> None:
         cards = self.opt(doc, "cards", {})

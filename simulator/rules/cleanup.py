@@ -7,7 +7,7 @@ from statecharts.citations import cite
 
 from simulator.core.log import fire, log
 from simulator.core.model import State
-from simulator.core.registry import effect, test
+from simulator.core.registry import effect, guard
 from simulator.rules.moves import contest
 from simulator.rules.scoring import declare_winner, team_score
 from simulator.rules.triggers import trigger_abilities
@@ -31,12 +31,26 @@ def _changed(g: State) -> None:
     g.changed = True
 
 
-_game_over = test("game_over", "g.winner is not None", "323.1, 651.1: a side has won")
+@guard("game_over")
+def _game_over(g: State, inst, ctx) -> bool:
+    """323.1, 651.1: a side has won"""
+    return g.winner is not None
 
 
-_cleanup_changed = test("cleanup_changed", "g.changed", "322: the pass changed something: another pass")
-_combat_cleanup = test("combat_cleanup", "g.special == 'combat'", "466.1, 324: the Combat Cleanup is due")
-_ending_cleanup = test("ending_cleanup", "g.special == 'ending'", "317.2, 324: the Ending Cleanup is due")
+@guard("cleanup_changed")
+def _cleanup_changed(g: State, inst, ctx) -> bool:
+    """322: the pass changed something: another pass"""
+    return g.changed
+
+@guard("combat_cleanup")
+def _combat_cleanup(g: State, inst, ctx) -> bool:
+    """466.1, 324: the Combat Cleanup is due"""
+    return g.special == 'combat'
+
+@guard("ending_cleanup")
+def _ending_cleanup(g: State, inst, ctx) -> bool:
+    """317.2, 324: the Ending Cleanup is due"""
+    return g.special == 'ending'
 
 
 @effect("win_check")
@@ -304,9 +318,15 @@ def _open_combat(g: State, inst, ctx) -> None:
 
 # -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
 
-_cleanup_outstanding = test("cleanup_outstanding", "g.dirty", "319: something made a cleanup outstanding")
-_choice_pending = test("choice_pending", "bool(g.choosing)",
-                       "323.12-13: the turn player must choose which staged showdown or combat opens")
+@guard("cleanup_outstanding")
+def _cleanup_outstanding(g: State, inst, ctx) -> bool:
+    """319: something made a cleanup outstanding"""
+    return g.dirty
+
+@guard("choice_pending")
+def _choice_pending(g: State, inst, ctx) -> bool:
+    """323.12-13: the turn player must choose which staged showdown or combat opens"""
+    return bool(g.choosing)
 
 
 @effect("run_cleanups")

@@ -5,7 +5,7 @@ from statecharts.states import CombatStep
 from simulator.core.rulings import ruling_is
 from simulator.core.log import fire
 from simulator.core.model import State
-from simulator.core.registry import effect, guard, test
+from simulator.core.registry import effect, guard
 
 
 def next_focus(g: State, current: str) -> str:
@@ -111,7 +111,10 @@ def _off(g: State, inst, ctx) -> None:
 
 # -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
 
-_focus_due = test("focus_due", "g.focus_due is not None", "345, R4: a showdown opened in a cleanup awaits its focus")
+@guard("focus_due")
+def _focus_due(g: State, inst, ctx) -> bool:
+    """345, R4: a showdown opened in a cleanup awaits its focus"""
+    return g.focus_due is not None
 
 
 @effect("award_focus")

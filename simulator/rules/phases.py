@@ -4,7 +4,7 @@ from __future__ import annotations
 from statecharts.citations import cite
 from simulator.core.log import fire, log
 from simulator.core.model import State
-from simulator.core.registry import effect, test
+from simulator.core.registry import effect, guard
 from simulator.rules.draw import draw
 from simulator.rules.scoring import burn_out, hold_all
 
@@ -64,8 +64,10 @@ def _next_turn(g: State, inst, ctx) -> None:
 
 # -- the schedule's steps (statecharts/schedule.py) ------------------------------------------------
 
-_handoff_due = test("handoff_due", "g.handoff",
-                    "652.5, R10: the turn player left during their Main Phase; the next player's turn begins")
+@guard("handoff_due")
+def _handoff_due(g: State, inst, ctx) -> bool:
+    """652.5, R10: the turn player left during their Main Phase; the next player's turn begins"""
+    return g.handoff
 
 
 @effect("turn_handoff")

@@ -21,9 +21,15 @@ from simulator.core.errors import RiftsimError
 FOLDER = Path(__file__).resolve().parents[1] / "examples"
 
 
+def under(folder: Path) -> list[Path]:
+    """The scenario files of ``folder`` and of its subfolders (one level: ``scenarios/cards/``), each sorted
+    by name; a scenario's name is its file name without ``.yaml``, unique across the subfolders."""
+    return sorted(folder.glob("*.yaml")) + sorted(folder.glob("*/*.yaml"))
+
+
 def paths() -> list[Path]:
-    """Every bundled scenario file, sorted by name."""
-    return sorted(FOLDER.glob("*.yaml"))
+    """Every bundled scenario file: the folder's, then its subfolders' (``cards/``), each sorted by name."""
+    return under(FOLDER)
 
 
 def names() -> list[str]:
@@ -40,4 +46,4 @@ def find(name: str) -> Path:
         close = difflib.get_close_matches(stem, known, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else "; `riftsim examples` lists them"
         raise RiftsimError(f"{name!r} is not a bundled scenario{hint}")
-    return FOLDER / f"{stem}.yaml"
+    return next(p for p in paths() if p.stem == stem)

@@ -152,24 +152,31 @@ def answer_problem(ans: Any, types: tuple[str, ...]) -> str:
 def compare_answer(entry: dict, ans: dict, skip: frozenset = frozenset()) -> tuple[str, Any, Any, list[str]] | None:
     """The first difference between what a command (or setup) did in the fixture and the engine's answer."""
     if "refused" in entry:
-        if ans["type"] != "refused":
-            return "refused", {"refused": entry["refused"]["rules"]}, "accepted", entry["refused"]["rules"]
-        want, got = entry["refused"]["rules"], ans.get("rules")
-        if "refusal-rules" not in skip and (not isinstance(got, list) or set(want) != set(map(str, got))):
-            return "refusal-rules", want, got, want
-        return None
+        return _compare_refusal(entry["refused"]["rules"], ans, skip)
     if ans["type"] == "refused":
         return "refused", "accepted", {"refused": ans.get("rules"), "reason": ans.get("reason")}, cited(entry)
     if "events" in skip:
         return None
-    want = entry["events"]
-    got = ans.get("events", [])
+    return _compare_events(entry["events"], ans.get("events", []))
+
+
+def _compare_refusal(want: list[str], ans: dict, skip: frozenset) -> tuple[str, Any, Any, list[str]] | None:
+    """The fixture's command was refused citing ``want``: was the engine's answer a refusal citing the same?"""
+    if ans["type"] != "refused":
+        return "refused", {"refused": want}, "accepted", want
+    got = ans.get("rules")
+    if "refusal-rules" not in skip and (not isinstance(got, list) or set(want) != set(map(str, got))):
+        return "refusal-rules", want, got, want
+    return None
+
+
+def _compare_events(want: list[dict], got: list[dict]) -> tuple[str, Any, Any, list[str]] | None:
+    """The first event whose cited rules differ (or that one side lacks)."""
     for i in range(max(len(want), len(got))):
         w = want[i] if i < len(want) else None
         g = got[i] if i < len(got) else None
         if w is None or g is None or set(w["rules"]) != set(map(str, g["rules"])):
-            what = f"events[{i + 1}]"
-            return (what, {"rules": w["rules"], "text": w["text"]} if w else "no more events",
+            return (f"events[{i + 1}]", {"rules": w["rules"], "text": w["text"]} if w else "no more events",
                     {"rules": g["rules"], **({"text": g["text"]} if "text" in g else {})} if g else "no more events",
                     w["rules"] if w else list(map(str, g["rules"])) if g else [])
     return None
@@ -186,7 +193,11 @@ def compare_position(entry: dict, ans: dict, skip: frozenset = frozenset()) -> t
             return f"observe.{k}", want, got, cited(entry, k)
     if "decide" in skip:
         return None
-    got_dec: dict = ans["decide"] if isinstance(ans.get("decide"), dict) else {}
+    return _compare_decisions(entry, ans["decide"] if isinstance(ans.get("decide"), dict) else {})
+
+
+def _compare_decisions(entry: dict, got_dec: dict) -> tuple[str, Any, Any, list[str]] | None:
+    """The first player whose decision (the legal actions, or waiting) differs from the fixture's."""
     for p, want in entry["decide"].items():
         got = got_dec.get(p, WAIT)
         if (want == WAIT or got == WAIT or not isinstance(got, list)) and want != got:

@@ -27,7 +27,8 @@ from simulator.core.errors import IllegalAction, ScenarioError
 from simulator.core.model import State
 from simulator.game.actions import Action
 from simulator.game import shape
-from simulator.game.engine import Game
+from simulator.game.engine import Game, settle
+from simulator.game import start as midtiming
 from simulator.game.setup import build
 from simulator.game.validate import SETUP_KEYS
 from simulator.scenario.loader import Step, Validator, load, parse, read_text, run, step_of
@@ -96,7 +97,10 @@ def position_game(position: Any, where: str = "position", backend: str = "compil
     v = Validator(where, {(): 1})
     shape.check(position, "setup", where)        # the one structural check (the scenario schema's setup part)
     pos = v.position(position)
-    return Game(build(pos.setup, backend=backend, rulings=pos.rulings, cards=pos.cards)), v
+    g = build(pos.setup, backend=backend, rulings=pos.rulings, cards=pos.cards)
+    if midtiming.begin(g, pos.setup):              # a start mid-timing: its step 0 settles it (M2)
+        settle(g)
+    return Game(g), v
 
 
 class _Recorder:
@@ -214,10 +218,6 @@ def check_format(doc: Any, file: str, text: str = "") -> dict:
         raise ScenarioError(f"{file}:{lines.get(('format',), 1)}", f"not a fixture of format {FORMAT} (format: {got!r})")
     shape.check(doc, "fixture", file, lines)
     return doc
-
-
-def _texts(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
 
 def fixture_schema() -> dict:

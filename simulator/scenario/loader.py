@@ -23,43 +23,35 @@ import yaml
 from statecharts.turn import TURN_STATES
 from statecharts.states import Phase
 
-from simulator.game.actions import Action, budget
+from simulator.game.action_kinds import KINDS, Action, build as build_action
+from simulator.game.action_kinds import step_of as step_of      # the file form of an action, for the loader's users
+from simulator.game.actions import budget
+from simulator.game.decision import Decision
 from simulator.core.cards import Card
 from simulator.core.i18n import narrate
 from simulator.core.errors import IllegalAction, Loop, RulesBug, ScenarioError, TooCostly, need
 from simulator.game import loops, shape
 from simulator.game.setup import build
+from simulator.game import start as midtiming
 from simulator.game.shape import kind as _kind
+from simulator.scenario import provenance
 from simulator.game.validate import NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Path, SetupValidator, _fmt
 
-TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed")
-ACTION_FIELDS = {
-    "move": ("units", "to"),
-    "play": ("card", "targets", "at", "accelerate", "from"),
-    "activate": ("source", "ability", "targets"),
-    "pass": (),
-    "choose": ("battlefield", "option", "card"),
-    "concede": (),
-    "end-turn": (),
-    "invite": ("teammate",),
-    "order": ("triggers",),
-    "target": ("targets",),
-    "assign": ("damage",),
-    "hide": ("card", "at", "from"),
-}
-REQUIRED_FIELDS = {"move": ("units", "to"), "play": ("card",), "activate": ("source", "ability"),
-                   "invite": ("teammate",), "order": ("triggers",), "target": ("targets",),
-                   "assign": ("damage",), "hide": ("card", "at")}
+TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed", *provenance.KEYS)
 STATES = TURN_STATES
 ZONES = ("board", "hand", "deck", "trash", "banished", "chain", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None),
-               "ward": bool}
-EXPECT_KEYS = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
-               "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear",
-               "hand", "deck", "trash", "banished")
-#: what a ``show:`` step may name (``all``: every one): the expectation keys, and two that are only shown
-SHOW_KEYS = EXPECT_KEYS + ("passed", "decision")
+               "ward": bool, "owner": "player"}
+#: the fields of a ``gear:`` expectation (X5): where it is (``base``: its controller's), who controls it, its zone
+GEAR_FIELDS = {"exhausted": bool, "at": "place", "controller": "player", "zone": ZONES}
+_SHOWN = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
+          "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear",
+          "hand", "deck", "trash", "banished")
+#: the expectation keys: the position's (also shown), then who has passed (X1), the trace lines (X2) and who must decide what (X3)
+EXPECT_KEYS = _SHOWN + ("passed", "events", "no-events", "decision")
+#: what a ``show:`` step may name (``all``: every one): the position's keys, and two that are only shown
+SHOW_KEYS = _SHOWN + ("passed", "decision")
 #: the zone expectation keys (Z6)
 ZONE_EXPECT = {"hand", "deck", "trash", "banished"}
 PHASES = (Phase.Awaken, Phase.BeginningStep, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending,
@@ -255,11 +247,17 @@ class Scenario:
     rulings: dict[str, str]
     pending: str | None = None
     where: Callable[..., str] = field(default=lambda *path: "")   # path in the file -> "FILE:LINE"
+    provenance: dict = field(default_factory=dict)                # rules, rules-version, source, audit (P1)
 
-    def game(self, *, backend: str = "compiled", rulings: dict | None = None):
-        from simulator.game.engine import Game
+    def game(self, *, backend: str = "compiled", rulings: dict | None = None, step0: bool = True):
+        """The game at the start; with a ``start:`` block, after its step 0 (M2: the schedule settles as after an
+        action) unless ``step0`` is false (:func:`run` settles it once its observer is in place)."""
+        from simulator.game.engine import Game, settle
         merged = {**self.rulings, **(rulings or {})}
-        return Game(build(self.setup, backend=backend, rulings=merged, cards=self.cards, where=self.where))
+        g = build(self.setup, backend=backend, rulings=merged, cards=self.cards, where=self.where)
+        if midtiming.begin(g, self.setup, self.where) and step0:
+            settle(g)
+        return Game(g)
 
 
 def load(path: str) -> Scenario:
@@ -270,7 +268,10 @@ def load(path: str) -> Scenario:
 def loads(text: str, file: str = "<scenario>") -> Scenario:
     doc, lines = parse(text, file)
     shape.check(doc, "scenario", file, lines)
-    return Validator(file, lines).scenario(doc)
+    sc = Validator(file, lines).scenario(doc)
+    if sc.setup.get("start") is not None:
+        sc.game()                       # a start whose pending targets are illegal is refused now, as a file error
+    return sc
 
 
 class Validator(SetupValidator):
@@ -284,7 +285,9 @@ class Validator(SetupValidator):
         if any(st.expect and ZONE_EXPECT & set(st.expect) or st.action and st.action.origin == "trash"
                for st in steps):
             pos.setup["zones"] = True                # asking about the zones, or playing from one: Z1
-        return Scenario(self.file, doc["name"], pos.setup, pos.cards, steps, pos.rulings, doc.get("pending"), self.where)
+        header = provenance.check(doc, self.fail)
+        return Scenario(self.file, doc["name"], pos.setup, pos.cards, steps, pos.rulings, doc.get("pending"), self.where,
+                        header)
 
     # -- steps -----------------------------------------------------------------------------
     def step(self, s: dict, i: int) -> Step:
@@ -296,41 +299,38 @@ class Validator(SetupValidator):
             return Step(i + 1, line, expect=self.expectation(s["expect"], path + ("expect",)))
         kind, tag = s["do"], f"step {i + 1}"
         p = self.player(s["player"], path + ("player",), tag)
-        a: Action
-        if kind == "move":
-            for j, u in enumerate(s["units"]):
-                self.unit_id(u, path + ("units", j), f"{tag}'s units")
-            a = Action("move", p, units=tuple(s["units"]), to=self.place(s["to"], path + ("to",), f"{tag}'s to"))
-        elif kind == "play":
+        if kind == "play":
             a = self.play(s, path, p, tag)
-        elif kind == "activate":
-            src = self.unit_id(s["source"], path + ("source",), f"{tag}'s source", gear=True)
-            a = Action("activate", p, source=src, ability=s["ability"],
-                       targets=self.targets(s.get("targets"), path + ("targets",), tag))
-        elif kind == "target":
-            a = Action("target", p, targets=self.targets(s["targets"], path + ("targets",), tag))
-        elif kind == "choose":
-            if "card" in s:
-                a = Action("choose", p, card=s["card"])
-            elif "option" in s:
-                a = Action("choose", p, option={True: "yes", False: "no"}.get(s["option"], s["option"]))
-            else:
-                a = Action("choose", p, battlefield=self.battlefield(s["battlefield"], path + ("battlefield",), tag))
-        elif kind == "invite":
-            a = Action("invite", p, teammate=self.player(s["teammate"], path + ("teammate",), f"{tag}'s teammate"))
-        elif kind == "order":
-            a = Action("order", p, triggers=tuple(s["triggers"]))
-        elif kind == "assign":
-            for uid in s["damage"]:
-                self.unit_id(uid, path + ("damage", uid), f"{tag}'s damage")
-            a = Action("assign", p, damage=tuple(s["damage"].items()))
-        elif kind == "hide":
-            a = Action("hide", p, card=self.play_card(s["card"], path + ("card",), tag),
-                       at=self.battlefield(s["at"], path + ("at",), f"{tag}'s at"),
-                       origin="trash" if s.get("from") == "trash" else None)
         else:
-            a = Action(kind, p)
+            params = {f: s[f] for f, _ in KINDS[kind].params if s.get(f) is not None}
+            for f, value_kind in KINDS[kind].params:
+                if f in params:
+                    self.param(value_kind, params[f], path + (f,), tag, f)
+            a = build_action(kind, p, params)
         return Step(i + 1, line, action=a, illegal=s.get("illegal", False))
+
+    def param(self, value_kind: str, v, path: Path, tag: str, name: str) -> None:
+        """One parameter of an action step: the ids it names are declared (by the kind of its value)."""
+        what = f"{tag}'s {name}" if value_kind not in ("card", "targets") else tag
+        if value_kind == "units":
+            for j, u in enumerate(v):
+                self.unit_id(u, path + (j,), what)
+        elif value_kind == "place":
+            self.place(v, path, what)
+        elif value_kind == "source":
+            self.unit_id(v, path, what, gear=True)
+        elif value_kind == "battlefield":
+            self.battlefield(v, path, what)
+        elif value_kind == "player":
+            self.player(v, path, what)
+        elif value_kind == "card":
+            self.play_card(v, path, what)
+        elif value_kind == "damage":
+            for uid in v:
+                self.unit_id(uid, path + (uid,), what)
+        elif value_kind == "targets":
+            for f, x in v.items():
+                self.target_value(f, x, path + (f,), what)
 
     def play(self, s: dict, path: Path, p: str, tag: str) -> Action:
         """A play step: the card is declared, its targets are the fields its effect leaves to the player."""
@@ -351,9 +351,7 @@ class Validator(SetupValidator):
             self.place(at, path + ("at",), f"{tag}'s at")
             if hidden and at not in self.bfs:
                 self.fail(path + ("at",), f"a hidden card is played from a battlefield, not {_fmt(at)}")
-        ordered = tuple((f, targets[f]) for f in fields if f in targets)
-        return Action("play", p, card=cid, targets=ordered, at=at, accelerate=s.get("accelerate", False), hidden=hidden,
-                      origin="trash" if s.get("from") == "trash" else None)
+        return build_action("play", p, {**s, "card": cid, "targets": targets}, {cid: card})
 
     def play_card(self, v, path: Path, tag: str) -> str:
         """The card a play or hide step names: a card, or the id of a card outside the board (a zone entry's, a
@@ -384,13 +382,6 @@ class Validator(SetupValidator):
         elif f in NUMBER_FIELDS and not isinstance(v, int):
             self.fail(path, f"target {f} must be a whole number, not {_kind(v)}")
 
-    def targets(self, v, path: Path, tag: str) -> tuple:
-        """An ability's ``targets:`` (checked against the ability when the step runs)."""
-        for f, x in (v or {}).items():
-            self.target_value(f, x, path + (f,), tag)
-        return tuple(sorted((v or {}).items(), key=lambda kv: ("unit", "to", "at").index(kv[0])
-                            if kv[0] in ("unit", "to", "at") else 9))
-
     def expectation(self, e: dict, path: Path) -> dict:
         """The ids an expectation names: players, battlefields, units, gear, cards."""
         for k, v in e.items():
@@ -399,6 +390,8 @@ class Validator(SetupValidator):
                 self.player(v, p, k)
             elif k in ("focus", "priority"):
                 self.player(v, p, k, null=True)
+            elif k == "decision" and v is not None and "player" in v:
+                self.player(v["player"], p + ("player",), k)
             elif k == "active" and v is not None:
                 self.battlefield(v["at"], p + ("at",), "active")
                 for r in ("attacker", "defender"):
@@ -407,8 +400,12 @@ class Validator(SetupValidator):
                             self.fail(p + (r,), f"{r} is only for a combat")
                         self.player(v[r], p + (r,), r)
             elif k in ("staged", "hidden", "contested", "controller", "score", "units", "legal", "players", "energy",
-                       "runes", "gear", "winner"):
+                       "runes", "gear", "winner", "passed"):
                 self.named(k, v, p)
+            elif k == "chain":
+                for j, x in enumerate(v):
+                    if isinstance(x, dict) and "controller" in x:
+                        self.player(x["controller"], p + (j, "controller"), "chain controller")
             elif k in ZONE_EXPECT:
                 self.zone_expectation(k, v, p)
         return e
@@ -435,7 +432,7 @@ class Validator(SetupValidator):
                 elif k == "hidden":
                     for j, c in enumerate(x or []):
                         self.card_id(c, p + (bf, j), k)
-        elif k in ("contested", "players"):
+        elif k in ("contested", "players", "passed"):
             for j, x in enumerate(v):
                 (self.battlefield if k == "contested" else self.player)(x, p + (j,), k)
         elif k in ("score", "legal", "energy", "runes"):
@@ -451,10 +448,11 @@ class Validator(SetupValidator):
         """An expectation's units (or gear): declared ids, and the places and players their fields name."""
         for uid, fields in v.items():
             self.unit_id(uid, p + (uid,), k, gear=k == "gear")
+            kinds = GEAR_FIELDS if k == "gear" else UNIT_FIELDS
             for f, x in fields.items():
-                if UNIT_FIELDS.get(f) == "place":
+                if kinds.get(f) == "place":
                     self.place(x, p + (uid, f), f)
-                elif UNIT_FIELDS.get(f) == "player":
+                elif kinds.get(f) == "player":
                     self.player(x, p + (uid, f), f)
 
 
@@ -495,21 +493,28 @@ def run(sc: Scenario, *, backend: str = "compiled", rulings: dict | None = None,
     may replace the game's runtime, e.g. by a recording one), then after every step that ran, with the
     game as the engine left it and the step's failure ('' when it held): ``simulator.scenario.record``.
     """
-    game = sc.game(backend=backend, rulings=rulings)
+    game = sc.game(backend=backend, rulings=rulings, step0=False)
     if observe is not None:
-        observe(None, game, "")
+        observe(None, game, "")             # the position as written; step 0's lines come with step 1's
+    if sc.setup.get("start") is not None:
+        from simulator.game.engine import settle
+        game.state = game.state.clone()     # step 0 (M2), as an action's successor, under the observer's runtime
+        settle(game.state)
     failure = ""
     steps = checks = 0
     checked: list[tuple[int, str]] = []
     shown: list[tuple[int, dict]] = []
     watch, last = loops.Watch(), 0
+    since = 0                           # the trace lines an events: expectation reads start here (X2)
     with budget(MAX_CHECKS):            # the whole run's legal listings together (hostile input)
         for st in sc.steps:
             try:
                 if st.action and not st.illegal:
                     watch.before(game.state, last)
                 failure = _do(game, sc, st) if st.action else _show(game, sc, st, shown) if st.show else \
-                    _check(game, sc, st)
+                    _check(game, sc, st, since)
+                if st.expect is not None:
+                    since = len(game.state.trace)
                 if st.action and not st.illegal and not failure:
                     failure, last = watch.after(game.state, st.number, st.describe()), st.number
             except TooCostly:
@@ -581,52 +586,136 @@ def _show(game, sc: Scenario, st: Step, shown: list) -> str:
     return ""
 
 
-def _check(game, sc: Scenario, st: Step) -> str:
-    from simulator.scenario.view import view
+def _check(game, sc: Scenario, st: Step, since: int = 0) -> str:
+    """An expectation step: every key given compared with the position (and ``events`` with the trace lines
+    written since index ``since``: since the previous expectation, X2)."""
+    from simulator.scenario.view import chain_items, passed_now, view
     expect = need(st.expect, "the step's expectations")
-    v = view(game.state, with_legal="legal" in expect, every=True)
-    problems = [p for k, want in expect.items() for p in compare(k, want, v)]
+    g = game.state
+    v = view(g, with_legal="legal" in expect, every=True)
+    v["passed"] = passed_now(g)
+    v["chain-items"] = chain_items(g)
+    v["events"] = v["no-events"] = g.trace[since:]
+    problems = [p for k, want in expect.items() if k != "decision" for p in compare(k, want, v)]
+    if "decision" in expect:
+        problems += compare_decision(expect["decision"], game.decision())
     return "; ".join(problems)
 
 
-def compare(key: str, want, v: dict) -> list[str]:
-    """What differs between an expectation and the view (empty if it holds)."""
-    got = v[key]
-    if key in ("controller", "score"):
-        return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
-    if key == "units":
-        return _objects("unit", "", want, got)
-    if key == "legal":
-        out = []
-        for p, acts in want.items():
-            have = got.get(p, [])
-            if legal_set(acts) != legal_set(have) or len(acts) != len(set(acts)):
-                out.append(f"expected legal for {p} {_fmt(sorted(acts))}, got {_fmt(have)}")
-        return out
-    if key == "hidden":
-        norm = {b: sorted(c or []) for b, c in want.items() if c}
-        return [] if norm == got else [f"expected hidden {_fmt(want)}, got {_fmt(got)}"]
-    if key in ("energy", "runes"):
-        return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
-    if key == "gear":
-        return _objects("gear", "gear ", want, got)
-    if key in ZONE_EXPECT:
-        return _zones_differ(key, want, got, v.get("_names", {}))
-    if key == "staged":
-        norm = {b: sorted(k) for b, k in want.items()}
-        return [] if norm == {b: sorted(k) for b, k in got.items()} else [f"expected staged {_fmt(want)}, got {_fmt(got)}"]
-    if key == "contested":
-        return [] if sorted(want) == sorted(got) else [f"expected contested {_fmt(want)}, got {_fmt(got)}"]
-    if key == "active" and want is not None and got is not None:
-        return [] if all(got.get(k) == x for k, x in want.items()) and want["kind"] == got["kind"] \
-            else [f"expected active {_fmt(want)}, got {_fmt(got)}"]
-    if key == "winner" and isinstance(want, list) and isinstance(got, list):
-        return [] if sorted(want) == sorted(got) else [f"expected winner {_fmt(want)}, got {_fmt(got)}"]
+def compare_decision(want: dict | None, d: Decision | None) -> list[str]:
+    """``decision:`` (who must decide what now: :func:`simulator.game.decision.decision`): the kind, the
+    player and the item given must be the decision due; ``null``: nobody decides, the game is over."""
+    got = d.data() if d is not None else None
+    if want is None or got is None:
+        return [] if want == got else [f"expected decision {_fmt(want)}, got {_fmt(got)}"]
+    wrong = [k for k, x in want.items() if got.get(k) != x]
+    return [f"expected decision {_fmt(want)}, got {_fmt({k: x for k, x in got.items() if x is not None})}"] if wrong else []
+
+
+# -- comparing an expectation key with the position: one small function per key -------------------------------
+
+def _exact(key: str, want, got, v: dict) -> list[str]:
     return [] if want == got else [f"expected {key} {_fmt(want)}, got {_fmt(got)}"]
 
 
-def _zones_differ(key: str, want: dict, got: dict, names: dict) -> list[str]:
+def _per_key(key: str, want: dict, got: dict, v: dict) -> list[str]:
+    """``controller``, ``score``, ``energy``, ``runes``: only the battlefields or players listed."""
+    return [f"expected {key} of {k} {_fmt(x)}, got {_fmt(got.get(k))}" for k, x in want.items() if got.get(k) != x]
+
+
+def _as_set(key: str, want, got, v: dict) -> list[str]:
+    """``contested`` (and ``winner`` as a team): the same members in any order."""
+    if isinstance(want, list) and isinstance(got, list):
+        return [] if sorted(want) == sorted(got) else [f"expected {key} {_fmt(want)}, got {_fmt(got)}"]
+    return _exact(key, want, got, v)
+
+
+def _legal(key: str, want: dict, got: dict, v: dict) -> list[str]:
+    out = []
+    for p, acts in want.items():
+        have = got.get(p, [])
+        if legal_set(acts) != legal_set(have) or len(acts) != len(set(acts)):
+            out.append(f"expected legal for {p} {_fmt(sorted(acts))}, got {_fmt(have)}")
+    return out
+
+
+def _hidden(key: str, want: dict, got: dict, v: dict) -> list[str]:
+    norm = {b: sorted(c or []) for b, c in want.items() if c}
+    return [] if norm == got else [f"expected hidden {_fmt(want)}, got {_fmt(got)}"]
+
+
+def _staged(key: str, want: dict, got: dict, v: dict) -> list[str]:
+    norm = {b: sorted(k) for b, k in want.items()}
+    return [] if norm == {b: sorted(k) for b, k in got.items()} else [f"expected staged {_fmt(want)}, got {_fmt(got)}"]
+
+
+def _active(key: str, want, got, v: dict) -> list[str]:
+    if want is None or got is None:
+        return _exact(key, want, got, v)
+    return [] if all(got.get(k) == x for k, x in want.items()) and want["kind"] == got["kind"] \
+        else [f"expected active {_fmt(want)}, got {_fmt(got)}"]
+
+
+def _units(key: str, want: dict, got: dict, v: dict) -> list[str]:
+    return _objects("unit", "", want, got)
+
+
+def _gear(key: str, want: dict, got: dict, v: dict) -> list[str]:
+    return _objects("gear", "gear ", want, got)
+
+
+def _chain(key: str, want: list, got, v: dict) -> list[str]:
+    """Names in order (version 2), or mappings comparing only the fields given (X4); always the whole chain."""
+    items = v["chain-items"]
+    if len(want) == len(items) and all(_item_matches(w, it) for w, it in zip(want, items)):
+        return []
+    if all(isinstance(w, str) for w in want):
+        return [f"expected chain {_fmt(want)}, got {_fmt(got)}"]
+    return [f"expected chain {_fmt(want)}, got {_fmt(items)}"]
+
+
+def _item_matches(want, item: dict) -> bool:
+    if isinstance(want, str):
+        return want == item["name"]
+    return all(item.get(f) == x if f != "targets" else all(item["targets"].get(k) == t for k, t in x.items())
+               for f, x in want.items())
+
+
+def _events(key: str, want: list, lines: list, v: dict) -> list[str]:
+    """An ordered subsequence of the trace lines since the previous expectation (X2): each entry found after the
+    line the entry before it matched; a text matches case-insensitively within the line's English text, and
+    ``{text, rule}`` also needs the line to cite that rule or a sub-rule of it."""
+    at = 0
+    for w in want:
+        found = next((i for i in range(at, len(lines)) if _line_matches(w, lines[i])), None)
+        if found is None:
+            where = f'after "{lines[at - 1].event}" (line {at} of {len(lines)})' if at else \
+                f"in the {len(lines)} line{'s' if len(lines) != 1 else ''} since the previous expectation"
+            return [f"expected events in order {_quoted(want)}: {_quoted([w])[1:-1]} not found {where}"]
+        at = found + 1
+    return []
+
+
+def _no_events(key: str, want: list, lines: list, v: dict) -> list[str]:
+    return [f'expected no event containing {_quoted([w])[1:-1]}, got "{e.event}" (line {i + 1} of {len(lines)})'
+            for w in want for i, e in enumerate(lines) if _line_matches(w, e)][:1]
+
+
+def _line_matches(w, e) -> bool:
+    text, rule = (w, None) if isinstance(w, str) else (w["text"], w.get("rule"))
+    if text.lower() not in e.event.lower():
+        return False
+    return rule is None or any(r == rule or r.startswith(rule + ".") for r in (x.strip() for x in (e.rule or "").split(",")))
+
+
+def _quoted(entries: list) -> str:
+    return "[" + ", ".join(f'"{w}"' if isinstance(w, str) else f'{{text: "{w["text"]}", rule: {w.get("rule")}}}'
+                           for w in entries) + "]"
+
+
+def _zones_differ(key: str, want: dict, got: dict, v: dict) -> list[str]:
     """What differs between a zone expectation and the view (Z6), one message per player."""
+    names = v.get("_names", {})
     return [f"expected {key} of {p} {_fmt(w)}, got {_fmt(got.get(p))}" for p, w in want.items()
             if not zone_holds(key, w, got.get(p), names)]
 
@@ -669,44 +758,20 @@ def _match(want: list, have: list, names: dict) -> tuple[list, list]:
     return missing, rest
 
 
-def step_of(a: Action) -> dict:
-    """An action as a scenario step: the inverse of :meth:`Validator.step` (``riftsim play``'s ``save``
-    and ``verify``'s counterexamples write their actions with it)."""
-    d: dict = {"do": a.kind, "player": a.player}
-    if a.kind == "move":
-        d.update(units=list(a.units), to=a.to)
-    elif a.kind == "play":
-        d["card"] = a.card
-        if a.at:
-            d["at"] = a.at
-        if a.accelerate:
-            d["accelerate"] = True
-        if a.hidden:
-            d["from"] = "hidden"
-        if a.origin == "trash":
-            d["from"] = "trash"
-    elif a.kind == "activate":
-        d.update(source=a.source, ability=a.ability)
-    elif a.kind == "choose":
-        if a.card:
-            d["card"] = a.card
-        elif a.option:
-            d["option"] = a.option
-        else:
-            d["battlefield"] = a.battlefield
-    elif a.kind == "invite":
-        d["teammate"] = a.teammate
-    elif a.kind == "order":
-        d["triggers"] = list(a.triggers)
-    elif a.kind == "assign":
-        d["damage"] = dict(a.damage)
-    elif a.kind == "hide":
-        d.update(card=a.card, at=a.at)
-        if a.origin == "trash":
-            d["from"] = "trash"
-    if a.targets and a.kind in ("play", "activate", "target"):
-        d["targets"] = dict(a.targets)
-    return d
+#: how each expectation key is compared with the position (the view's value of that key); any key not listed
+#: is compared exactly. ``compare(key, want, view)`` looks the key up here.
+COMPARE: dict[str, Callable[[str, Any, Any, dict], list[str]]] = {
+    "controller": _per_key, "score": _per_key, "energy": _per_key, "runes": _per_key,
+    "units": _units, "gear": _gear, "legal": _legal, "hidden": _hidden, "staged": _staged,
+    "contested": _as_set, "winner": _as_set, "active": _active, "chain": _chain,
+    "events": _events, "no-events": _no_events,
+    "hand": _zones_differ, "deck": _zones_differ, "trash": _zones_differ, "banished": _zones_differ,
+}
+
+
+def compare(key: str, want, v: dict) -> list[str]:
+    """What differs between an expectation and the view (empty if it holds)."""
+    return COMPARE.get(key, _exact)(key, want, v[key], v)
 
 
 def _objects(kind: str, prefix: str, want: dict, got: dict) -> list[str]:

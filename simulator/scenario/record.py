@@ -32,7 +32,7 @@ from simulator.game.actions import choice, legal
 from simulator.game.engine import Game
 from simulator.scenario.loader import Result, Scenario, Step, _fmt
 from simulator.scenario.loader import run as run_scenario
-from simulator.scenario.view import view
+from simulator.scenario.view import decision, view
 
 
 def machine_key(leaf: str, inst: str | None) -> str:
@@ -59,29 +59,38 @@ def legal_summary(g: State) -> dict[str, list[str]]:
 def snapshot(g: State) -> dict:
     """The position as the viewer draws it, read from the engine's state (JSON data)."""
     v = view(g, with_legal=False)
-    staged = v["staged"]
-    board = []
-    for name, b in g.bfs.items():
-        board.append({"name": name, "controller": b.controller, "contested": name in v["contested"],
-                      "status": g.ms[("battlefield.status", name)], "staged": staged.get(name, []),
-                      "active": name == g.active, "scored": g.scored.get(name),
-                      "units": [_unit(g, u) for u in g.units.values() if u.zone == "board" and u.at == name]})
-    bases = {p: [_unit(g, u) for u in g.units.values() if u.zone == "board" and u.at == "base"
-                 and u.controller == p] for p in g.order}
+    board = [_battlefield(g, v, name, b) for name, b in g.bfs.items()]
+    bases = {p: _base(g, p) for p in g.order}
     gone = [_unit(g, u) for u in g.units.values() if u.zone != "board"]
-    chain = [{"uid": it.uid, "name": it.name, "controller": it.controller, "kind": it.kind,
-              "finalized": it.finalized, "source": it.source, "unordered": it.unordered,
-              "targets": [[f, x] for f, x in it.targets]} for it in g.chain]
+    chain = [_item(it) for it in g.chain]
     out = {
         "machines": {machine_key(leaf, inst): s for (leaf, inst), s in g.ms.items()},
         "turn_state": v["state"], "turn": g.turn, "phase": v["phase"], "focus": g.focus, "priority": g.priority,
         "chain_state": g.ms[("chain", None)], "chain": chain, "active": v["active"], "board": board,
         "bases": bases, "gone": gone, "score": v["score"], "hands": {p: list(h) for p, h in g.hands.items()},
         "players": v["players"], "winner": v["winner"], "legal": legal_summary(g),
+        "decision": decision(g),      # who must decide what now (Game.decision): {kind, player, item} or None
     }
     if g.cfg.zones:                                 # the zones (Z1), where the file models them
         out["zones"] = {k: v[k] for k in ("hand", "deck", "trash", "banished")}
     return out
+
+
+def _battlefield(g: State, v: dict, name: str, b) -> dict:
+    return {"name": name, "controller": b.controller, "contested": name in v["contested"],
+            "status": g.ms[("battlefield.status", name)], "staged": v["staged"].get(name, []),
+            "active": name == g.active, "scored": g.scored.get(name),
+            "units": [_unit(g, u) for u in g.units.values() if u.zone == "board" and u.at == name]}
+
+
+def _base(g: State, p: str) -> list[dict]:
+    return [_unit(g, u) for u in g.units.values() if u.zone == "board" and u.at == "base" and u.controller == p]
+
+
+def _item(it) -> dict:
+    return {"uid": it.uid, "name": it.name, "controller": it.controller, "kind": it.kind,
+            "finalized": it.finalized, "source": it.source, "unordered": it.unordered,
+            "targets": [[f, x] for f, x in it.targets]}
 
 
 def event_data(e, lang: str = "en") -> dict:

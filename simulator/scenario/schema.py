@@ -25,10 +25,14 @@ from importlib import resources
 from typing import Any
 
 from simulator.core import cards as cardlib
+from simulator.core.catalogue import every
+from simulator.game.action_kinds import KINDS
+from simulator.game.decision import RANK
 from simulator.game.setup import MODES, RULINGS
 from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, MAX_ZONE, NON_NEGATIVE, NUMBER_FIELDS,
                                      OPTIONAL_FIELDS, SETUP_KEYS)
-from simulator.scenario import loader
+from simulator.game import start as midtiming
+from simulator.scenario import loader, provenance
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FILES = {"scenario": "scenario.schema.json", "positions": "positions.schema.json"}
@@ -117,6 +121,11 @@ UNIT_ENTRY = {
     "exhausted": {"type": "boolean"},
     "ward": {"type": "boolean", "description": "the next time it would die, instead it is healed, exhausted and "
              "recalled (a replaced death, R21)"},
+    "damage": {**WHOLE, "description": "damage marked on it (lethal only with a start: block, whose step 0 cleans up)"},
+    "stunned": {"type": "boolean", "description": "stunned: it deals no combat damage (423)"},
+    "buff": {"type": "integer", "description": "might added this turn"},
+    "designation": {"enum": ["attacker", "defender"], "description": "in a start: combat, its side (default: its "
+                    "controller's)"},
 }
 
 
@@ -247,6 +256,29 @@ def _card() -> dict:
     return card
 
 
+def _catalogue() -> dict:
+    """A set file of the real-card catalogue (simulator/core/data/cards/): its ``set:`` and its cards, each a
+    custom card (the same keys, the same checks) with the printed card's facts and what its model leaves out."""
+    card = _card()
+    facts = {
+        "number": {**WHOLE, "description": "the collector number in its set"},
+        "kind": {"enum": ["token", "legend", "battlefield", "rune"],
+                 "description": "what it is when it is not a main-deck unit, spell or gear (never played from a hand)"},
+        "domains": _list({"enum": ["fury", "calm", "mind", "body", "chaos", "order"]}),
+        "power": {**WHOLE, "description": "the power cost (not modelled: power is out of scope)"},
+        "other-keywords": _list({"anyOf": [WORD, {"type": "object", "maxProperties": 1}]},
+                                description="printed keywords riftsim does not model"),
+        "unmodelled": {**FREE, "description": "what the model leaves out: `ID item` entries separated by `;`"},
+        "rulings": _list(FREE, description="the card's per-card rulings, one line each in riftsim's words"),
+        "battlefield-abilities": or_null(_list(REF("battlefield_ability"))),
+    }
+    card["properties"] = {**card["properties"], **facts}
+    card["description"] = "a real card: a custom card's keys, with its printed facts"
+    meta = _obj({"id": WORD, "code": WORD, "name": TEXT, "size": WHOLE}, ("id", "name"), "the set")
+    return _obj({"set": meta, "cards": {"type": "object", "additionalProperties": card}}, ("set", "cards"),
+                "a set file of the real-card catalogue")
+
+
 def _keyword() -> dict:
     plain = [k for k, (numbered, _, _) in cardlib.KEYWORDS.items() if not numbered]
     numbered = [k for k, (n, _, _) in cardlib.KEYWORDS.items() if n]
@@ -292,7 +324,7 @@ def defs() -> dict:
     battlefield = {"anyOf": [NAME, {**bf_entry, "title": "a battlefield"}]}
     cards = {"type": ["object", "null"], "maxProperties": MAX_CARDS,
              "x-messages": {"maxProperties": f"cards has {{count:,}} custom cards: at most {MAX_CARDS:,}"},
-             "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$", "not": {"enum": sorted(cardlib.CATALOGUE)},
+             "propertyNames": {"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$", "not": {"enum": sorted(every())},
                                "x-messages": {"pattern": "card id {value} must be a word (letters, digits, - _ .)",
                                               "not": "card {value} is already in the built-in catalogue: pick "
                                                      "another id"}},
@@ -304,7 +336,8 @@ def defs() -> dict:
     unit = {**_obj(UNIT_ENTRY, ("id", "owner")), "title": "a units entry",
             "anyOf": [{"required": ["might"]}, {"required": ["card"]}],
             "x-messages": {"anyOf": "a unit needs might or card"}}
-    gear = {**_obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might", "ward", "keywords")},
+    gear = {**_obj({k: v for k, v in UNIT_ENTRY.items() if k not in ("at", "might", "ward", "keywords", "damage",
+                                                                     "stunned", "buff", "designation")},
                    ("id", "owner")), "title": "a gear entry",
             "anyOf": [{"required": ["card"]}, {"required": ["abilities"]}],
             "x-messages": {"anyOf": "gear needs card or abilities"}}
@@ -319,7 +352,7 @@ def defs() -> dict:
         "battlefield": battlefield,
         "unit": unit,
         "gear": gear,
-        "card_id": {"anyOf": [{"enum": sorted(cardlib.CATALOGUE)}, WORD],
+        "card_id": {"anyOf": [{"enum": sorted(every())}, WORD],
                     "description": "a built-in card id, or a custom card declared under cards:"},
         "zone_entry": {"if": {"type": "object"},
                        "then": {**_obj({"id": UNIT_ENTRY["id"], "card": WORD}, ("id", "card")),
@@ -330,6 +363,7 @@ def defs() -> dict:
         "players": players,
         "rulings": rulings,
         "cards": cards,
+        "catalogue": _catalogue(),
         "nullable_word": or_null(WORD),
     }
 
@@ -373,8 +407,39 @@ def setup_props() -> dict:
                       "description": "per player: ready runes and the energy pool (costs are paid only with it)"},
         "assign": {"enum": ["manual", "auto"], "default": "auto",
                    "description": "manual: players assign their combat damage with assign steps (465.2.c)"},
+        "start": _start(),
     }
     return {"name": TEXT, **{k: shapes.get(k, {}) for k in SETUP_KEYS}}
+
+
+def _start() -> dict:
+    """A position that starts mid-timing (format version 3, M1): every key optional."""
+    player_list = _list(WORD, uniqueItems=True)
+    targets = {"type": "object", "additionalProperties": {"type": ["string", "integer"], **PRINTABLE}}
+    item = _obj({"card": REF("card_id"), "ability": TEXT, "source": WORD, "controller": WORD, "owner": WORD,
+                 "pending": {"type": "boolean", "description": "true: pending (329.2); default: finalized"},
+                 "targets": targets, "at": WORD, "there": WORD, "here": WORD},
+                description="a chain item: a card (card:, controller:) or an ability (ability:, source:)")
+    item["title"] = "a chain item"
+    item["oneOf"] = [{"required": ["card", "controller"], "not": {"required": ["ability"]}},
+                     {"required": ["ability", "source"], "not": {"required": ["card"]}}]
+    item["x-messages"] = {"oneOf": "a chain item is a card {{card: ID, controller: P}} or an ability "
+                                   "{{ability: NAME, source: ID}}"}
+    out = _obj({
+        "turn": WORD,
+        "phase": {"enum": list(midtiming.PHASES), "default": midtiming.PHASES[0]},
+        "scored": {"type": "object", "additionalProperties": _list(WORD)},
+        "contested": {"type": "object", "additionalProperties": WORD},
+        "combat": _obj({"at": WORD, "attacker": WORD, "defender": WORD}, ("at", "attacker", "defender")),
+        "showdown": _obj({"at": WORD, "by": WORD}, ("at", "by")),
+        "chain": _list(item, maxItems=64),
+        "priority": REF("nullable_word"),
+        "focus": REF("nullable_word"),
+        "passed": player_list,
+    }, description="a position that starts mid-timing: turn, phase, scores this turn, Contested battlefields, an "
+                   "active showdown or combat, the chain, priority, focus and who has passed (step 0 settles it)")
+    out["title"] = "a start"
+    return or_null(out)
 
 
 #: what a starting position's keys say together: teams exactly in magma-chamber (489)
@@ -410,9 +475,9 @@ def _action(kind: str) -> dict:
                  **PRINTABLE["x-messages"], "type": "illegal must be true, false or a reason text, not {kind}",
                  "minLength": "illegal must be true, false or a reason text, not {kind}"},
                          "description": "the action must be rejected (and the reason contain this text)"}}
-    for f in loader.ACTION_FIELDS[kind]:
+    for f, _ in KINDS[kind].params:
         props[f] = shapes.get(f, {})
-    out = _obj(props, ("do", "player") + loader.REQUIRED_FIELDS.get(kind, ()))
+    out = _obj(props, ("do", "player") + KINDS[kind].needs)
     if kind == "choose":
         out["oneOf"] = [{"required": ["battlefield"]}, {"required": ["option"]}, {"required": ["card"]}]
         out["x-messages"] = {"oneOf": "a choose step names one of battlefield: (323.12), option: yes | no (383.3.a) "
@@ -422,7 +487,7 @@ def _action(kind: str) -> dict:
 
 def _step() -> dict:
     """A step: ``expect:``, or ``do:`` with the fields of that action (chosen by ``do``)."""
-    kinds = list(loader.ACTION_FIELDS)
+    kinds = list(KINDS)
     given = lambda k: {"required": [k]}  # noqa: E731
     # discriminated by its first key (if/then, never oneOf over whole steps): a second one of do:, expect:
     # or show: is then an unknown key of that kind of step, which an editor names ('expect' was unexpected)
@@ -437,25 +502,45 @@ def _step() -> dict:
             + [{"if": {"required": ["do"], "properties": {"do": {"const": k}}}, "then": _action(k)} for k in kinds]}
 
 
+def _fields(table: dict) -> dict:
+    """The JSON Schema of a units or gear expectation's fields, from the loader's table of their kinds."""
+    out: dict[str, object] = {}
+    for f, kind in table.items():
+        if kind is int:
+            out[f] = {"type": "integer"}
+        elif kind is bool:
+            out[f] = {"type": "boolean"}
+        elif isinstance(kind, tuple):
+            out[f] = {"enum": list(kind)}
+        else:
+            out[f] = WORD
+    return out
+
+
+def _chain_entry() -> dict:
+    """A chain expectation's entry in detail (X4): only the fields given are compared."""
+    one_or_more = {"if": {"type": "array"}, "then": _list(WORD), "else": WORD}
+    return {**_obj({"name": TEXT, "controller": WORD, "pending": {"type": "boolean"},
+                    "targets": {"type": "object", "additionalProperties": one_or_more}, "source": WORD},
+                   description="a chain item: the fields given are compared"), "title": "a chain entry"}
+
+
+def _event_entry() -> dict:
+    """An ``events:`` entry: a text, or ``{text, rule}`` (the line must cite that rule or a sub-rule)."""
+    return {"if": {"type": "string"}, "then": TEXT,
+            "else": {**_obj({"text": TEXT, "rule": TEXT}, ("text",)), "title": "an event"}}
+
+
 def _expectation() -> dict:
     kinds = {"enum": ["showdown", "combat"]}
-    unit_fields: dict[str, object] = {}
-    for f, kind in loader.UNIT_FIELDS.items():
-        if kind is int:
-            unit_fields[f] = {"type": "integer"}
-        elif kind is bool:
-            unit_fields[f] = {"type": "boolean"}
-        elif isinstance(kind, tuple):
-            unit_fields[f] = {"enum": list(kind)}
-        else:
-            unit_fields[f] = WORD
+    unit_fields = _fields(loader.UNIT_FIELDS)
     shapes = {
         "state": {"enum": list(loader.STATES)},
         "phase": {"enum": list(loader.PHASES)},
         "turn": WORD,
         "focus": REF("nullable_word"),
         "priority": REF("nullable_word"),
-        "chain": _list(TEXT),
+        "chain": _list({"if": {"type": "string"}, "then": TEXT, "else": _chain_entry()}),
         "active": or_null(_obj({"kind": kinds, "at": WORD, "attacker": WORD, "defender": WORD}, ("kind", "at"))),
         "staged": {"type": "object", "additionalProperties": _list(kinds)},
         "contested": _list(WORD),
@@ -468,8 +553,13 @@ def _expectation() -> dict:
         "energy": {"type": "object", "additionalProperties": WHOLE},
         "runes": {"type": "object", "additionalProperties": WHOLE},
         "hidden": {"type": "object", "additionalProperties": or_null(_list(REF("card_id")))},
-        "gear": {"type": "object", "additionalProperties": _obj({"exhausted": {"type": "boolean"},
-                                                                  "zone": {"enum": list(loader.ZONES)}})},
+        "gear": {"type": "object", "additionalProperties": _obj(_fields(loader.GEAR_FIELDS))},
+        "passed": {**_list(WORD, uniqueItems=True), "description": "who has passed in the current round, in order"},
+        "events": {**_list(_event_entry()), "description": "an ordered subsequence of the trace lines since the "
+                   "previous expectation"},
+        "no-events": {**_list(TEXT), "description": "texts no trace line since the previous expectation contains"},
+        "decision": or_null(_obj({"kind": {"enum": list(RANK)}, "player": WORD, "item": TEXT}, ("kind",),
+                                 "who must decide what now (null: the game is over)")),
         **{z: {"type": "object", "additionalProperties": _zone_expectation()} for z in ("hand", "trash", "banished")},
         "deck": {"type": "object", "additionalProperties": {
             "if": {"type": "integer"}, "then": WHOLE,
@@ -501,6 +591,7 @@ def scenario_schema() -> dict:
     props.update({
         "steps": _list(REF("step")),
         "pending": TEXT, "description": FREE, "seed": TEXT,
+        **provenance.header_shapes(TEXT, FREE),
     })
     d = defs()
     d["expectation"] = _expectation()

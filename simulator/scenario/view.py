@@ -7,6 +7,7 @@ from simulator.core.i18n import gettext_for
 from simulator.core.log import N_
 from simulator.game.validate import _fmt
 from simulator.game.actions import choice, legal
+from simulator.game.decision import decision as decide
 from simulator.core.model import State
 from simulator.rules.moves import UNCONTESTED
 from simulator.rules.scoring import points
@@ -42,13 +43,24 @@ def contested(g: State) -> list[str]:
     return [n for n in g.bfs if g.ms[("battlefield.status", n)] not in UNCONTESTED]
 
 
-def unit_view(g: State, u) -> dict:
-    """A unit as expectations see it; ``ward`` is shown only while it has one (expected ``false`` otherwise)."""
+def unit_view(g: State, u, every: bool = False) -> dict:
+    """A unit as expectations see it; ``ward`` is shown only while it has one (expected ``false`` otherwise);
+    with ``every`` (expectations) its ``owner`` too (X5)."""
     v = {"at": u.at, "might": g.might(u), "stunned": u.stunned, "zone": u.zone, "damage": u.damage,
          "controller": u.controller, "exhausted": u.exhausted, "designation": u.designation}
     if u.ward:
         v["ward"] = True
+    if every:
+        v["owner"] = u.owner
     return v
+
+
+def chain_items(g: State) -> list[dict]:
+    """The chain's items in detail (X4), oldest first, as :func:`chain_names` lists them: name, controller,
+    pending, targets (a mapping), source (an ability's)."""
+    items = list(g.chain) + ([g.resolving.item] if g.resolving is not None else [])
+    return [{"name": it.name, "controller": it.controller, "pending": not it.finalized, "targets": dict(it.targets),
+             "source": it.source} for it in items]
 
 
 def hidden(g: State) -> dict:
@@ -98,25 +110,30 @@ def view(g: State, *, with_legal: bool = True, every: bool = False) -> dict:
         "contested": contested(g),
         "controller": {n: b.controller for n, b in g.bfs.items()},
         "score": {p: points(g, p) for p in g.order},
-        "units": {u.id: unit_view(g, u) for u in g.units.values() if u.kind == "unit"},
+        "units": {u.id: unit_view(g, u, every) for u in g.units.values() if u.kind == "unit"},
         "players": list(g.in_game()),
         "winner": winner(g),
         "phase": g.ms[("phases", None)],
     }
-    # the keys of the keywords and resources (docs/keywords-and-resources.md): always with ``every``
-    # (expectations), else only where the game uses them, so the view of an older file is unchanged
+    _keywords_and_resources(g, v, every)
+    if with_legal:
+        v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
+    return v
+
+
+def _keywords_and_resources(g: State, v: dict, every: bool) -> None:
+    """The keys of the keywords and resources (docs/keywords-and-resources.md): always with ``every``
+    (expectations), else only where the game uses them, so the view of an older file is unchanged."""
     if every or g.cfg.resources is not None:
         v["energy"] = dict(g.energy)
         v["runes"] = dict(g.runes)
     if every or g.hidden:
         v["hidden"] = hidden(g)
     if every:
-        v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone} for u in g.units.values() if u.kind == "gear"}
+        v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone, "at": u.at, "controller": u.controller}
+                     for u in g.units.values() if u.kind == "gear"}
     if every or g.cfg.zones:                        # the zones (Z6): only where the file models them, or asked
         v.update(zones_view(g, every))
-    if with_legal:
-        v["legal"] = {p: sorted(dict.fromkeys(choice(a) for a in legal(g, p))) for p in g.order}
-    return v
 
 
 # -- asking instead of asserting: show: steps and simulate --show ------------------------------------------
@@ -145,23 +162,34 @@ def passed(g: State) -> dict:
     return {"priority": list(g.passed) if g.chain else [], "focus": list(g.focus_passed) if g.focus else []}
 
 
-def decision(g: State, legal_now: dict) -> dict:
-    """Who must decide what now: per player still in the game, their legal actions but ``concede`` (always
-    legal, 651); an empty list: that player waits."""
-    return {p: [a for a in legal_now.get(p, []) if a != "concede"] for p in g.in_game()}
+def passed_now(g: State) -> list[str]:
+    """Who has passed in the current round, in order (X1): the priority passes while a chain exists and someone
+    holds priority (339, 340.4), the focus passes in Showdown Open (347.2, R3); ``[]`` otherwise (Neutral Open,
+    or nobody holds priority: a decision is awaited)."""
+    if g.priority is None or g.winner is not None:
+        return []
+    if g.chain:
+        return list(g.passed)
+    return list(g.focus_passed) if g.focus is not None else []
+
+
+def decision(g: State) -> dict | None:
+    """Who must decide what now, as the ``decision:`` expectation writes it: ``{kind, player, item}``
+    (:func:`simulator.game.decision.decision`); None once the game is over."""
+    d = decide(g)
+    return d.data() if d is not None else None
 
 
 def position(g: State, keys) -> dict:
     """The values of ``keys`` (expectation keys, ``passed``, ``decision``) in the position ``g``."""
-    v = view(g, with_legal="legal" in keys or "decision" in keys, every=True)
+    v = view(g, with_legal="legal" in keys, every=True)
     v["passed"] = passed(g)
-    if "decision" in keys:
-        v["decision"] = decision(g, v["legal"])
+    v["decision"] = decision(g)
     return {k: v[k] for k in keys}
 
 
 def position_line(values: dict, lang: str = "en") -> str:
-    """``position: priority B | chain [deathknell] | decision B: pass; A waits``, worded in ``lang``."""
+    """``position: priority B | chain [deathknell] | decision priority B``, worded in ``lang``."""
     _ = gettext_for(lang)
     parts = [_(LABELS[k]).format(value=_value(k, x, lang)) for k, x in values.items()]
     return _("position: {values}").format(values=" | ".join(parts))
@@ -170,9 +198,7 @@ def position_line(values: dict, lang: str = "en") -> str:
 def _value(key: str, x, lang: str) -> str:
     _ = gettext_for(lang)
     if key == "decision":
-        return "; ".join(_("{player} waits").format(player=p) if not acts else
-                         _("{player}: {actions}").format(player=p, actions=", ".join(acts))
-                         for p, acts in x.items()) or _("nobody")
+        return _("nobody") if x is None else f"{x['kind']} {x['player']}" + (f" ({x['item']})" if x["item"] else "")
     if key == "passed":
         return ", ".join(_(LABELS[k]).format(value=_value(k, who, lang)) for k, who in x.items())
     if x is None:

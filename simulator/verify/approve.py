@@ -35,13 +35,15 @@ def _resolve(names: list[str]) -> list[Path] | str:
     """The scenario files named, or the first name that is not a bundled scenario."""
     if not names:
         return golden.scenario_files()
+    known = {p.resolve(): p for p in golden.scenario_files()}
+    by_name = {p.stem: p for p in known.values()}
     out = []
     for n in names:
         p = Path(n)
-        cand = (p if p.suffix == ".yaml" else golden.SCENARIOS / f"{n}.yaml").resolve()
-        if cand.parent != golden.SCENARIOS.resolve() or not cand.exists():
+        found = known.get(p.resolve()) if p.suffix == ".yaml" else by_name.get(n)
+        if found is None:
             return n
-        out.append(golden.SCENARIOS / cand.name)
+        out.append(found)
     return out
 
 
@@ -50,38 +52,42 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(paths, str):
         print(f"riftsim approve: {paths}: not a bundled scenario (a name from scenarios/*.yaml)", file=sys.stderr)
         return 2
-    changed = same = 0
-    worst = 0
-    for path in paths:
-        text = golden.render(path, "compiled")
-        other = golden.render(path, "transitions")
-        if other != text:
-            lines = difflib.unified_diff(text.splitlines(), other.splitlines(), "compiled", "transitions", lineterm="")
-            print(f"{golden.rel(path)}: the two backends disagree; not approved:\n" + "\n".join(list(lines)[:60]))
-            worst = 1
-            continue
-        d = golden.diff(path, text)
-        if not d:
-            same += 1
-            continue
-        changed += 1
-        gp = golden.golden_path(path)
-        if args.check:
-            print(d if gp.exists() else f"{golden.rel(gp)}: missing (new scenario)")
-            worst = 1
-        else:
-            golden.write(gp, text)
-            print(f"approved {golden.rel(gp)}")
+    outcomes = [_approve(path, args.check) for path in paths]     # "same", "changed", or "failed" (exit 1)
     gone = golden.orphans() if not args.scenarios else []
     for g in gone:
         if args.check:
             print(f"{golden.rel(g)}: its scenario is gone")
-            worst = 1
         else:
             g.unlink()
             print(f"deleted {golden.rel(g)} (its scenario is gone)")
-    verb = "would change" if args.check else "approved"
-    print(f"{len(paths)} scenario{'s' if len(paths) != 1 else ''}: {same} unchanged, {changed} {verb}"
-          + (f", {len(gone)} golden file{'s' if len(gone) != 1 else ''} {'orphaned' if args.check else 'deleted'}"
-             if gone else ""))
-    return worst
+    print(_summary(outcomes, len(gone), args.check))
+    return 1 if "failed" in outcomes or "differs" in outcomes or (gone and args.check) else 0
+
+
+def _summary(outcomes: list[str], gone: int, check: bool) -> str:
+    verb = "would change" if check else "approved"
+    n = len(outcomes)
+    return (f"{n} scenario{'s' if n != 1 else ''}: {outcomes.count('same')} unchanged, "
+            f"{outcomes.count('changed') + outcomes.count('differs')} {verb}"
+            + (f", {gone} golden file{'s' if gone != 1 else ''} {'orphaned' if check else 'deleted'}" if gone else ""))
+
+
+def _approve(path: Path, check: bool) -> str:
+    """Run one scenario on both backends; write its golden file (or, with ``check``, print the diff). "same",
+    "changed" (written), "differs" (``check``: would change) or "failed" (the backends disagree)."""
+    text = golden.render(path, "compiled")
+    other = golden.render(path, "transitions")
+    if other != text:
+        lines = difflib.unified_diff(text.splitlines(), other.splitlines(), "compiled", "transitions", lineterm="")
+        print(f"{golden.rel(path)}: the two backends disagree; not approved:\n" + "\n".join(list(lines)[:60]))
+        return "failed"
+    d = golden.diff(path, text)
+    if not d:
+        return "same"
+    gp = golden.golden_path(path)
+    if check:
+        print(d if gp.exists() else f"{golden.rel(gp)}: missing (new scenario)")
+        return "differs"
+    golden.write(gp, text)
+    print(f"approved {golden.rel(gp)}")
+    return "changed"

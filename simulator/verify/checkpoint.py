@@ -252,17 +252,25 @@ def check_shard(part) -> str | None:
         return f"fields {sorted(map(str, part))}, not {sorted(want)}"
     if type(part["seen"]) not in (dict, FlatTable):
         return f"seen is a {type(part['seen']).__name__}"
+    why = _counters_problem(part)
+    if why:
+        return why
+    if part["sg"] is not None and type(part["sg"]) is not StateGraph:
+        return f"sg is a {type(part['sg']).__name__}"
+    if type(part["coverage"]) is not set or not all(type(r) is tuple for r in part["coverage"]):
+        return "coverage is not a set of transitions"
+    return _frontier_problem(part["frontier"])
+
+
+def _counters_problem(part: dict) -> str | None:
+    """What is wrong with a shard's counts and flags, or None."""
     for name in ("edges", "terminal", "bounded", "depth", "base"):
         if not _count(part[name]):
             return f"{name} is {part[name]!r}, not a count"
     if type(part["limited"]) is not bool or type(part["deep"]) is not bool or \
             type(part["cpu"]) not in (int, float) or part["cpu"] < 0:
         return "limited or cpu is not what a search writes"
-    if part["sg"] is not None and type(part["sg"]) is not StateGraph:
-        return f"sg is a {type(part['sg']).__name__}"
-    if type(part["coverage"]) is not set or not all(type(r) is tuple for r in part["coverage"]):
-        return "coverage is not a set of transitions"
-    return _frontier_problem(part["frontier"])
+    return None
 
 
 def _frontier_problem(frontier) -> str | None:
@@ -277,28 +285,49 @@ def _frontier_problem(frontier) -> str | None:
 
 def check_search(part) -> str | None:
     """What is wrong with the coordinator's part (``explore._search``), or None."""
-    from array import array
     if type(part) is not dict:
         return f"a {type(part).__name__}, not the fields of a search"
     want = {"parent", "via", "base", "kinds", "level", "gifts", "violations", "seconds", "cpu"}
     if set(part) != want:
         return f"fields {sorted(map(str, part))}, not {sorted(want)}"
-    if type(part["parent"]) is not array or type(part["via"]) is not array:
-        return "the shortest-trace tree is not two arrays"
-    if not _count(part["base"]) or not _count(part["level"]) or not \
-            len(part["parent"]) == len(part["via"]) == part["base"]:
-        return "the shortest-trace tree does not hold one entry per state"
-    if type(part["kinds"]) is not set or not all(type(k) is str for k in part["kinds"]):
-        return "kinds is not a set of invariant names"
-    if type(part["gifts"]) is not list or not all(type(g) is list and all(type(b) is bytes for b in g)
-                                                   for g in part["gifts"]):
-        return "gifts is not a list of lists of bytes"
-    if type(part["violations"]) is not list or \
-            not all(_named(v, "simulator.verify.explore.Violation") for v in part["violations"]):
-        return "violations is not a list of violations"
-    if any(type(part[k]) not in (int, float) or part[k] < 0 for k in ("seconds", "cpu")):
-        return "seconds or cpu is not a duration"
-    return None
+    return next((why for ok, why in _SEARCH_CHECKS if not ok(part)), None)
+
+
+def _two_arrays(part: dict) -> bool:
+    from array import array
+    return type(part["parent"]) is array and type(part["via"]) is array
+
+
+def _one_entry_per_state(part: dict) -> bool:
+    return bool(_count(part["base"]) and _count(part["level"])) and \
+        len(part["parent"]) == len(part["via"]) == part["base"]
+
+
+def _names(part: dict) -> bool:
+    return type(part["kinds"]) is set and all(type(k) is str for k in part["kinds"])
+
+
+def _gifts(part: dict) -> bool:
+    return type(part["gifts"]) is list and all(type(g) is list and all(type(b) is bytes for b in g)
+                                               for g in part["gifts"])
+
+
+def _violations(part: dict) -> bool:
+    return type(part["violations"]) is list and \
+        all(_named(v, "simulator.verify.explore.Violation") for v in part["violations"])
+
+
+def _durations(part: dict) -> bool:
+    return all(type(part[k]) in (int, float) and not part[k] < 0 for k in ("seconds", "cpu"))
+
+
+#: the coordinator's fields checked in turn: (the check, what is wrong when it fails)
+_SEARCH_CHECKS = ((_two_arrays, "the shortest-trace tree is not two arrays"),
+                  (_one_entry_per_state, "the shortest-trace tree does not hold one entry per state"),
+                  (_names, "kinds is not a set of invariant names"),
+                  (_gifts, "gifts is not a list of lists of bytes"),
+                  (_violations, "violations is not a list of violations"),
+                  (_durations, "seconds or cpu is not a duration"))
 
 
 def read_meta(path: Path) -> dict:
@@ -429,13 +458,8 @@ def seconds(text: str) -> float:
     return value
 
 
-def check_resumable(meta: dict, path: Path, start: int) -> None:
-    """Refuse a checkpoint of another model or Python version, or whose start is not its position's (``start``:
-    the fingerprint of its position's start state, computed again; one line)."""
-    if meta["model"] != model_digest():
-        raise CheckpointError(f"{path}: written by another version of the model{_at(meta)} (source digest "
-                              f"{meta['model']}, now {model_digest()}): resume it from a checkout of that version")
-    parts = ["search.pkl", *(f"shard-{k}.pkl" for k in range(meta["shards"]))]
+def _check_parts(path: Path, parts: list[str]) -> None:
+    """Every part of the checkpoint is there, a regular file."""
     missing = [p for p in parts if not _exists(path / p)]
     odd = [p for p in parts if _exists(path / p) and not (path / p).is_file()]
     if odd:
@@ -443,6 +467,15 @@ def check_resumable(meta: dict, path: Path, start: int) -> None:
     if missing:
         raise CheckpointError(f"{path}: incomplete checkpoint ({', '.join(missing[:3])}"
                               f"{' ...' if len(missing) > 3 else ''} missing)")
+
+
+def check_resumable(meta: dict, path: Path, start: int) -> None:
+    """Refuse a checkpoint of another model or Python version, or whose start is not its position's (``start``:
+    the fingerprint of its position's start state, computed again; one line)."""
+    if meta["model"] != model_digest():
+        raise CheckpointError(f"{path}: written by another version of the model{_at(meta)} (source digest "
+                              f"{meta['model']}, now {model_digest()}): resume it from a checkout of that version")
+    _check_parts(path, ["search.pkl", *(f"shard-{k}.pkl" for k in range(meta["shards"]))])
     if tuple(meta["python"]) != tuple(sys.version_info[:2]):
         raise CheckpointError(f"{path}: written by Python {'.'.join(map(str, meta['python']))}, this is "
                               f"{sys.version_info[0]}.{sys.version_info[1]}: its states cannot be resumed")

@@ -156,22 +156,25 @@ def load_positions(path: str) -> tuple[list[Position], dict]:
     out, names = [], set()
     for i, entry in enumerate(entries):
         pv = SetupValidator(path, lines, root(i))
-        name = entry["name"]
-        if name in names:
-            pv.fail(("name",), f"duplicate position name {name}")
-        names.add(name)
-        checked = pv.position({k: x for k, x in entry.items() if k in SETUP_KEYS})
-        bounds = pv.opt(entry, "explore", {})
-        rulings = {**checked.rulings, **pv.opt(bounds, "rulings", {})}
-        setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
-        if checked.setup.get("zones"):
-            setup["zones"] = True                # the position models its zones (Z1)
-        out.append(Position(name, setup, bounds.get("turns", 2), bounds.get("concede", False),
-                            bounds.get("max_states", 200_000), rulings, bounds.get("states", 0),
-                            bounds.get("symmetry", False)))
+        if entry["name"] in names:
+            pv.fail(("name",), f"duplicate position name {entry['name']}")
+        names.add(entry["name"])
+        out.append(_position(pv, entry))
     allowed = {(u["machine"], u["source"], u["trigger"], u["dest"], tuple(u.get("guards") or ())): u["why"]
                for u in (doc.get("unexercised") or []) if not scenario}
     return out, allowed
+
+
+def _position(pv: SetupValidator, entry: dict) -> Position:
+    """One checked position of a positions file, with its ``explore:`` bounds."""
+    checked = pv.position({k: x for k, x in entry.items() if k in SETUP_KEYS})
+    bounds = pv.opt(entry, "explore", {})
+    rulings = {**checked.rulings, **pv.opt(bounds, "rulings", {})}
+    setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
+    if checked.setup.get("zones"):
+        setup["zones"] = True                # the position models its zones (Z1)
+    return Position(entry["name"], setup, bounds.get("turns", 2), bounds.get("concede", False),
+                    bounds.get("max_states", 200_000), rulings, bounds.get("states", 0), bounds.get("symmetry", False))
 
 
 def _export_fixtures(args: argparse.Namespace, positions: list[Position]) -> int:
@@ -297,45 +300,61 @@ def run_positions(positions: list[Position], *, jobs: int = 1, max_states: int |
     (:mod:`simulator.verify.shard`). ``cluster``: every position sharded over a Dask cluster's workers.
     ``max_seconds``: each position's time bound (``Result.bound``)."""
     work = [(p, max_states, depth, graph, measure, backend, export, levels, checkpoint, max_seconds) for p in positions]
-    bar = progress
     results: list = [None] * len(work)
-    total = sum(p.states for p in positions)
     try:
         if cluster:
-            from simulator.verify import cluster as transport
-            client = transport.connect(cluster)
-            try:
-                n = shards or len(client.scheduler_info()["workers"])
-                stable = not transport.same_hash_seed(client)
-                for i, w in enumerate(work):
-                    results[i] = _sharded(w, lambda make, n=n: transport.DaskActors(client, n, make), n, stable)
-                    _tick(bar, results[i])
-            finally:
-                client.close()
-            return results
-        together = [i for i, p in enumerate(positions) if jobs > 1 and
-                    (len(positions) == 1 or (p.states and p.states * jobs > total))]
-        for i in together:
-            from simulator.verify.cluster import Processes
-            results[i] = _sharded(work[i], lambda make, n=jobs: Processes(n, make), jobs, stable=checkpoint is not None)
-            _tick(bar, results[i])
-        rest = sorted((i for i in range(len(work)) if i not in together), key=lambda i: -positions[i].states)
-        if jobs > 1 and len(rest) > 1:
-            import multiprocessing as mp
-            ctx = mp.get_context("fork")
-            # leaving the block by any exception (Ctrl-C, SIGTERM turned into one by cli.main) terminates the workers
-            with ctx.Pool(min(jobs, len(rest)), initializer=_worker_start) as pool:
-                for i, r in pool.imap_unordered(_indexed, [(i, work[i]) for i in rest], chunksize=1):
-                    results[i] = r
-                    _tick(bar, r)
+            _on_cluster(cluster, shards, work, results, progress)
         else:
-            for i in rest:
-                results[i] = _work(work[i])
-                _tick(bar, results[i])
+            _on_processes(positions, jobs, work, results, progress, stable=checkpoint is not None)
     finally:
-        if bar is not None:
-            bar.close()
+        if progress is not None:
+            progress.close()
     return results
+
+
+def _on_cluster(cluster: str, shards: int | None, work: list, results: list, bar) -> None:
+    """Every position sharded over the Dask cluster's workers (``shards`` of them, or one per worker)."""
+    from simulator.verify import cluster as transport
+    client = transport.connect(cluster)
+    try:
+        n = shards or len(client.scheduler_info()["workers"])
+        stable = not transport.same_hash_seed(client)
+        for i, w in enumerate(work):
+            results[i] = _sharded(w, lambda make, n=n: transport.DaskActors(client, n, make), n, stable)
+            _tick(bar, results[i])
+    finally:
+        client.close()
+
+
+def _together(positions: list[Position], jobs: int) -> list[int]:
+    """The positions every process explores together: the only one, or one bigger than the others' share."""
+    if jobs <= 1:
+        return []
+    total = sum(p.states for p in positions)
+    return [i for i, p in enumerate(positions) if len(positions) == 1 or (p.states and p.states * jobs > total)]
+
+
+def _on_processes(positions: list[Position], jobs: int, work: list, results: list, bar, stable: bool) -> None:
+    """A position bigger than the others' share (or the only one) explored by all ``jobs`` processes together;
+    the others largest first, one per process."""
+    together = _together(positions, jobs)
+    for i in together:
+        from simulator.verify.cluster import Processes
+        results[i] = _sharded(work[i], lambda make, n=jobs: Processes(n, make), jobs, stable=stable)
+        _tick(bar, results[i])
+    rest = sorted((i for i in range(len(work)) if i not in together), key=lambda i: -positions[i].states)
+    if jobs > 1 and len(rest) > 1:
+        import multiprocessing as mp
+        ctx = mp.get_context("fork")
+        # leaving the block by any exception (Ctrl-C, SIGTERM turned into one by cli.main) terminates the workers
+        with ctx.Pool(min(jobs, len(rest)), initializer=_worker_start) as pool:
+            for i, r in pool.imap_unordered(_indexed, [(i, work[i]) for i in rest], chunksize=1):
+                results[i] = r
+                _tick(bar, r)
+        return
+    for i in rest:
+        results[i] = _work(work[i])
+        _tick(bar, results[i])
 
 
 def _indexed(job):
@@ -378,9 +397,39 @@ def _example(r: Result, v: int) -> str:
 def run(args: argparse.Namespace) -> int:
     import statecharts
 
-    bad = 0
-    positions, allowed = [], {}
-    ckpt = None
+    _check_options(args)
+    ckpt, positions, allowed = _load(args)             # bad input fails before any work (exit 2)
+    if args.export_fixtures:
+        return _export_fixtures(args, positions)
+    bad = _check_statecharts(statecharts.MACHINES)
+    if args.statecharts_only:
+        return 1 if bad else 0
+    _apply_options(args, positions)
+    graph = bool(args.export or not args.no_graph)
+    max_time = _max_time(args)
+    results, wall = _search(args, positions, ckpt, graph, max_time)
+    if results and results[0].stopped:
+        return _report_stopped(results[0])
+    cut = _report_searches(args, positions, results, max_time)
+    bad += _report_coverage(statecharts.MACHINES, results, allowed, bool(cut))
+    bad += _report_violations(Path(args.out), positions, results)
+    if graph:
+        bad += _report_graph(args, results)
+    if args.stats:
+        _report_stats(args, results, wall)
+    return 1 if bad else BOUNDED if cut else 0
+
+
+def _apply_options(args: argparse.Namespace, positions: list[Position]) -> None:
+    """--turns and --symmetry over what the positions file says."""
+    for p in positions:
+        if args.turns is not None:
+            p.turns = args.turns
+        p.symmetry = p.symmetry or args.symmetry
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse the options that do not go together."""
     from simulator.verify.checkpoint import CheckpointError
     if args.stop_after is not None and not (args.checkpoint or args.resume):
         raise CheckpointError("--stop-after needs --checkpoint DIR (or --resume DIR): a search stopped unwritten is lost")
@@ -389,51 +438,66 @@ def run(args: argparse.Namespace) -> int:
                               "--full-identity and --symmetry")
     if args.full_identity and args.cluster:
         raise ScenarioError("--full-identity", "runs on this machine's processes, not with --cluster")
-    if args.resume and not args.statecharts_only:
-        ckpt, positions = _resuming(args)
-    elif not args.statecharts_only:                  # bad input fails before any work (exit 2)
-        for path in args.positions or [str(p) for p in DEFAULT_FILES]:
-            ps, al = load_positions(path)
-            positions += ps
-            allowed.update(al)
-        if args.checkpoint:
-            ckpt = _checkpointing(args, positions)
-        if args.export:
-            target = Path(args.export).resolve()
-            if not target.parent.is_dir():
-                raise ScenarioError(args.export, f"cannot write the GraphML export: {target.parent} is not a directory")
-            try:
-                check_writable(target)                   # before the search: a folder, a read-only file...
-            except OSError as e:
-                raise ScenarioError(args.export, f"cannot write the GraphML export: {e.strerror or e}") from None
-    if args.export_fixtures:
-        return _export_fixtures(args, positions)
-    findings = graphcheck.check(statecharts.MACHINES)
-    leaves = [leaf for m in statecharts.MACHINES for leaf in m.leaves()]
+
+
+def _load(args: argparse.Namespace) -> tuple:
+    """(the checkpoint or None, the positions, the transitions they are known not to exercise), read and checked
+    before any work: the positions files or the search to resume; where --export will write."""
+    if args.statecharts_only:
+        return None, [], {}
+    if args.resume:
+        return (*_resuming(args), {})
+    positions: list[Position] = []
+    allowed: dict = {}
+    for path in args.positions or [str(p) for p in DEFAULT_FILES]:
+        ps, al = load_positions(path)
+        positions += ps
+        allowed.update(al)
+    ckpt = _checkpointing(args, positions) if args.checkpoint else None
+    if args.export:
+        _check_export(args.export)
+    return ckpt, positions, allowed
+
+
+def _check_export(export: str) -> None:
+    """Before the search: the GraphML export can be written (not a folder, a read-only file...)."""
+    target = Path(export).resolve()
+    if not target.parent.is_dir():
+        raise ScenarioError(export, f"cannot write the GraphML export: {target.parent} is not a directory")
+    try:
+        check_writable(target)
+    except OSError as e:
+        raise ScenarioError(export, f"cannot write the GraphML export: {e.strerror or e}") from None
+
+
+def _check_statecharts(machines) -> int:
+    """Part 1: the declared machines on their own (graphcheck); the number of findings."""
+    findings = graphcheck.check(machines)
+    leaves = [leaf for m in machines for leaf in m.leaves()]
     n_states = sum(len(leaf.states) for leaf in leaves)
     n_trans = sum(len(leaf.transitions) for leaf in leaves)
-    print(f"statecharts: {len(statecharts.MACHINES)} machines, {len(leaves)} leaves, {n_states} states, "
+    print(f"statecharts: {len(machines)} machines, {len(leaves)} leaves, {n_states} states, "
           f"{n_trans} transitions")
     for f in findings:
         print("  FINDING " + f.line())
     if not findings:
         print("  every state reachable, no trap state, order of overlapping guards declared, "
               "hand-offs and guards/effects resolved")
-    bad += len(findings)
-    if args.statecharts_only:
-        return 1 if bad else 0
+    return len(findings)
 
-    for p in positions:
-        if args.turns is not None:
-            p.turns = args.turns
-        p.symmetry = p.symmetry or args.symmetry
-    graph = bool(args.export or not args.no_graph)
-    jobs = args.jobs if args.resume else _jobs(args.jobs, positions)     # a resumed search keeps its shards
+
+def _max_time(args: argparse.Namespace) -> float | None:
+    """The wall-time bound of each search: --max-time (none: no bound), else MAX_TIME unless checkpointed."""
     max_time = args.max_time if args.max_time is not None else None if (args.checkpoint or args.resume) else MAX_TIME
-    if max_time == float("inf"):                     # --max-time none
-        max_time = None
+    return None if max_time == float("inf") else max_time       # --max-time none
+
+
+def _search(args: argparse.Namespace, positions: list[Position], ckpt, graph: bool,
+            max_time: float | None) -> tuple[list[Result], float]:
+    """Part 2: explore every position; (the results, the wall time)."""
     import time
     from simulator.core import model
+    jobs = args.jobs if args.resume else _jobs(args.jobs, positions)     # a resumed search keeps its shards
     t0 = time.perf_counter()
     forget, model.FORGET_REMOVED = model.FORGET_REMOVED, not args.full_identity   # (forked workers inherit it)
     try:
@@ -444,33 +508,49 @@ def run(args: argparse.Namespace) -> int:
                                 max_seconds=max_time)
     finally:
         model.FORGET_REMOVED = forget
-    wall = time.perf_counter() - t0
-    if results and results[0].stopped:
-        from simulator.verify.checkpoint import STOPPED
-        r = results[0]
-        print(f"explore: {r.position}: stopped after level {r.depth} with {r.states:,} states "
-              f"({r.seconds:,.0f} s wall, {r.cpu:,.0f} s CPU so far); the search is in {r.stopped}")
-        print(f"  go on with: riftsim verify --resume {r.stopped} [--stop-after TIME]")
-        return STOPPED
+    return results, time.perf_counter() - t0
+
+
+def _report_stopped(r: Result) -> int:
+    """--stop-after stopped the search: where it is written and how to go on."""
+    from simulator.verify.checkpoint import STOPPED
+    print(f"explore: {r.position}: stopped after level {r.depth} with {r.states:,} states "
+          f"({r.seconds:,.0f} s wall, {r.cpu:,.0f} s CPU so far); the search is in {r.stopped}")
+    print(f"  go on with: riftsim verify --resume {r.stopped} [--stop-after TIME]")
+    return STOPPED
+
+
+def _report_searches(args: argparse.Namespace, positions: list[Position], results: list[Result],
+                     max_time: float | None) -> list[Result]:
+    """One line per search, the totals; the searches a bound cut (returned)."""
     print(f"explore: {len(positions)} starting positions, breadth-first, invariants at every state")
     for r, p in zip(results, positions):
         print(shown(f"  {r.position}: {r.states} states, {r.edges} transitions, depth {r.depth}, "
                     f"{r.bounded} at the bound (turns {p.turns}{', concede explored' if p.concede else ''}"
                     f"{_symmetry(p)}), {r.terminal} terminal{_stopped(r, p, args.max_states, args.depth, max_time)}"))
-        if p.states and r.complete and r.states != p.states and not args.full_identity and not args.symmetry:
-            print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
-                  f"first; update it)")
-    total = sum(r.states for r in results)
-    print(f"  total: {total} distinct states, {sum(r.edges for r in results)} transitions")
+        _note_states(args, r, p)
+    print(f"  total: {sum(r.states for r in results)} distinct states, {sum(r.edges for r in results)} transitions")
     cut = [r for r in results if r.bound]
     if cut:
         print(f"  {len(cut)} of {len(results)} searches ended by a bound, not exhaustive: what was not explored "
               f"was not checked (exit status {BOUNDED} if nothing else is found)")
+    return cut
 
+
+def _note_states(args: argparse.Namespace, r: Result, p: Position) -> None:
+    """An exhaustive search found another number of states than the positions file says."""
+    if p.states and r.complete and r.states != p.states and not args.full_identity and not args.symmetry:
+        print(f"    note: the positions file says {p.states} states (explore: states: schedules the largest "
+              f"first; update it)")
+
+
+def _report_coverage(machines, results: list[Result], allowed: dict, cut: bool) -> int:
+    """Every declared transition some search fired; the number of findings (never exercised, not known)."""
     covered = set().union(*(r.coverage for r in results))
-    declared = graphcheck.declared_transitions(statecharts.MACHINES)
+    declared = graphcheck.declared_transitions(machines)
     missing = [d for d in declared if d not in covered]
     print(f"coverage: {len(declared) - len(missing)}/{len(declared)} declared transitions exercised")
+    bad = 0
     for d in missing:
         label = f"{d[0]}: {d[1]} --{d[2]}{'[' + ' & '.join(d[4]) + ']' if d[4] else ''}--> {d[3]} " \
                 f"({', '.join(graphcheck.rules_of(d))})"
@@ -481,58 +561,71 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"  FINDING never exercised: {label}")
             bad += 1
+    return bad
 
-    out = Path(args.out)
+
+def _report_violations(out: Path, positions: list[Position], results: list[Result]) -> int:
+    """Each violated invariant with its shortest trace, written as a scenario to replay; their number."""
     by_name = {p.name: p for p in positions}
     n = 0
-    for r in results:
-        for v in r.violations:
-            n += 1
-            bad += 1
-            print(shown(f"{'LOOP' if v.invariant == LOOP else 'VIOLATION'} {v.invariant} [{v.rule}] in "
-                        f"{v.position}: {v.message}"))
-            print(f"  shortest trace ({len(v.actions)} actions):")
-            for k, a in enumerate(v.actions, 1):
-                print(shown(f"    {k}. {a.describe()}"))
-            path = write_counterexample(out, by_name[v.position], v, n)
-            print(shown(f"  written to {path} (replay: riftsim simulate {path})"))
+    for v in (v for r in results for v in r.violations):
+        n += 1
+        print(shown(f"{'LOOP' if v.invariant == LOOP else 'VIOLATION'} {v.invariant} [{v.rule}] in "
+                    f"{v.position}: {v.message}"))
+        print(f"  shortest trace ({len(v.actions)} actions):")
+        for k, a in enumerate(v.actions, 1):
+            print(shown(f"    {k}. {a.describe()}"))
+        path = write_counterexample(out, by_name[v.position], v, n)
+        print(shown(f"  written to {path} (replay: riftsim simulate {path})"))
     if not n:
         print("invariants: all hold (" + "; ".join(name for name, _, _ in _invariant_names()) + ")")
+    return n
 
-    if graph:
-        an = [(r, need(r.analysis, "the analysis of the state graph asked for")) for r in results]
-        nodes = sum(a.nodes for _, a in an)
-        print(f"state graph: {nodes} nodes, {sum(a.edges for _, a in an)} edges, {sum(a.sccs for _, a in an)} "
-              f"strongly connected components (largest {max((a.largest for _, a in an), default=0)}), "
-              f"{sum(a.terminal for _, a in an)} terminal states, {sum(a.sinks for _, a in an)} without successors "
-              f"(terminal or at the bound)")
-        for r, a in an:
-            for size, v in a.livelocks:
-                bad += 1
-                print(f"  FINDING livelock: {size} states that can never leave one another within a turn, none "
-                      f"terminal or at the bound (e.g. {_example(r, v)})")
-        idle = [(r, x) for r, a in an for x in a.idle]
-        if idle:
-            print(f"  {len(idle)} loop(s) of end-turns where nothing else can ever happen (no units or cards left; "
-                  f"decks are not modelled), e.g. {_example(idle[0][0], idle[0][1][1])}")
-        if args.export:
-            import networkx as nx
-            gr = state_graph(results)
-            try:
-                atomic_write(args.export, lambda f: nx.write_graphml(gr, f))
-            except OSError as e:
-                raise ScenarioError(args.export, f"cannot write the GraphML export: {e.strerror or e}") from None
-            print(f"  exported to {args.export}")
 
-    if args.stats:
-        cpu = sum(r.cpu for r in results)
-        mem = sum(r.visited_bytes for r in results)
-        print(f"stats: {total / max(cpu, 1e-9):,.0f} distinct states per CPU second (one core), "
-              f"{total / wall:,.0f} states/s wall with {max(1, args.jobs)} jobs, "
-              f"{mem / max(total, 1):.0f} bytes per visited state (visited set + trace tree), "
-              f"{wall:.1f} s wall, {cpu:.1f} s CPU in the searches, peak RSS "
-              f"{max((r.peak_rss for r in results), default=0) / 2 ** 20:,.0f} MB in the largest process")
-    return 1 if bad else BOUNDED if cut else 0
+def _report_graph(args: argparse.Namespace, results: list[Result]) -> int:
+    """The state graph's analysis (livelocks are findings: their number), and the --export."""
+    an = [(r, need(r.analysis, "the analysis of the state graph asked for")) for r in results]
+    print(_graph_line([a for _, a in an]))
+    livelocks = [(r, size, v) for r, a in an for size, v in a.livelocks]
+    for r, size, v in livelocks:
+        print(f"  FINDING livelock: {size} states that can never leave one another within a turn, none "
+              f"terminal or at the bound (e.g. {_example(r, v)})")
+    idle = [(r, x) for r, a in an for x in a.idle]
+    if idle:
+        print(f"  {len(idle)} loop(s) of end-turns where nothing else can ever happen (no units or cards left; "
+              f"decks are not modelled), e.g. {_example(idle[0][0], idle[0][1][1])}")
+    if args.export:
+        _export_graph(args.export, results)
+    return len(livelocks)
+
+
+def _graph_line(an: list) -> str:
+    """The state graphs' totals (their analyses ``an``)."""
+    return (f"state graph: {sum(a.nodes for a in an)} nodes, {sum(a.edges for a in an)} edges, "
+            f"{sum(a.sccs for a in an)} strongly connected components (largest "
+            f"{max((a.largest for a in an), default=0)}), {sum(a.terminal for a in an)} terminal states, "
+            f"{sum(a.sinks for a in an)} without successors (terminal or at the bound)")
+
+
+def _export_graph(export: str, results: list[Result]) -> None:
+    import networkx as nx
+    gr = state_graph(results)
+    try:
+        atomic_write(export, lambda f: nx.write_graphml(gr, f))
+    except OSError as e:
+        raise ScenarioError(export, f"cannot write the GraphML export: {e.strerror or e}") from None
+    print(f"  exported to {export}")
+
+
+def _report_stats(args: argparse.Namespace, results: list[Result], wall: float) -> None:
+    total = sum(r.states for r in results)
+    cpu = sum(r.cpu for r in results)
+    mem = sum(r.visited_bytes for r in results)
+    print(f"stats: {total / max(cpu, 1e-9):,.0f} distinct states per CPU second (one core), "
+          f"{total / wall:,.0f} states/s wall with {max(1, args.jobs)} jobs, "
+          f"{mem / max(total, 1):.0f} bytes per visited state (visited set + trace tree), "
+          f"{wall:.1f} s wall, {cpu:.1f} s CPU in the searches, peak RSS "
+          f"{max((r.peak_rss for r in results), default=0) / 2 ** 20:,.0f} MB in the largest process")
 
 
 def _stopped(r: Result, p: Position, max_states: int | None, depth: int | None, max_time: float | None) -> str:

@@ -25,6 +25,7 @@ True
 """
 from __future__ import annotations
 
+from simulator.core.compiled.slots import KEYS
 from simulator.core.model import Battlefield, State, Unit
 
 _UNIT = tuple(n for n in Unit.__slots__ if n != "k")     # not the cached key (derived from the others)
@@ -32,17 +33,17 @@ _BF = Battlefield.__slots__
 _OWN: frozenset = frozenset()   # a collapsed state owns no unit (copy-on-write: State.edit must not write a shared one)
 
 
-def _src() -> str:
-    """``unit_key(u)``, ``bf_key(b)``: every attribute, abilities by identity (generated from the slot lists)."""
-    def attrs(var: str, names: tuple[str, ...]) -> str:
-        return ", ".join(f"id({var}.{n})" if n == "abilities" else f"{var}.{n}" for n in names)
-    return (f"def unit_key(u):\n    return ({attrs('u', _UNIT)})\n"
-            f"def bf_key(b):\n    return ({attrs('b', _BF)})\n")
+def _key(names: tuple[str, ...], by_id: tuple[str, ...]):
+    """``key(o)``: every attribute ``names`` of ``o``, those of ``by_id`` by identity: the straight-line function
+    ``riftsim generate`` wrote for them (``simulator/core/compiled/slots.py``), else (a slot list changed since:
+    ``riftsim generate --check`` fails) a loop over the names."""
+    fn = KEYS.get((tuple(names), by_id))
+    if fn is not None:
+        return fn
+    return lambda o: tuple([id(getattr(o, n)) if n in by_id else getattr(o, n) for n in names])
 
 
-_ns: dict = {}
-exec(_src(), _ns)
-unit_key, bf_key = _ns["unit_key"], _ns["bf_key"]
+unit_key, bf_key = _key(_UNIT, ("abilities",)), _key(_BF, ("abilities",))   # abilities by identity
 
 
 class Collapser:

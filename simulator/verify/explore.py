@@ -45,14 +45,16 @@ from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 from statecharts.states import ChainState, CombatStep, FocusState, Mode, Phase, Status, Window
 
 from simulator.game import engine, loops
+from simulator.game import start as midtiming
 from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
 from simulator.rules.triggers import deciding, orderer
 from simulator.rules.zones import census
 from simulator.core.errors import IllegalAction, Loop
 from simulator.core.model import State
-from simulator.game.setup import build, to_card
-from simulator.core.cards import CATALOGUE
+from simulator.core.cards import to_card
+from simulator.game.setup import build
+from simulator.core.catalogue import every
 from simulator.verify import unpickle
 from simulator.verify.compact import Collapser
 from simulator.verify.symmetry import identity
@@ -97,9 +99,14 @@ def _one_active(g: State, actors) -> str | None:
         return f"{active[0]} is active but the turn is {g.turn_state()} with active={g.active}"
     if not active and showdown:
         return "the turn is in a Showdown state but no battlefield has an active showdown or combat"
-    if g.ms[("combat", None)] != CombatStep.Idle and not (active and g.ms[("battlefield.status", active[0])] in (Status.Combat, Status.Settled, Status.CombatRestaged)):
+    if g.ms[("combat", None)] != CombatStep.Idle and not _combat_active(g, active):
         return f"combat step {g.ms[('combat', None)]} with no active combat"
     return None
+
+
+def _combat_active(g: State, active: list[str]) -> bool:
+    return bool(active) and g.ms[("battlefield.status", active[0])] in (Status.Combat, Status.Settled,
+                                                                         Status.CombatRestaged)
 
 
 def _focus_priority(g: State, actors) -> str | None:
@@ -141,16 +148,25 @@ def _one_actor(g: State, actors) -> str | None:
     if len(who) > 1:
         return f"{len(who)} players can act at once: {', '.join(who)}"
     if who:
-        mid = g.resolving.item if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving else None
-        orders = None if mid else orderer(g)      # a may while resolving comes first (383.3.a.3, 158.3)
-        decides = deciding(g) if g.ms[("chain", None)] == ChainState.Decide else mid
-        assigns = assigner(g)
-        expected = g.turn if g.choosing else orders or (decides.controller if decides else assigns or g.priority)
+        expected, role = _expected_actor(g)
         if who[0] != expected:
-            role = "the chooser" if g.choosing else "the orderer" if orders else \
-                "the decider (383.3.a)" if decides else "the assigner" if assigns else "priority"
             return f"{who[0]} can act but {role} is {expected}"
     return None
+
+
+def _expected_actor(g: State) -> tuple:
+    """(who alone may act now, in what role): the chooser, the orderer, the decider, the assigner, or priority."""
+    mid = g.resolving.item if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving else None
+    orders = None if mid else orderer(g)      # a may while resolving comes first (383.3.a.3, 158.3)
+    decides = deciding(g) if g.ms[("chain", None)] == ChainState.Decide else mid
+    assigns = assigner(g)
+    if g.choosing:
+        return g.turn, "the chooser"
+    if orders:
+        return orders, "the orderer"
+    if decides:
+        return decides.controller, "the decider (383.3.a)"
+    return (assigns, "the assigner") if assigns else (g.priority, "priority")
 
 
 def _no_deadlock(g: State, actors) -> str | None:
@@ -279,8 +295,6 @@ class Monitor:
         self.before: dict | None = None           # the machine states the step began in (status, lazily)
         self.cleared: set[str] = set()            # battlefields whose waiting Contested ended in this step
 
-    WATCHED = frozenset(("combat", "focus", "turn.mode", "phases", "battlefield.status"))
-
     def start(self, g: State, before: dict | None = None) -> None:
         """A step begins from ``g``. ``before``: machine states equal to ``g``'s now that nothing will change
         (the parent's, for a successor computed on a clone): the battlefield statuses are then read from it
@@ -306,44 +320,56 @@ class Monitor:
         return self.add if leaf in self.WATCHED else self.seen.add
 
     def check(self, g: State, rec: tuple) -> None:
-        leaf, source, trigger, dest = rec[0], rec[1], rec[2], rec[3]
-        if leaf == "combat" and dest == CombatStep.DamageStep and g.chain:
+        self.CHECKS[rec[0]](self, g, rec[1], rec[2], rec[3])
+
+    def _combat(self, g: State, source, trigger: str, dest) -> None:
+        if dest == CombatStep.DamageStep and g.chain:
             self.found.append(("combat damage never with a chain", "465.1, 465.3",
                                f"combat damage is dealt at {g.active} with {len(g.chain)} item(s) on the chain"))
-        elif leaf == "combat" and source in RESOLUTION_TASKS and g.chain:
+        elif source in RESOLUTION_TASKS and g.chain:
             self.found.append(("the combat's result, control and end wait for an empty chain", "466.2, 466.4, 466.6",
                                f"combat {trigger} at {g.active} with {len(g.chain)} item(s) on the chain"))
-        elif leaf == "focus" and source == FocusState.Holding and dest == FocusState.Off:
+
+    def _focus(self, g: State, source, trigger: str, dest) -> None:
+        if source == FocusState.Holding and dest == FocusState.Off:
             missing = [p for p in g.in_game() if p not in g.focus_passed]
             if missing:
                 self.found.append(("a showdown ends after a full round of focus passes", "347.2.a, 348",
                                    f"the showdown's focus round ends ({trigger}) but {', '.join(missing)} "
                                    f"did not pass focus"))
-        elif leaf == "battlefield.status":
-            if self.status is None:
-                before = self.before
-                assert before is not None
-                self.status = {b: before[("battlefield.status", b)] for b in g.bfs}
-            for b, was in self.status.items():
-                now = g.ms[("battlefield.status", b)]
-                if now != was:
-                    self.status[b] = now
-                    if now == Status.Calm and was in WAITING and trigger != "reset":
-                        self.cleared.add(b)
-        elif leaf == "phases" and dest == Phase.Main and source != Phase.Main:
+
+    def _status(self, g: State, source, trigger: str, dest) -> None:
+        """Which battlefields' waiting Contested this step cleared (checked once the step is over: ``after``)."""
+        if self.status is None:
+            before = self.before
+            assert before is not None
+            self.status = {b: before[("battlefield.status", b)] for b in g.bfs}
+        for b, was in self.status.items():
+            now = g.ms[("battlefield.status", b)]
+            if now != was:
+                self.status[b] = now
+                if now == Status.Calm and was in WAITING and trigger != "reset":
+                    self.cleared.add(b)
+
+    def _phases(self, g: State, source, trigger: str, dest) -> None:
+        if dest == Phase.Main and source != Phase.Main:
             self.main_started = True                     # checked once the step is over (see ``after``)
-        elif leaf == "turn.mode" and dest == Mode.Neutral and g.ms[("focus", None)] != FocusState.Off:
+
+    def _mode(self, g: State, source, trigger: str, dest) -> None:
+        if dest == Mode.Neutral and g.ms[("focus", None)] != FocusState.Off:
             self.found.append(("a showdown ends after a full round of focus passes", "347.2.a, 348",
                                f"the turn becomes Neutral while focus is {g.ms[('focus', None)]}"))
+
+    #: the check of each watched leaf's transitions, as they fire
+    CHECKS = {"combat": _combat, "focus": _focus, "battlefield.status": _status, "phases": _phases,
+              "turn.mode": _mode}
+    WATCHED = frozenset(CHECKS)
 
     def after(self, g: State) -> None:
         """Checks on the state a step ended in, for transitions fired during it (their effects have run)."""
         if self.main_started:
             self.main_started = False
-            full = {p: n for p, n in g.energy.items() if n}
-            if full and g.ms[("phases", None)] == Phase.Main:
-                self.found.append(("rune pools are empty when a Main Phase starts", "316.1",
-                                   f"the Main Phase of {g.turn} began with energy in the pool: {full}"))
+            self._pools_empty(g)
         if not self.cleared:
             return
         for b in sorted(self.cleared):
@@ -353,6 +379,12 @@ class Monitor:
                                    f"Contested was removed from {b} but {claimants[0]}'s units remain there, "
                                    f"which {claimants[0]} doesn't control"))
         self.cleared = set()
+
+    def _pools_empty(self, g: State) -> None:
+        full = {p: n for p, n in g.energy.items() if n}
+        if full and g.ms[("phases", None)] == Phase.Main:
+            self.found.append(("rune pools are empty when a Main Phase starts", "316.1",
+                               f"the Main Phase of {g.turn} began with energy in the pool: {full}"))
 
 
 # -- positions, results ----------------------------------------------------------------------------
@@ -371,9 +403,11 @@ class Position:
     symmetry: bool = False         # states one up to a renaming of interchangeable battlefields (verify/symmetry.py)
 
     def start(self, backend: str = "compiled") -> State:
-        cards = {**CATALOGUE, **{cid: to_card(cid, c) for cid, c in (self.setup.get("cards") or {}).items()}}
+        cards = {**every(), **{cid: to_card(cid, c) for cid, c in (self.setup.get("cards") or {}).items()}}
         g = build(self.setup, backend=backend, rulings=self.rulings or None, cards=cards)
         g.events_on = False
+        if midtiming.begin(g, self.setup):          # a start mid-timing (M1): its step 0 settles it
+            engine.settle(g)
         g.trace = []
         return g
 
@@ -699,6 +733,8 @@ class Shard:
         self.cpu = 0.0
         self.depth = 0                           # the frontier's depth (a level's states all have it)
         self.base = 0                            # (n == 1) the first id of the level being discovered
+        self.collapse: Callable | None = None    # (while a level expands) how its successors are held
+        self.stop_all = self.early = False       # (while a level expands) see _begin_expand
         self._level()
 
     def _level(self) -> None:
@@ -732,105 +768,125 @@ class Shard:
             self.cpu += time.process_time() - c0
 
     def _expand(self, seen_total: int) -> list[tuple]:
-        pos, sg, mon, fp, n, me, labels = self.pos, self.sg, self.mon, self.fp, self.n, self.me, self.labels
-        seen, pending, out, cands, tturns = self.seen, self.pending, self.out, self.cands, self.turns
-        sent, flags = self.sent, self.flags
-        alone = n == 1                           # every successor is this shard's: ids at once
-        collapse: Callable | None = self.compact.collapse if len(self.frontier) >= COLLAPSE_FROM else None
-        if len(self.frontier) >= PACK_FROM:
-            collapse = Packer(self.cfg, self.mon).pack           # the level's successors, packed
-        keep_going, max_depth, limit, pturns = self.keep_going, self.max_depth, self.limit, pos.turns
+        self._begin_expand(seen_total)
         found: list[tuple] = []
-        stop_all = seen_total >= limit           # n > 1: the bound is checked once per level
-        edges = self.edges
-        orders0 = out[0][1]
         frontier = self.frontier
-        log = self.log.append
-        self.level_nodes = len(sg) if sg is not None else 0     # the graph's nodes before this level's
-        early = CHECK_EARLY and not labels       # a new state never to be expanded: its outcome only (Checked)
-        release = not labels                     # an expanded state is let go (a level's memory is then about
+        release = not self.labels                # an expanded state is let go (a level's memory is then about
         for i, (g, v, depth, turns) in enumerate(frontier):   # the larger of two levels, not their sum)
-            if found and not keep_going:
+            if found and not self.keep_going:
                 self.leftover = frontier[i:]                # past this shard's first violating state
                 break
             if release:
                 frontier[i] = (EXPANDED[g.winner is not None], v, depth, turns)
             if type(g) is Packed:
                 g = unpacked(g)
-            if not alone:
-                log((v, i, edges, self.terminal, self.bounded, len(cands)))
-            acts: list[Action]
-            fs: Sequence[tuple[str, str, str]]
-            if type(g) is Checked:               # never expanded: checked when it was found new (the stop below
-                acts, fs = [], g.findings        # holds for it: terminal, or at the turn or depth bound)
-            else:
-                acts = actions_of(g, pos.concede)
-                fs = state_findings(g, acts)
-            for j, (name, rule, msg) in enumerate(fs):
-                found.append((v, -1, j, name, rule, msg, None))
-            terminal = g.winner is not None
-            deeper = max_depth is None or depth + 1 < max_depth     # its successors are expanded, turns allowing
-            bound = stop_all or (alone and len(seen) >= limit)    # n == 1: at each state, as it fills
-            stop = turns >= pturns or (max_depth is not None and depth >= max_depth) or bound
-            if sg is not None:
-                sg.node(v, TERMINAL if terminal else BOUNDED if stop else 0,
-                        node_attrs(g, depth) if labels else (), fingerprint(g) if labels else 0)
-            if terminal:
-                self.terminal += 1
-                continue
-            if stop:
-                self.bounded += 1
-                self.limited = self.limited or bound
-                self.deep = self.deep or (turns < pturns and not bound)
-                continue
-            forced = sum(1 for a in acts if a.kind != "concede") == 1
-            for k, a in enumerate(acts):
-                s, f = try_successor(g, a, mon)
-                edges += 1
-                if f:
-                    found.append((v, k, 0, *f, a))
-                if s is None:
-                    continue
-                if forced and a.kind not in ("concede", "end-turn") and loops.renamed(s):
-                    path = self.loop_from(s)
-                    if path:
-                        found.append((v, k, 1, LOOP, LOOP_RULE, loop_message(a, path), [a, *path]))
-                h = fp(s)
-                end = a.kind == "end-turn"
-                if alone:
-                    w = seen.get(h)
-                    if w is None:
-                        w = seen[h] = len(seen)
-                        orders0.append(v << BITS | k)
-                        if early and not (deeper and s.winner is None and turns + end < pturns):
-                            cands.append(checked(s, pos.concede))
-                        else:
-                            cands.append(s if collapse is None else collapse(s))
-                        tturns.append(turns + end)
-                    if sg is not None:
-                        sg.edge(w, end, a.describe() if labels else "")
-                    continue
-                d = h % n
-                if d == me:
-                    w = seen.get(h)
-                    if w is not None:            # seen in an earlier level: its id is known here
-                        if sg is not None:
-                            sg.edge(w, end, a.describe() if labels else "")
-                        continue
-                ph = pending.get(h)
-                if ph is None:
-                    ph = pending[h] = len(cands)
-                    fps, orders = out[d]
-                    sent[d].append(ph)
-                    fps.append(h)
-                    orders.append(v << BITS | k)
-                    flags[d].append(deeper and s.winner is None and turns + end < pturns)
-                    cands.append(s if collapse is None else collapse(s))
-                    tturns.append(turns + end)
-                if sg is not None:
-                    sg.edge(-1 - ph, end, a.describe() if labels else "")
-        self.edges = edges
+            if self.n != 1:
+                self.log.append((v, i, self.edges, self.terminal, self.bounded, len(self.cands)))
+            acts = self._outcome(g, v, depth, turns, found)
+            if acts is not None:
+                self._successors(g, v, depth, turns, acts, found)
+        self.collapse = None
         return found
+
+    def _begin_expand(self, seen_total: int) -> None:
+        """How this level holds its successors, and whether the state bound is already reached."""
+        self.collapse = self.compact.collapse if len(self.frontier) >= COLLAPSE_FROM else None
+        if len(self.frontier) >= PACK_FROM:
+            self.collapse = Packer(self.cfg, self.mon).pack           # the level's successors, packed
+        self.stop_all = seen_total >= self.limit    # n > 1: the bound is checked once per level
+        self.level_nodes = len(self.sg) if self.sg is not None else 0     # the graph's nodes before this level's
+        self.early = CHECK_EARLY and not self.labels   # a new state never to be expanded: its outcome only (Checked)
+
+    def _outcome(self, g, v: int, depth: int, turns: int, found: list[tuple]) -> list[Action] | None:
+        """Record the findings on ``g`` and what it is (terminal, at a bound, or expanded); its actions if it is
+        expanded, else None."""
+        acts = self._findings(g, v, found)
+        terminal = g.winner is not None
+        bound = self.stop_all or (self.n == 1 and len(self.seen) >= self.limit)   # n == 1: at each state, as it fills
+        stop = turns >= self.pos.turns or (self.max_depth is not None and depth >= self.max_depth) or bound
+        if self.sg is not None:
+            self.sg.node(v, TERMINAL if terminal else BOUNDED if stop else 0,
+                         node_attrs(g, depth) if self.labels else (), fingerprint(g) if self.labels else 0)
+        if terminal:
+            self.terminal += 1
+            return None
+        if stop:
+            self.bounded += 1
+            self.limited = self.limited or bound
+            self.deep = self.deep or (turns < self.pos.turns and not bound)
+            return None
+        return acts
+
+    def _findings(self, g, v: int, found: list[tuple]) -> list[Action]:
+        """Add the invariants state ``v`` breaks to ``found``; its legal actions."""
+        acts: list[Action]
+        fs: Sequence[tuple[str, str, str]]
+        if type(g) is Checked:                   # never expanded: checked when it was found new (the stop below
+            acts, fs = [], g.findings            # holds for it: terminal, or at the turn or depth bound)
+        else:
+            acts = actions_of(g, self.pos.concede)
+            fs = state_findings(g, acts)
+        for j, (name, rule, msg) in enumerate(fs):
+            found.append((v, -1, j, name, rule, msg, None))
+        return acts
+
+    def _successors(self, g, v: int, depth: int, turns: int, acts: list[Action], found: list[tuple]) -> None:
+        """Every successor of ``g`` (state ``v``): the findings on its step, a forced loop, its discovery."""
+        deeper = self.max_depth is None or depth + 1 < self.max_depth     # its successors are expanded, turns allowing
+        forced = sum(1 for a in acts if a.kind != "concede") == 1
+        for k, a in enumerate(acts):
+            s, f = try_successor(g, a, self.mon)
+            self.edges += 1
+            if f:
+                found.append((v, k, 0, *f, a))
+            if s is None:
+                continue
+            if forced and a.kind not in ("concede", "end-turn"):
+                self._forced_loop(s, v, k, a, found)
+            end = a.kind == "end-turn"
+            expand = deeper and s.winner is None and turns + end < self.pos.turns
+            w = self._discover(s, v << BITS | k, expand, turns + end)
+            if self.sg is not None:
+                self.sg.edge(w, end, a.describe() if self.labels else "")
+
+    def _forced_loop(self, s: State, v: int, k: int, a: Action, found: list[tuple]) -> None:
+        """``a``, the only action but conceding, led to ``s``: a loop of forced actions from there is a finding."""
+        if loops.renamed(s):
+            path = self.loop_from(s)
+            if path:
+                found.append((v, k, 1, LOOP, LOOP_RULE, loop_message(a, path), [a, *path]))
+
+    def _discover(self, s: State, order: int, expand: bool, turns: int) -> int:
+        """``s`` reached by ``order`` (parent << BITS | action): its node in the graph (its id, or ``-1 - its
+        placeholder`` until its owner settles it); a new one is kept as a candidate of the next level."""
+        h = self.fp(s)
+        if self.n == 1:                          # every successor is this shard's: ids at once
+            w = self.seen.get(h)
+            if w is None:
+                w = self.seen[h] = len(self.seen)
+                self.out[0][1].append(order)
+                self.cands.append(checked(s, self.pos.concede) if self.early and not expand else self._keep(s))
+                self.turns.append(turns)
+            return w
+        d = h % self.n
+        if d == self.me:
+            w = self.seen.get(h)
+            if w is not None:                    # seen in an earlier level: its id is known here
+                return w
+        ph = self.pending.get(h)
+        if ph is None:
+            ph = self.pending[h] = len(self.cands)
+            fps, orders = self.out[d]
+            self.sent[d].append(ph)
+            fps.append(h)
+            orders.append(order)
+            self.flags[d].append(expand)
+            self.cands.append(self._keep(s))
+            self.turns.append(turns)
+        return -1 - ph
+
+    def _keep(self, s: State):
+        return s if self.collapse is None else self.collapse(s)
 
     def loop_from(self, s: State) -> list[Action] | None:
         """:func:`forced_loop` from ``s``, remembering the positions from which there is none."""
@@ -1021,13 +1077,17 @@ class Shard:
         out, at = [], 0
         for c in counts:
             c = min(c, total - at)
-            gone = [(unpacked(g), v, d, t) for g, v, d, t in (self.frontier[i] for i in picked[at:at + c])]
+            out.append(self._gift(picked[at:at + c]))
             at += c
-            for g, *_ in gone:
-                g.cfg = g.coverage = None                # the worker's own: not sent
-            out.append(pickle.dumps(gone, protocol=pickle.HIGHEST_PROTOCOL) if gone else b"")
         self.frontier = [x for i, x in enumerate(self.frontier) if i not in pick]
         return out
+
+    def _gift(self, picked: list[int]) -> bytes:
+        """The frontier's states at ``picked``, pickled without what is the worker's own (b"" for none)."""
+        gone = [(unpacked(g), v, d, t) for g, v, d, t in (self.frontier[i] for i in picked)]
+        for g, *_ in gone:
+            g.cfg = g.coverage = None                # the worker's own: not sent
+        return pickle.dumps(gone, protocol=pickle.HIGHEST_PROTOCOL) if gone else b""
 
     def take(self, data: bytes) -> int:
         if data:
@@ -1101,112 +1161,175 @@ class Level:
 
 def _search(pos, pool, limit, keep_going, backend, rebalance, measure, on_level=None, checkpoint=None,
             max_seconds=None) -> Result:
-    res = Result(pos.name)
-    n = pool.n
-    limit = limit or pos.max_states
-    t0, c0 = time.perf_counter(), time.process_time()
-    gifts: list[list[bytes]] = [[] for _ in range(n)]     # per shard: the states a rebalance moved to it
-    if checkpoint is not None and checkpoint.resume:
-        c = checkpoint.coordinator()
-        sizes = pool.call_all("restore", str(checkpoint.path))
-        parent, via, base, kinds, level, gifts, res.violations = (
+    # (``limit``: the shards were built with it; the coordinator needs only their sizes)
+    return _Search(pos, pool, keep_going, backend, rebalance, measure, on_level, checkpoint, max_seconds).run()
+
+
+class _Search:
+    """The coordinator of one search (:func:`search`): the shortest-path tree (``parent``, ``via``), the level,
+    the findings, the shards' frontier sizes and what moves between them."""
+
+    def __init__(self, pos, pool, keep_going, backend, rebalance, measure, on_level, checkpoint, max_seconds):
+        self.pos, self.pool, self.n = pos, pool, pool.n
+        self.keep_going, self.backend, self.rebalance, self.measure = keep_going, backend, rebalance, measure
+        self.on_level, self.checkpoint, self.max_seconds = on_level, checkpoint, max_seconds
+        self.local = getattr(pool, "local", False)         # shards in this process: its CPU time is theirs
+        self.res = Result(pos.name)
+        self.t0, self.c0 = time.perf_counter(), time.process_time()
+        self.gifts: list[list[bytes]] = [[] for _ in range(self.n)]   # per shard: the states a rebalance moved to it
+        self.ahead = None          # (n > 1) the next level's steps, expanded in the call that settled this one
+        self.work: list[int] = []
+        if checkpoint is not None and checkpoint.resume:
+            self._resume()
+        else:
+            self.sizes = pool.call_all("seed")
+            self.parent, self.via = array("l", [-1]), array("H", [0])
+            self.base = 1
+            self.kinds: set[str] = set()
+            self.level = 0
+
+    def _resume(self) -> None:
+        c = self.checkpoint.coordinator()
+        self.sizes = self.pool.call_all("restore", str(self.checkpoint.path))
+        self.parent, self.via, self.base, self.kinds, self.level, self.gifts, self.res.violations = (
             c["parent"], c["via"], c["base"], c["kinds"], c["level"], c["gifts"], c["violations"])
-        t0 -= c["seconds"]                                 # the times of the runs before count
-        if getattr(pool, "local", False):
-            c0 -= c["cpu"]                                 # (shards in processes count their own CPU)
-    else:
-        sizes = pool.call_all("seed")
-        parent, via = array("l", [-1]), array("H", [0])
-        base = 1
-        kinds = set()
-        level = 0
-    ahead = None                   # (n > 1) the next level's steps, expanded in the call that settled this one
-    while sum(sizes):
-        res.depth = level
-        if n == 1:
-            found = sorted(pool.call_one(0, "expand", base))
-        else:                                    # the gifts taken, the level expanded, the outboxes: one call
-            steps = ahead or pool.call_each("level", [(base, gifts[s]) for s in range(n)])
-            ahead = None
-            found = sorted(x for f, _box in steps for x in f)
-            boxes = [box for _f, box in steps]
+        self.t0 -= c["seconds"]                             # the times of the runs before count
+        if self.local:
+            self.c0 -= c["cpu"]                             # (shards in processes count their own CPU)
+
+    def run(self) -> Result:
+        while sum(self.sizes):
+            self.res.depth = self.level
+            found, boxes = self._expand()
+            last = self._record(found)
+            replies = self._advance(last, boxes)
+            due = last is None and self._due()
+            late = last is None and not due and self._late()     # the time bound: this level is the last
+            if self.n > 1:                       # step 4: the shards settle (sizes and work known from step 3)
+                self._settle(last, bool(due or late), replies)
+            if last is not None:
+                break
+            if late:
+                self.res.bound = "time"
+                break
+            if due:
+                return self._stop()
+        return self._finish()
+
+    def _due(self) -> bool:
+        """A checkpoint is due (with states left to expand)."""
+        return self.checkpoint is not None and bool(sum(self.sizes)) and self.checkpoint.due()
+
+    def _late(self) -> bool:
+        """The time bound is reached (with states left to expand)."""
+        return self.max_seconds is not None and sum(self.sizes) > 0 and time.perf_counter() - self.t0 >= self.max_seconds
+
+    def _expand(self) -> tuple[list[tuple], list]:
+        """The level's findings, sorted; (n > 1) the shards' outboxes."""
+        if self.n == 1:
+            return sorted(self.pool.call_one(0, "expand", self.base)), []
+        steps = self.ahead or self.pool.call_each("level", [(self.base, self.gifts[s]) for s in range(self.n)])
+        self.ahead = None                        # the gifts taken, the level expanded, the outboxes: one call
+        return sorted(x for f, _box in steps for x in f), [box for _f, box in steps]
+
+    def _record(self, found: list[tuple]) -> int | None:
+        """Each new kind of finding as a violation with its shortest trace; the state the search stops after
+        (the first violating one, unless it keeps going), or None."""
         last = None
         for v, _k, _j, name, rule, msg, a in found:
             if last is not None and v != last:
                 break
-            if name in kinds:
+            if name in self.kinds:
                 continue
-            kinds.add(name)
+            self.kinds.add(name)
             more = [] if a is None else a if isinstance(a, list) else [a]       # a loop: its round too
-            trace = replay(pos, parent, via, v, backend)[0] + more
-            res.violations.append(Violation(name, rule, msg, pos.name, trace, level + len(more)))
-            if not keep_going:
+            trace = replay(self.pos, self.parent, self.via, v, self.backend)[0] + more
+            self.res.violations.append(Violation(name, rule, msg, self.pos.name, trace, self.level + len(more)))
+            if not self.keep_going:
                 last = v
-        if n == 1:                               # ids given at discovery: no exchange
-            merged = pool.call_one(0, "advance")
-            sizes = [len(merged)]
+        return last
+
+    def _advance(self, last: int | None, boxes: list) -> list | None:
+        """The level's new states get their ids and places in the tree; (n > 1) the owners' replies."""
+        replies = None
+        if self.n == 1:                          # ids given at discovery: no exchange
+            merged = self.pool.call_one(0, "advance")
+            self.sizes = [len(merged)]
         else:
             if last is not None:
-                boxes = pool.call_all("cut", last)
-            merged, replies, sizes, work = _exchange(pool, n, base, boxes)
-        parent.extend(map(rshift, merged, repeat(BITS)))
-        via.extend(map(and_, merged, repeat((1 << BITS) - 1)))
-        base += len(merged)
-        level += 1
-        if on_level is not None and merged:
-            local = getattr(pool, "local", False)
-            cpu = time.process_time() - c0 if local else sum(pool.call_all("cpu_seconds"))
-            on_level(Level(level, base, len(merged), time.perf_counter() - t0, cpu,
-                           max([_peak_rss(), *pool.call_all("peak_rss")])))
-        due = checkpoint is not None and last is None and sum(sizes) and checkpoint.due()
-        late = (max_seconds is not None and last is None and not due and sum(sizes) > 0
-                and time.perf_counter() - t0 >= max_seconds)          # the time bound: this level is the last
-        if n > 1:                                # step 4: the shards settle (sizes and work known from step 3)
-            if last is None and not due and not late and sum(sizes) and not (rebalance and _targets(work)):
-                steps = pool.call_each("settle_level", [(r, base) for r in replies])    # and the next level
-                sizes, ahead = [x[0] for x in steps], [x[2:] for x in steps]
-                gifts = [[] for _ in range(n)]
-            else:
-                settled = pool.call_each("settle", replies)
-                sizes, work = [x[0] for x in settled], [x[1] for x in settled]
-                if last is None:
-                    gifts, sizes = _rebalance(pool, sizes, work) if rebalance else ([[] for _ in range(n)], sizes)
-        if last is not None:
-            break
-        if late:
-            res.bound = "time"
-            break
-        if due:
-            local = getattr(pool, "local", False)
-            cpu = time.process_time() - c0 if local else sum(pool.call_all("cpu_seconds"))
-            checkpoint.write(lambda where: pool.call_all("save", where),
-                             {**checkpoint.meta, "level": level, "states": base, "shards": n,
-                              "seconds": time.perf_counter() - t0, "cpu": cpu},
-                             {"parent": parent, "via": via, "base": base, "kinds": kinds, "level": level,
-                              "gifts": gifts, "violations": res.violations, "seconds": time.perf_counter() - t0,
-                              "cpu": cpu})
-            res.states, res.depth, res.complete, res.stopped = base, level, False, str(checkpoint.path)
-            res.seconds, res.cpu = time.perf_counter() - t0, cpu
-            return res
-    parts = pool.call_all("finish", measure)
-    if res.bound is None:
-        res.bound = "states" if any(p["limited"] for p in parts) else "depth" if any(p["deep"] for p in parts) else None
-    if res.bound or (res.violations and not keep_going and sum(p["rest"] for p in parts)):
-        res.complete = False                      # stopped by a bound, or with states still queued
-    res.states = base
-    res.edges = sum(p["edges"] for p in parts)
-    res.terminal = sum(p["terminal"] for p in parts)
-    res.bounded = sum(p["bounded"] for p in parts)
-    res.coverage = set().union(*(p["coverage"] for p in parts))
-    res.cpu = time.process_time() - c0 if getattr(pool, "local", False) else sum(p["cpu"] for p in parts)
-    res.seconds = time.perf_counter() - t0
-    res.peak_rss = max(max(p["rss"] for p in parts), _peak_rss())
-    if measure:
-        res.visited_bytes = sum(p["bytes"] for p in parts) + parent.itemsize * len(parent) + via.itemsize * len(via)
-    if parts[0]["graph"] is not None:
-        res.graph = merge([p["graph"] for p in parts])
-        res.tree = (parent, via)
-    return res
+                boxes = self.pool.call_all("cut", last)
+            merged, replies, self.sizes, self.work = _exchange(self.pool, self.n, self.base, boxes)
+        self.parent.extend(map(rshift, merged, repeat(BITS)))
+        self.via.extend(map(and_, merged, repeat((1 << BITS) - 1)))
+        self.base += len(merged)
+        self.level += 1
+        if self.on_level is not None and merged:
+            cpu = self._cpu()
+            self.on_level(Level(self.level, self.base, len(merged), time.perf_counter() - self.t0, cpu,
+                                max([_peak_rss(), *self.pool.call_all("peak_rss")])))
+        return replies
+
+    def _cpu(self) -> float:
+        return time.process_time() - self.c0 if self.local else sum(self.pool.call_all("cpu_seconds"))
+
+    def _settle(self, last: int | None, stopping: bool, replies) -> None:
+        """(n > 1) The shards settle the level; the next one is expanded in the same call unless the search
+        stops here or a rebalance is due."""
+        if last is None and not stopping and self._settle_and_expand():
+            steps = self.pool.call_each("settle_level", [(r, self.base) for r in replies])    # and the next level
+            self.sizes, self.ahead = [x[0] for x in steps], [x[2:] for x in steps]
+            self.gifts = [[] for _ in range(self.n)]
+            return
+        settled = self.pool.call_each("settle", replies)
+        self.sizes, self.work = [x[0] for x in settled], [x[1] for x in settled]
+        if last is None:
+            self.gifts, self.sizes = (_rebalance(self.pool, self.sizes, self.work) if self.rebalance
+                                      else ([[] for _ in range(self.n)], self.sizes))
+
+    def _settle_and_expand(self) -> bool:
+        """The next level can be expanded in the call that settles this one: it has states, no rebalance is due."""
+        return bool(sum(self.sizes)) and not (self.rebalance and _targets(self.work))
+
+    def _stop(self) -> Result:
+        """The checkpoint is due: write the search there and stop."""
+        res, ck = self.res, self.checkpoint
+        cpu = self._cpu()
+        ck.write(lambda where: self.pool.call_all("save", where),
+                 {**ck.meta, "level": self.level, "states": self.base, "shards": self.n,
+                  "seconds": time.perf_counter() - self.t0, "cpu": cpu},
+                 {"parent": self.parent, "via": self.via, "base": self.base, "kinds": self.kinds, "level": self.level,
+                  "gifts": self.gifts, "violations": res.violations, "seconds": time.perf_counter() - self.t0,
+                  "cpu": cpu})
+        res.states, res.depth, res.complete, res.stopped = self.base, self.level, False, str(ck.path)
+        res.seconds, res.cpu = time.perf_counter() - self.t0, cpu
+        return res
+
+    def _finish(self) -> Result:
+        """The shards' totals, the bound that ended the search, the graph."""
+        res, parts = self.res, self.pool.call_all("finish", self.measure)
+        if res.bound is None:
+            res.bound = "states" if any(p["limited"] for p in parts) else "depth" if any(p["deep"] for p in parts) else None
+        if res.bound or (res.violations and not self.keep_going and sum(p["rest"] for p in parts)):
+            res.complete = False                      # stopped by a bound, or with states still queued
+        self._totals(parts)
+        return res
+
+    def _totals(self, parts: list[dict]) -> None:
+        res = self.res
+        res.states = self.base
+        res.edges = sum(p["edges"] for p in parts)
+        res.terminal = sum(p["terminal"] for p in parts)
+        res.bounded = sum(p["bounded"] for p in parts)
+        res.coverage = set().union(*(p["coverage"] for p in parts))
+        res.cpu = time.process_time() - self.c0 if self.local else sum(p["cpu"] for p in parts)
+        res.seconds = time.perf_counter() - self.t0
+        res.peak_rss = max(max(p["rss"] for p in parts), _peak_rss())
+        parent, via = self.parent, self.via
+        if self.measure:
+            res.visited_bytes = sum(p["bytes"] for p in parts) + parent.itemsize * len(parent) + via.itemsize * len(via)
+        if parts[0]["graph"] is not None:
+            res.graph = merge([p["graph"] for p in parts])
+            res.tree = (parent, via)
 
 
 def _exchange(pool, n: int, base: int, boxes: list[list[bytes]]) -> tuple[array, list, list[int], list[int]]:
@@ -1248,19 +1371,26 @@ def _rebalance(pool, sizes: list[int], work: list[int]) -> tuple[list[list[bytes
     need = {s: target[s] - work[s] for s in range(n) if work[s] < target[s]}
     sizes = list(sizes)
     for s, excess in give.items():
-        counts = [0] * n
-        for d in list(need):
-            c = min(excess, need[d])
-            counts[d] = c
-            excess -= c
-            need[d] -= c
-            if not need[d]:
-                del need[d]
-            if not excess:
-                break
+        counts = _shares(excess, need, n)
         for d, data in enumerate(pool.call_one(s, "give", counts)):
             if data:
                 gifts[d].append(data)
                 sizes[d] += counts[d]
                 sizes[s] -= counts[d]
     return gifts, sizes
+
+
+def _shares(excess: int, need: dict[int, int], n: int) -> list[int]:
+    """How many of a giver's ``excess`` states each shard receives, the neediest first in ``need``'s order
+    (``need`` is reduced by what they receive)."""
+    counts = [0] * n
+    for d in list(need):
+        c = min(excess, need[d])
+        counts[d] = c
+        excess -= c
+        need[d] -= c
+        if not need[d]:
+            del need[d]
+        if not excess:
+            break
+    return counts

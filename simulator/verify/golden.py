@@ -47,8 +47,9 @@ APPROVE = "riftsim approve"
 
 
 def scenario_files() -> list[Path]:
-    """The bundled scenarios, sorted by name."""
-    return sorted(SCENARIOS.glob("*.yaml"))
+    """The bundled scenarios (scenarios/ and its subfolders, simulator.scenario.bundled.under)."""
+    from simulator.scenario.bundled import under
+    return under(SCENARIOS)
 
 
 def golden_path(scenario: Path) -> Path:
@@ -92,44 +93,33 @@ def _j(v) -> str:
 
 def render_doc(doc: dict) -> str:
     """JSON with one event, one final key, one unit and one legal action per line."""
-    out = ["{"]
-    keys = list(doc)
-    for i, k in enumerate(keys):
-        comma = "," if i < len(keys) - 1 else ""
-        v = doc[k]
-        if k == "events":
-            out.append('"events": [')
-            out += [_j(e) + ("," if j < len(v) - 1 else "") for j, e in enumerate(v)]
-            out.append("]" + comma)
-        elif k == "final":
-            out.append('"final": {')
-            fk = list(v)
-            for j, f in enumerate(fk):
-                c = "," if j < len(fk) - 1 else ""
-                if f == "units" and v[f]:
-                    out.append('"units": {')
-                    us = list(v[f])
-                    out += [f"{_j(u)}: {_j(v[f][u])}" + ("," if n < len(us) - 1 else "") for n, u in enumerate(us)]
-                    out.append("}" + c)
-                else:
-                    out.append(f"{_j(f)}: {_j(v[f])}{c}")
-            out.append("}" + comma)
-        elif k == "legal":
-            out.append('"legal": {')
-            ps = list(v)
-            for j, p in enumerate(ps):
-                c = "," if j < len(ps) - 1 else ""
-                if v[p]:
-                    out.append(f"{_j(p)}: [")
-                    out += [_j(a) + ("," if n < len(v[p]) - 1 else "") for n, a in enumerate(v[p])]
-                    out.append("]" + c)
-                else:
-                    out.append(f"{_j(p)}: []{c}")
-            out.append("}" + comma)
-        else:
-            out.append(f"{_j(k)}: {_j(v)}{comma}")
-    out.append("}")
-    return "\n".join(out) + "\n"
+    return "\n".join(_block("{", [_entry(k, v) for k, v in doc.items()], "}")) + "\n"
+
+
+def _entry(k: str, v) -> list[str]:
+    """The lines of one key of the document."""
+    if k == "events":
+        return _block('"events": [', [[_j(e)] for e in v], "]")
+    if k == "final":
+        return _block('"final": {', [_final(f, x) for f, x in v.items()], "}")
+    if k == "legal":
+        return _block('"legal": {', [_block(f"{_j(p)}: [", [[_j(a)] for a in acts], "]") if acts else [f"{_j(p)}: []"]
+                                     for p, acts in v.items()], "}")
+    return [f"{_j(k)}: {_j(v)}"]
+
+
+def _final(f: str, x) -> list[str]:
+    if f == "units" and x:
+        return _block('"units": {', [[f"{_j(u)}: {_j(x[u])}"] for u in x], "}")
+    return [f"{_j(f)}: {_j(x)}"]
+
+
+def _block(opening: str, entries: list[list[str]], closing: str) -> list[str]:
+    """``opening``, the entries' lines (a comma after each entry but the last), ``closing``."""
+    out = [opening]
+    for i, lines in enumerate(entries):
+        out += lines[:-1] + [lines[-1] + ("," if i < len(entries) - 1 else "")]
+    return out + [closing]
 
 
 def render(path: Path, backend: str = "compiled") -> str:

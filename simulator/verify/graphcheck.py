@@ -101,39 +101,49 @@ def _order(i: T, j: T) -> str | None:
 
 
 def check_leaf(leaf: Machine, parent: Machine | None = None) -> list[Finding]:
-    out: list[Finding] = []
     gr = graph(leaf)
-    name = leaf.name
     reach = nx.descendants(gr, leaf.initial) | {leaf.initial}
-    for s in leaf.states:
-        if s not in reach:
-            out.append(Finding("unreachable", name, s, "", _rules_into(leaf, s),
-                               f"not reachable from the initial state {leaf.initial}"))
+    return _unreachable(leaf, reach) + _traps(leaf, gr, reach) + _orders(leaf, gr, reach)
+
+
+def _unreachable(leaf: Machine, reach: set[str]) -> list[Finding]:
+    return [Finding("unreachable", leaf.name, s, "", _rules_into(leaf, s),
+                    f"not reachable from the initial state {leaf.initial}") for s in leaf.states if s not in reach]
+
+
+def _traps(leaf: Machine, gr, reach: set[str]) -> list[Finding]:
+    """The reachable states from which neither the initial state nor a final state can be reached."""
     goals = {leaf.initial, *leaf.final}
     back = set(goals)
     for gs in goals:
         back |= nx.ancestors(gr, gs)
-    for s in leaf.states:
-        if s in reach and s not in back:
-            out.append(Finding("trap", name, s, "", _rules_into(leaf, s),
-                               f"can reach neither the initial state {leaf.initial} nor a final state",
-                               shortest_path(gr, leaf.initial, s)))
+    return [Finding("trap", leaf.name, s, "", _rules_into(leaf, s),
+                    f"can reach neither the initial state {leaf.initial} nor a final state",
+                    shortest_path(gr, leaf.initial, s)) for s in leaf.states if s in reach and s not in back]
+
+
+def _orders(leaf: Machine, gr, reach: set[str]) -> list[Finding]:
+    """Transitions of one (source, trigger) whose order is wrong (one shadows a later one) or not declared."""
     groups: dict[tuple[str, str], list[T]] = {}
     for t in leaf.transitions:
         groups.setdefault((t.source, t.trigger), []).append(t)
+    out = []
     for (src, trig), ts in groups.items():
         for a in range(len(ts)):
             for b in range(a + 1, len(ts)):
                 problem = _order(ts[a], ts[b])
                 if problem:
-                    i, j = ts[a], ts[b]
-                    what = (f"{j.label()} -> {j.dest} can never fire: {i.label()} -> {i.dest} is tried first "
-                            f"whenever it could" if problem == "shadowed" else
-                            f"{i.label()} -> {i.dest} and {j.label()} -> {j.dest} can both hold and neither "
-                            f"is a fallback of the other: their order is not declared")
-                    out.append(Finding(problem, name, src, trig, tuple(dict.fromkeys(i.rules + j.rules)), what,
-                                       shortest_path(gr, leaf.initial, src) if src in reach else ()))
+                    out.append(_order_finding(leaf, gr, reach, src, trig, problem, ts[a], ts[b]))
     return out
+
+
+def _order_finding(leaf: Machine, gr, reach: set[str], src: str, trig: str, problem: str, i: T, j: T) -> Finding:
+    what = (f"{j.label()} -> {j.dest} can never fire: {i.label()} -> {i.dest} is tried first "
+            f"whenever it could" if problem == "shadowed" else
+            f"{i.label()} -> {i.dest} and {j.label()} -> {j.dest} can both hold and neither "
+            f"is a fallback of the other: their order is not declared")
+    return Finding(problem, leaf.name, src, trig, tuple(dict.fromkeys(i.rules + j.rules)), what,
+                   shortest_path(gr, leaf.initial, src) if src in reach else ())
 
 
 def check_handoffs(machines: tuple[Machine, ...]) -> list[Finding]:

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
 import os
 import select
@@ -206,19 +207,23 @@ def _install(new: tuple[Machine, ...]) -> None:
             swap[id(lo)] = ln
     keep = [old, statecharts.LEAVES]          # the originals stay alive, so no id in ``swap`` is reused
     for name, mod in list(sys.modules.items()):
-        if mod is None or not (name == "statecharts" or name.startswith("statecharts.")):
-            continue
-        for k, v in list(vars(mod).items()):
-            if id(v) in swap:
-                setattr(mod, k, swap[id(v)])
-            elif isinstance(v, (tuple, list)) and any(id(x) in swap for x in v):
-                setattr(mod, k, type(v)(swap.get(id(x), x) for x in v))
-            elif isinstance(v, dict) and any(id(x) in swap for x in v.values()):
-                setattr(mod, k, {a: swap.get(id(x), x) for a, x in v.items()})
+        if mod is not None and (name == "statecharts" or name.startswith("statecharts.")):
+            _swap_in(mod, swap)
     for name in list(sys.modules):
         if name in ("simulator", "tests", "conftest") or name.startswith(("simulator.", "tests.")):
             del sys.modules[name]
     del keep
+
+
+def _swap_in(mod, swap: dict[int, object]) -> None:
+    """Replace, in the module's globals, every object ``swap`` maps (by id), also inside a tuple, list or dict."""
+    for k, v in list(vars(mod).items()):
+        if id(v) in swap:
+            setattr(mod, k, swap[id(v)])
+        elif isinstance(v, (tuple, list)) and any(id(x) in swap for x in v):
+            setattr(mod, k, type(v)(swap.get(id(x), x) for x in v))
+        elif isinstance(v, dict) and any(id(x) in swap for x in v.values()):
+            setattr(mod, k, {a: swap.get(id(x), x) for a, x in v.items()})
 
 
 def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
@@ -238,13 +243,93 @@ def _stage_scenarios(golden_check: bool) -> tuple[bool, str]:
         if res.status == "fail" or (sc.pending is None and res.status != "pass"):
             return True, f"expect: {path.stem}: {res.message}"[:300]
         runs.append((path, res, games[0].state if games else None))
-    if golden_check:
-        for path, res, state in runs:
-            text = golden.render_doc(golden.document(path, res, state))
-            gp = golden.golden_path(path)
-            if not gp.exists() or gp.read_text(encoding="utf-8") != text:
-                return True, f"golden: {path.stem}"
+    return _golden_differs(golden, runs) if golden_check else (False, "")
+
+
+def _golden_differs(golden, runs: list[tuple]) -> tuple[bool, str]:
+    """(killed, why): the first scenario whose output differs from its golden file."""
+    for path, res, state in runs:
+        text = golden.render_doc(golden.document(path, res, state))
+        gp = golden.golden_path(path)
+        if not gp.exists() or gp.read_text(encoding="utf-8") != text:
+            return True, f"golden: {path.stem}"
     return False, ""
+
+
+class _Watch:
+    """The pytest plugin of stage 2: which test runs (``current``), which failed, progress while recording."""
+
+    def __init__(self, wanted: set[str] | None, record: bool):
+        self.wanted, self.record = wanted, record
+        self.failed: list[str] = []
+        self.current = ""
+        self.t0 = time.monotonic()
+        self.ran, self.collected, self.next_line = 0, 0, self.t0 + RECORDING_EVERY
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed:
+            self.failed.append(report.nodeid)
+
+    def pytest_runtest_logstart(self, nodeid, location):     # a test's setup, call and teardown run from here
+        self.current = nodeid
+
+    def pytest_collection_modifyitems(self, session, config, items):
+        if self.wanted is not None:
+            items[:] = [i for i in items if i.nodeid in self.wanted]
+        self.collected = len(items)
+
+    def pytest_runtest_logfinish(self, nodeid, location):    # ... to here
+        self.current = ""
+        self.ran += 1
+        if self.record and time.monotonic() >= self.next_line:   # alive, and how far: a line every RECORDING_EVERY s
+            self.next_line = time.monotonic() + RECORDING_EVERY
+            print(f"  recording: {self.ran:,}/{self.collected:,} tests run, {time.monotonic() - self.t0:.0f} s",
+                  file=sys.__stderr__, flush=True)
+
+
+def _test_files(wanted: set[str] | None) -> list[str]:
+    """The test files of stage 2: the fast ones, or those that hold a wanted test."""
+    files = [str(p) for p in sorted((ROOT / "tests").glob("test_*.py")) if p.name not in SLOW_TESTS]
+    if wanted is None:
+        return files
+    named = {n.split("::")[0] for n in wanted}
+    return [f for f in files if Path(f).relative_to(ROOT).as_posix() in named]
+
+
+def _record_picks(watch: _Watch, seen: dict[str, set]) -> None:
+    """Make every pick of a declared transition (silent loops included) add its record to ``seen[test]``."""
+    import importlib
+    machines = importlib.import_module("simulator.core.machines")
+    for cls in (machines.Compiled, machines.Transitions):
+        def pick(self, leaf, source, trigger, g, inst, ctx, _orig=cls.pick):
+            t = _orig(self, leaf, source, trigger, g, inst, ctx)
+            if t is not None:
+                seen.setdefault(watch.current, set()).add((leaf, t.source, t.trigger, t.dest, t.guards))
+            return t
+        cls.pick = pick
+    vars(machines)["_silent"] = lambda *args: False   # no compiled loop: every step goes through pick
+
+    def init(self, *args, _orig=machines.Runtime.__init__, **kw):
+        _orig(self, *args, **kw)
+        self.fns = None               # not the generated code (it never calls pick): fire_ctx's generic path
+    machines.Runtime.__init__ = init
+
+
+def _recorded(code: int, watch: _Watch, seen: dict[str, set], output: str) -> tuple[bool, str]:
+    """Stage 2 recording: (failed, the per-test record as JSON, or why it failed)."""
+    if code != 0:
+        tail = [ln for ln in output.splitlines() if ln.startswith("ERROR")][:1] or output.strip().splitlines()[-1:] or [""]
+        return True, f"{', '.join(watch.failed[:3]) or f'pytest exit {int(code)}: {tail[0][:200]}'}"
+    return False, json.dumps(_per_test(seen))
+
+
+def _per_test(seen: dict[str, set]) -> dict:
+    """The records (each once) and, per test and outside any, the indexes of those it fired."""
+    records = sorted({r for rs in seen.values() for r in rs})
+    index = {r: i for i, r in enumerate(records)}
+    return {"records": [list(r[:4]) + [list(r[4])] for r in records],
+            "tests": {t: sorted(index[r] for r in rs) for t, rs in seen.items() if t},
+            "outside": sorted(index[r] for r in seen.get("", ()))}
 
 
 def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None) -> tuple[bool, str]:
@@ -256,78 +341,26 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
     import contextlib
     import pytest
 
-    failed: list[str] = []
-    current: list[str] = [""]
     wanted = set(only_tests) if only_tests is not None else None
-    t0 = time.monotonic()
-    ran = [0, 0, t0 + RECORDING_EVERY]                    # tests finished, tests collected, next progress line
-
-    class Watch:
-        def pytest_runtest_logreport(self, report):
-            if report.failed:
-                failed.append(report.nodeid)
-
-        @pytest.hookimpl(hookwrapper=True)
-        def pytest_runtest_protocol(self, item, nextitem):
-            current[0] = item.nodeid
-            yield
-            current[0] = ""
-
-        def pytest_collection_modifyitems(self, session, config, items):
-            if wanted is not None:
-                items[:] = [i for i in items if i.nodeid in wanted]
-            ran[1] = len(items)
-
-        def pytest_runtest_logfinish(self, nodeid, location):
-            ran[0] += 1
-            if record and time.monotonic() >= ran[2]:          # alive, and how far: a line every RECORDING_EVERY s
-                ran[2] = time.monotonic() + RECORDING_EVERY
-                print(f"  recording: {ran[0]:,}/{ran[1]:,} tests run, {time.monotonic() - t0:.0f} s",
-                      file=sys.__stderr__, flush=True)
-
-    files = [str(p) for p in sorted((ROOT / "tests").glob("test_*.py")) if p.name not in SLOW_TESTS]
-    if wanted is not None:
-        named = {n.split("::")[0] for n in wanted}
-        files = [f for f in files if Path(f).relative_to(ROOT).as_posix() in named]
-        if not files:
-            return False, ""
+    watch = _Watch(wanted, record)
+    files = _test_files(wanted)
+    if wanted is not None and not files:
+        return False, ""
     os.environ["CI"] = "1"                            # the derandomized hypothesis profile (tests/conftest.py)
     seen: dict[str, set] = {}
-    if record:                                        # every pick of a declared transition, silent loops included
-        import importlib
-        machines = importlib.import_module("simulator.core.machines")
-        for cls in (machines.Compiled, machines.Transitions):
-            def pick(self, leaf, source, trigger, g, inst, ctx, _orig=cls.pick):
-                t = _orig(self, leaf, source, trigger, g, inst, ctx)
-                if t is not None:
-                    seen.setdefault(current[0], set()).add((leaf, t.source, t.trigger, t.dest, t.guards))
-                return t
-            cls.pick = pick
-        vars(machines)["_silent"] = lambda *args: False   # no compiled loop: every step goes through pick
-
-        def init(self, *args, _orig=machines.Runtime.__init__, **kw):
-            _orig(self, *args, **kw)
-            self.fns = None               # no code compile_fire generated (it never calls pick): fire_ctx's generic path
-        machines.Runtime.__init__ = init
+    if record:
+        _record_picks(watch, seen)
     if str(ROOT) not in sys.path:       # tests import tests.helpers: the `riftsim` script's path lacks the root
         sys.path.insert(0, str(ROOT))
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = pytest.main([*([] if record else ["-x"]), "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-                            "--rootdir", str(ROOT), "-k", SLOW_KEYWORDS, *files], plugins=[Watch()])
+                            "--rootdir", str(ROOT), "-k", SLOW_KEYWORDS, *files], plugins=[watch])
     if record:
-        records = sorted({r for rs in seen.values() for r in rs})
-        index = {r: i for i, r in enumerate(records)}
-        out = {"records": [list(r[:4]) + [list(r[4])] for r in records],
-               "tests": {t: sorted(index[r] for r in rs) for t, rs in seen.items() if t},
-               "outside": sorted(index[r] for r in seen.get("", ()))}
-        if code != 0:
-            tail = [ln for ln in sink.getvalue().splitlines() if ln.startswith("ERROR")][:1] or sink.getvalue().strip().splitlines()[-1:] or [""]
-            return True, f"{', '.join(failed[:3]) or f'pytest exit {int(code)}: {tail[0][:200]}'}"
-        return False, json.dumps(out)
+        return _recorded(code, watch, seen, sink.getvalue())
     if code == 0 or (code == 5 and wanted is not None):   # 5: no test selected (a deselected parametrization)
         return False, ""
-    return True, f"tests: {failed[0] if failed else f'pytest exit {int(code)}'}"
+    return True, f"tests: {watch.failed[0] if watch.failed else f'pytest exit {int(code)}'}"
 
 
 #: verify's explorations on the unmutated declarations, made by the parent before it forks the children of
@@ -376,13 +409,16 @@ def _stage_verify(only_positions: tuple[str, ...] | None = None) -> tuple[bool, 
     base = _BASE if only_positions is not None else None
     again = set(only_positions or ())
 
+    def explore_again(p) -> bool:
+        return base is None or p.name in again or p.name not in base["results"]
+
     def keep(positions, **kw):
-        todo = [p for p in positions if base is None or p.name in again or p.name not in base["results"]]
+        todo = [p for p in positions if explore_again(p)]
         fresh = iter(orig(todo, **{**kw, "export": True}) if todo else ())   # the labelled graphs, for the digests
         fresh_digests = []
         results = []
         for p in positions:
-            if base is None or p.name in again or p.name not in base["results"]:
+            if explore_again(p):
                 r = next(fresh)
                 fresh_digests.append(r)
                 results.append(r)
@@ -582,16 +618,7 @@ def run_many(ms: list[Mutant], stages=STAGES, *, golden_check: bool = True, jobs
 
 def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
     while todo or running:
-        while todo and len(running) < jobs:
-            mu, k = todo.pop()
-            if k == len(stages):
-                yield mu, False, ""
-                continue
-            if skip and stages[k] in skip.get(mu.id, ()):
-                todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
-                continue
-            c = _Child(mu, stages[k], golden_check, only=chosen.get((stages[k], mu.id)))
-            running[c.fd] = (c, k)
+        yield from _start(todo, running, stages, golden_check, jobs, skip, chosen)
         if not running:
             continue
         now = time.monotonic()
@@ -601,16 +628,36 @@ def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
         done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.overdue()]
         for fd, late in done:
             c, k = running.pop(fd)
-            killed, why = c.result(late=late)
-            if killed:
-                yield c.mu, True, why
-            else:
-                if on_pass:
-                    on_pass(c.mu, stages[k])
-                if k + 1 == len(stages):
-                    yield c.mu, False, why          # survived its last stage: with what that stage said (graphs)
-                else:
-                    todo.insert(0, (c.mu, k + 1))   # its next stage, once every mutant had this one (breadth first)
+            yield from _finished(c, k, late, todo, stages, on_pass)
+
+
+def _start(todo, running, stages, golden_check, jobs, skip, chosen):
+    """Start children for the next (mutant, stage) to run, up to ``jobs`` at once; yield the mutants that have
+    no stage left (survivors)."""
+    while todo and len(running) < jobs:
+        mu, k = todo.pop()
+        if k == len(stages):
+            yield mu, False, ""
+            continue
+        if skip and stages[k] in skip.get(mu.id, ()):
+            todo.insert(0, (mu, k + 1))            # as if it had run and survived: next stage, breadth first
+            continue
+        c = _Child(mu, stages[k], golden_check, only=chosen.get((stages[k], mu.id)))
+        running[c.fd] = (c, k)
+
+
+def _finished(c, k, late, todo, stages, on_pass):
+    """A child is done: yield its mutant if killed or past its last stage, else queue its next stage."""
+    killed, why = c.result(late=late)
+    if killed:
+        yield c.mu, True, why
+        return
+    if on_pass:
+        on_pass(c.mu, stages[k])
+    if k + 1 == len(stages):
+        yield c.mu, False, why          # survived its last stage: with what that stage said (graphs)
+    else:
+        todo.insert(0, (c.mu, k + 1))   # its next stage, once every mutant had this one (breadth first)
 
 
 def _coverage() -> list:
@@ -862,179 +909,290 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "skipped")
 
 
-def run(args: argparse.Namespace) -> int:
-    import statecharts
+class _Refused(Exception):
+    """``riftsim mutate`` refuses to go on: the one-line reason (printed after the command's name), the exit
+    status (2 bad arguments, 1 the unmutated declarations already fail a stage)."""
 
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
+def _stages(args: argparse.Namespace) -> tuple[tuple[str, ...], bool]:
+    """(the stages asked for, whether they are the quick default of ``--sample``)."""
     quick = args.stages is None and bool(args.sample)
     stages = QUICK if quick else tuple(s.strip() for s in (args.stages or ",".join(STAGES)).split(",") if s.strip())
     bad = [s for s in stages if s not in STAGES]
     if bad or not stages:
-        print(f"riftsim mutate: unknown stage {bad[0] if bad else '(none)'}: choose from {', '.join(STAGES)}",
-              file=sys.stderr)
-        return 2
+        raise _Refused(f"unknown stage {bad[0] if bad else '(none)'}: choose from {', '.join(STAGES)}")
+    return stages, quick
+
+
+def _check_options(args: argparse.Namespace, stages: tuple[str, ...], quick: bool) -> None:
+    """Refuse what cannot run here before any work; say what ``--sample`` leaves out."""
     if args.json:         # a log written as it goes (not atomic): a regular file, a FIFO or a character device
         from simulator.core.files import target
         target(args.json)                        # (a folder, a block device...: refused in one line, before any work)
     missing = _missing(stages) if not args.list else ""
     if missing:
-        print(f"riftsim mutate: {missing}", file=sys.stderr)
-        return 2
+        raise _Refused(missing)
     if quick and not args.same_graph and not args.list:
         print(f"--sample: stage {QUICK[0]} only (seconds a mutant); the slow stages are asked for: "
               f"--stages {','.join(STAGES)}", flush=True)
-    everything = mutants(statecharts.MACHINES)
+
+
+def _equivalents() -> dict[str, str]:
     try:
-        equivalents = load_equivalents()
+        return load_equivalents()
     except ValueError as e:
-        print(f"riftsim mutate: {e}", file=sys.stderr)
-        return 2
-    ms = everything
+        raise _Refused(str(e)) from None
+
+
+def _selected(args: argparse.Namespace, ms: list[Mutant]) -> list[Mutant]:
+    """The mutants ``--only``, ``--ids`` and ``--sample`` choose, in that order."""
     if args.only:
         ms = [m for m in ms if any(o in m.id for o in args.only)]
     if args.ids:
         from simulator.scenario.loader import read_text     # a regular UTF-8 file of bounded size, or one line
         wanted = set(read_text(args.ids).splitlines())
         ms = [m for m in ms if m.id in wanted]
-    if args.sample:
-        ms = sample(ms, args.sample)
-    if args.list:
-        for m in ms:
-            print(m.id + (f"  # equivalent: {equivalents[m.id]}" if m.id in equivalents else ""))
-        print(f"{len(ms)} mutants", file=sys.stderr)
-        return 0
-    if args.same_graph:
-        return same_graph(ms, equivalents)
-    ids = {m.id for m in everything}
-    stale = sorted(set(equivalents) - ids)
-    header = {"stages": list(stages), "golden": not args.no_golden, "commit": _commit()}
-    done: dict[str, tuple[bool, str]] = {}
-    passed: dict[str, tuple[str, ...]] = {}
-    kept: dict[str, str] = {}
-    if args.resume:
-        if not args.json:
-            print("riftsim mutate: --resume needs --json FILE (the run to continue)", file=sys.stderr)
-            return 2
-        try:
-            done, passed = read_run(Path(args.json), header)
-        except (OSError, ValueError) as e:
-            print(f"riftsim mutate: cannot resume: {e}", file=sys.stderr)
-            return 2
+    return sample(ms, args.sample) if args.sample else ms
+
+
+def _list(ms: list[Mutant], equivalents: dict[str, str]) -> int:
+    """``--list``: every chosen mutant's id, with the reason of a listed equivalent."""
+    for m in ms:
+        print(m.id + (f"  # equivalent: {equivalents[m.id]}" if m.id in equivalents else ""))
+    print(f"{len(ms)} mutants", file=sys.stderr)
+    return 0
+
+
+def _resumed(args: argparse.Namespace, header: dict) -> tuple[dict, dict, dict]:
+    """What ``--resume`` reads back from ``--json FILE``: (outcomes, stages survived, what the survivors that
+    ``--retry-survivors`` runs again had recorded); all empty for a fresh run."""
+    if not args.resume:
         if args.retry_survivors:
-            # the survivors and the unfinished mutants run stage 1 again (new scenarios and golden files); the
-            # later stages they survived stay skipped, and a survivor keeps what its last stage recorded
-            again = {mid for mid, (dead, _) in done.items() if not dead} | (set(passed) - set(done))
-            kept = {mid: done[mid][1] for mid in again if mid in done}
-            done = {mid: r for mid, r in done.items() if mid not in again}
-            passed = {mid: tuple(st for st in sts if st != stages[0]) for mid, sts in passed.items()}
-    elif args.retry_survivors:
-        print("riftsim mutate: --retry-survivors needs --resume", file=sys.stderr)
-        return 2
-    t0 = time.perf_counter()
-    killed: list[tuple[Mutant, str]] = []
-    eq_killed: list[tuple[Mutant, str]] = []
-    survived: list[Mutant] = []
-    eq_survived: list[Mutant] = []
-    base_killed, why = run_mutant(None, stages[:1], golden_check=not args.no_golden)
-    if base_killed:
-        print(f"riftsim mutate: {_unmutated_failure(stages[0], why, stages)}", file=sys.stderr)
-        return 1
+            raise _Refused("--retry-survivors needs --resume")
+        return {}, {}, {}
+    if not args.json:
+        raise _Refused("--resume needs --json FILE (the run to continue)")
+    try:
+        done, passed = read_run(Path(args.json), header)
+    except (OSError, ValueError) as e:
+        raise _Refused(f"cannot resume: {e}") from None
+    return _retried(done, passed, header["stages"][0]) if args.retry_survivors else (done, passed, {})
+
+
+def _retried(done: dict, passed: dict, first: str) -> tuple[dict, dict, dict]:
+    """``--retry-survivors``: the survivors and the unfinished mutants run stage 1 again (new scenarios and
+    golden files); the later stages they survived stay skipped, and a survivor keeps what its last stage
+    recorded."""
+    again = {mid for mid, (dead, _) in done.items() if not dead} | (set(passed) - set(done))
+    kept = {mid: done[mid][1] for mid in again if mid in done}
+    done = {mid: r for mid, r in done.items() if mid not in again}
+    passed = {mid: tuple(st for st in sts if st != first) for mid, sts in passed.items()}
+    return done, passed, kept
+
+
+def _all_past(ms: list[Mutant], stage: str, done: dict, passed: dict) -> bool:
+    """A resumed run: every mutant has an outcome or is past ``stage``."""
+    return all(m.id in done or stage in passed.get(m.id, ()) for m in ms)
+
+
+def _plan(stages: tuple[str, ...], ms: list[Mutant], everything: list[Mutant], done: dict,
+          passed: dict) -> tuple[dict, dict]:
+    """(skip, only) for :func:`run_many`: the stages each mutant cannot fail (it changes nothing they use, or
+    it already survived them) and, per (stage, mutant), the tests or positions that stage runs again."""
     skip: dict = dict(passed)
     only: dict = {}
     for stage, cov in (("scenarios", "coverage"), ("tests", "tests-coverage")):
-        if stage not in stages or all(m.id in done or stage in passed.get(m.id, ()) for m in ms):
-            continue                                  # (a resumed run: every mutant is past that stage)
-        if stage == "tests":
-            print("stage 'tests': recording, on the unmutated declarations, what each fast test fires (once; "
-                  "minutes) ...", flush=True)
-        failed, fired = run_stage(None, cov)
-        if failed:
-            print(f"riftsim mutate: {_unmutated_failure(stage, fired, stages)}", file=sys.stderr)
-            return 1
-        if stage == "scenarios":
-            never = unreached(statecharts.MACHINES, json.loads(fired), stage)
-        else:
-            only_tests = tests_using(statecharts.MACHINES, json.loads(fired))
-            only.update({("tests", mid): names for mid, names in only_tests.items()})
-            never = {m.id: (stage,) for m in everything if m.id not in only_tests}
-        for mid, st in never.items():
-            skip[mid] = skip.get(mid, ()) + st
-        n_skip = sum(1 for m in ms if stage in skip.get(m.id, ()))
-        print(f"{len(ms)} mutants; {n_skip} change nothing stage '{stage}' uses (skipped for them)", flush=True)
-        if stage == "tests":
-            sizes = sorted(-1 if (names := only_tests[m.id]) is None else len(names) for m in ms if m.id in only_tests)
-            if sizes:
-                print(f"stage 'tests' runs, for each of the others, only the tests that use what it changes "
-                      f"(median {sizes[len(sizes) // 2]} tests)", flush=True)
-    if "verify" in stages and not all(m.id in done or "verify" in passed.get(m.id, ()) for m in ms):
-        print("stage 'verify': exploring verify's positions on the unmutated declarations once ...", flush=True)
-        base = verify_baseline()
-        using = positions_using(statecharts.MACHINES, base)
-        only.update({("verify", mid): names for mid, names in using.items()})
-        sizes = sorted(len(using[m.id]) for m in ms)
-        print(f"stage 'verify' explores again, for each mutant, only the positions that use what it changes "
-              f"(median {sizes[len(sizes) // 2]} of {len(base['results'])}); the others keep their unmutated "
-              f"results", flush=True)
+        if stage in stages and not _all_past(ms, stage, done, passed):
+            _skip_unused(stage, cov, stages, ms, everything, skip, only)
+    if "verify" in stages and not _all_past(ms, "verify", done, passed):
+        _verify_only(ms, only)
+    return skip, only
+
+
+def _skip_unused(stage: str, cov: str, stages: tuple[str, ...], ms: list[Mutant], everything: list[Mutant],
+                 skip: dict, only: dict) -> None:
+    """Record, on the unmutated declarations, what ``stage`` fires; skip it for the mutants that change none of
+    it (and, for stage 'tests', choose per mutant the tests that use what it changes)."""
+    import statecharts
+    if stage == "tests":
+        print("stage 'tests': recording, on the unmutated declarations, what each fast test fires (once; "
+              "minutes) ...", flush=True)
+    failed, fired = run_stage(None, cov)
+    if failed:
+        raise _Refused(_unmutated_failure(stage, fired, stages), 1)
+    only_tests = None
+    if stage == "scenarios":
+        never = unreached(statecharts.MACHINES, json.loads(fired), stage)
+    else:
+        only_tests = tests_using(statecharts.MACHINES, json.loads(fired))
+        only.update({("tests", mid): names for mid, names in only_tests.items()})
+        never = {m.id: (stage,) for m in everything if m.id not in only_tests}
+    for mid, st in never.items():
+        skip[mid] = skip.get(mid, ()) + st
+    n_skip = sum(1 for m in ms if stage in skip.get(m.id, ()))
+    print(f"{len(ms)} mutants; {n_skip} change nothing stage '{stage}' uses (skipped for them)", flush=True)
+    if only_tests is not None:
+        _say_tests_run(ms, only_tests)
+
+
+def _say_tests_run(ms: list[Mutant], only_tests: dict) -> None:
+    sizes = sorted(-1 if (names := only_tests[m.id]) is None else len(names) for m in ms if m.id in only_tests)
+    if sizes:
+        print(f"stage 'tests' runs, for each of the others, only the tests that use what it changes "
+              f"(median {sizes[len(sizes) // 2]} tests)", flush=True)
+
+
+def _verify_only(ms: list[Mutant], only: dict) -> None:
+    """Stage 'verify' explores again, per mutant, only the positions whose unmutated search uses what it changes."""
+    import statecharts
+    print("stage 'verify': exploring verify's positions on the unmutated declarations once ...", flush=True)
+    base = verify_baseline()
+    using = positions_using(statecharts.MACHINES, base)
+    only.update({("verify", mid): names for mid, names in using.items()})
+    sizes = sorted(len(using[m.id]) for m in ms)
+    print(f"stage 'verify' explores again, for each mutant, only the positions that use what it changes "
+          f"(median {sizes[len(sizes) // 2]} of {len(base['results'])}); the others keep their unmutated "
+          f"results", flush=True)
+
+
+class _Log:
+    """The ``--json`` log: JSON lines written (and flushed) as the run goes; nothing without ``--json``."""
+
+    def __init__(self, path: str | None, append: bool):
+        self.file = open(path, "a" if append else "w", encoding="utf-8") if path else None
+
+    def write(self, record: dict) -> None:
+        if self.file:
+            self.file.write(json.dumps(record) + "\n")
+            self.file.flush()
+
+    def passed(self, mu: Mutant, stage: str) -> None:
+        self.write({"id": mu.id, "passed": stage})
+
+    def close(self) -> None:
+        if self.file:
+            self.file.close()
+
+
+@dataclass
+class _Outcomes:
+    """The mutants' outcomes, as they come: killed or survived, listed as equivalent or not."""
+    killed: list = dataclasses.field(default_factory=list)        # [(mutant, why)]
+    eq_killed: list = dataclasses.field(default_factory=list)     # [(mutant, why)]
+    survived: list = dataclasses.field(default_factory=list)
+    eq_survived: list = dataclasses.field(default_factory=list)
+    by_stage: dict = dataclasses.field(default_factory=dict)      # {stage: mutants it killed}
+    graphs: dict = dataclasses.field(default_factory=dict)        # {survivor: its state graphs in verify}
+
+    def add(self, mu: Mutant, dead: bool, why: str, eq: str | None) -> None:
+        if dead:
+            (self.eq_killed if eq else self.killed).append((mu, why))
+            stage = why.split(":")[0]
+            self.by_stage[stage] = self.by_stage.get(stage, 0) + 1
+            return
+        (self.eq_survived if eq else self.survived).append(mu)
+        if why.startswith("graph "):
+            self.graphs[mu.id] = json.loads(why[len("graph "):])
+
+
+def _outcome_line(n: int, total: int, mu: Mutant, dead: bool, why: str, eq: str | None) -> str:
+    mark = "killed  " if dead else ("equiv.  " if eq else "SURVIVED")
+    return f"[{n}/{total}] {mark} {mu.id}" + (f"  <- {why}" if dead else f"  ({eq[:80]})" if eq else "")
+
+
+def _execute(args: argparse.Namespace, header: dict, stages: tuple[str, ...], ms: list[Mutant], resumed: tuple,
+             plan: tuple[dict, dict], equivalents: dict[str, str]) -> _Outcomes:
+    """Run the mutants not done yet (the recorded outcomes first), print and log each outcome."""
+    done, passed, kept = resumed
+    skip, only = plan
     recorded = [(m, *done[m.id]) for m in ms if m.id in done]
     if args.resume:
         print(f"resuming {args.json}: {len(recorded)} of {len(ms)} mutants have an outcome there, "
               f"{sum(1 for m in ms if m.id in passed and m.id not in done)} more passed some stages", flush=True)
-    out = open(args.json, "a" if args.resume else "w", encoding="utf-8") if args.json else None
-    if out:
-        out.write(json.dumps({"run": header}) + "\n")
-        out.flush()
-
-    def record_pass(mu: Mutant, stage: str) -> None:
-        if out:
-            out.write(json.dumps({"id": mu.id, "passed": stage}) + "\n")
-            out.flush()
-
-    import itertools
+    log = _Log(args.json, args.resume)
+    log.write({"run": header})
     fresh = run_many([m for m in ms if m.id not in done], stages, golden_check=not args.no_golden, jobs=args.jobs,
-                     skip=skip, on_pass=record_pass, only=only)
-    by_stage: dict[str, int] = {}
-    graphs: dict[str, list] = {}
+                     skip=skip, on_pass=log.passed, only=only)
+    outcomes = _Outcomes()
     try:
         for n, (mu, dead, why) in enumerate(itertools.chain(recorded, fresh), 1):
             eq = equivalents.get(mu.id)
             if not dead and not why:
                 why = kept.get(mu.id, "")             # every stage skipped: what its last run recorded
-            if dead:
-                (eq_killed if eq else killed).append((mu, why))
-                by_stage[why.split(":")[0]] = by_stage.get(why.split(":")[0], 0) + 1
-            else:
-                (eq_survived if eq else survived).append(mu)
-                if why.startswith("graph "):
-                    graphs[mu.id] = json.loads(why[len("graph "):])
-            mark = "killed  " if dead else ("equiv.  " if eq else "SURVIVED")
-            print(f"[{n}/{len(ms)}] {mark} {mu.id}" + (f"  <- {why}" if dead else f"  ({eq[:80]})" if eq else ""),
-                  flush=True)
-            if out and mu.id not in done:
-                out.write(json.dumps({"id": mu.id, "killed": dead, "why": why, "equivalent": eq}) + "\n")
-                out.flush()
+            outcomes.add(mu, dead, why, eq)
+            print(_outcome_line(n, len(ms), mu, dead, why, eq), flush=True)
+            if mu.id not in done:
+                log.write({"id": mu.id, "killed": dead, "why": why, "equivalent": eq})
     finally:
         fresh.close()                                 # kills the children still running when interrupted
-        if out:
-            out.close()
+        log.close()
+    return outcomes
+
+
+def _report(o: _Outcomes, ms: list[Mutant], stale: list[str], stages: tuple[str, ...], args: argparse.Namespace,
+            wall: float) -> int:
+    """The survivors, the equivalents to delist, the score; the exit status."""
     order = {m.id: i for i, m in enumerate(ms)}
-    survived.sort(key=lambda m: order[m.id])
-    wall = time.perf_counter() - t0
-    considered = len(ms) - len(eq_survived)
-    score = 100.0 * len(killed) / considered if considered else 100.0
+    o.survived.sort(key=lambda m: order[m.id])
+    considered = len(ms) - len(o.eq_survived)
+    score = 100.0 * len(o.killed) / considered if considered else 100.0
     print()
-    same = _compare_graphs(graphs) if graphs else {}
-    for mu in survived:
+    _list_survivors(o, stale)
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(o.by_stage.items()))
+    print(f"mutants: {len(ms)}; killed {len(o.killed) + len(o.eq_killed)} ({kinds}); equivalent (listed, survived) "
+          f"{len(o.eq_survived)}; survived {len(o.survived)}")
+    print(f"mutation score: {len(o.killed)}/{considered} = {score:.1f}% of the non-equivalent mutants killed "
+          f"(goal {args.goal:g}%; stages {','.join(stages)}{'; golden files ignored' if args.no_golden else ''}; "
+          f"{wall:.0f} s)")
+    partial = bool(args.only or args.sample or args.ids)
+    return 0 if score >= args.goal and not o.eq_killed and not (stale and not partial) else 1
+
+
+def _list_survivors(o: _Outcomes, stale: list[str]) -> None:
+    """Each survivor (with its state graph compared, after stage 3), and the list's entries to delete."""
+    same = _compare_graphs(o.graphs) if o.graphs else {}
+    for mu in o.survived:
         print(f"SURVIVED {mu.id}{same.get(mu.id, '')}")
-    for mu in eq_survived:
+    for mu in o.eq_survived:
         if mu.id in same:
             print(f"equivalent {mu.id}{same[mu.id]}")
-    for mu, why in eq_killed:
+    for mu, why in o.eq_killed:
         print(f"LISTED AS EQUIVALENT BUT KILLED ({why}): {mu.id}: remove it from {EQUIVALENTS.name}")
     for s in stale:
         print(f"LISTED AS EQUIVALENT BUT NO SUCH MUTANT: {s}: remove it from {EQUIVALENTS.name}")
-    kinds = ", ".join(f"{k} {v}" for k, v in sorted(by_stage.items()))
-    print(f"mutants: {len(ms)}; killed {len(killed) + len(eq_killed)} ({kinds}); equivalent (listed, survived) "
-          f"{len(eq_survived)}; survived {len(survived)}")
-    print(f"mutation score: {len(killed)}/{considered} = {score:.1f}% of the non-equivalent mutants killed "
-          f"(goal {args.goal:g}%; stages {','.join(stages)}{'; golden files ignored' if args.no_golden else ''}; "
-          f"{wall:.0f} s)")
-    return 0 if score >= args.goal and not eq_killed and not (stale and not (args.only or args.sample or args.ids)) else 1
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except _Refused as e:
+        print(f"riftsim mutate: {e}", file=sys.stderr)
+        return e.code
+
+
+def _run(args: argparse.Namespace) -> int:
+    import statecharts
+
+    stages, quick = _stages(args)
+    _check_options(args, stages, quick)
+    everything = mutants(statecharts.MACHINES)
+    equivalents = _equivalents()
+    ms = _selected(args, everything)
+    if args.list:
+        return _list(ms, equivalents)
+    if args.same_graph:
+        return same_graph(ms, equivalents)
+    stale = sorted(set(equivalents) - {m.id for m in everything})
+    header = {"stages": list(stages), "golden": not args.no_golden, "commit": _commit()}
+    done, passed, kept = _resumed(args, header)
+    t0 = time.perf_counter()
+    base_killed, why = run_mutant(None, stages[:1], golden_check=not args.no_golden)
+    if base_killed:
+        raise _Refused(_unmutated_failure(stages[0], why, stages), 1)
+    plan = _plan(stages, ms, everything, done, passed)
+    outcomes = _execute(args, header, stages, ms, (done, passed, kept), plan, equivalents)
+    return _report(outcomes, ms, stale, stages, args, time.perf_counter() - t0)

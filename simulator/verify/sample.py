@@ -41,16 +41,12 @@ def walk(pos: Position, rng: random.Random, depth: int | None) -> list[Action]:
     turns = 0
     limit = LENGTH if depth is None else min(LENGTH, depth)
     while len(out) < limit and game.state.winner is None and turns < pos.turns:
-        g = game.state
-        acts = actions_of(g, pos.concede)
-        idle = [p for p in g.in_game() if Action("pass", p) not in acts]
-        if idle and rng.random() < REFUSED:
-            out.append(Action("pass", rng.choice(idle)))        # refused: the state does not change
-            continue
-        plays = [a for a in acts if a.kind not in RARE]
-        if not acts:
+        a, refused = _pick(game.state, pos, rng)
+        if a is None:
             break
-        a = rng.choice(plays if plays and rng.random() >= RARELY else acts)
+        if refused:
+            out.append(a)                                         # refused: the state does not change
+            continue
         try:
             game.apply(a, len(out) + 1)
         except (Loop, RulesBug):                                 # verify reports these; a path stops there
@@ -58,6 +54,18 @@ def walk(pos: Position, rng: random.Random, depth: int | None) -> list[Action]:
         out.append(a)
         turns += a.kind == "end-turn"
     return out
+
+
+def _pick(g, pos: Position, rng: random.Random) -> tuple[Action | None, bool]:
+    """(the next action of the path, whether it is a pass the rules refuse); (None, False) when none is legal."""
+    acts = actions_of(g, pos.concede)
+    idle = [p for p in g.in_game() if Action("pass", p) not in acts]
+    if idle and rng.random() < REFUSED:
+        return Action("pass", rng.choice(idle)), True
+    plays = [a for a in acts if a.kind not in RARE]
+    if not acts:
+        return None, False
+    return rng.choice(plays if plays and rng.random() >= RARELY else acts), False
 
 
 def sample(positions: list[Position], n: int, seed: int, depth: int | None = None) -> list[dict]:

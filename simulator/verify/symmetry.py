@@ -79,9 +79,14 @@ def interchangeable(g: State) -> tuple[str, ...]:
     others = {*g.cfg.order, *g.units, *g.cfg.cards, *(c for h in g.hands.values() for c in h),
               *g.ms.values(), *(inst for _leaf, inst in g.ms if inst not in g.bfs)}
     printed = repr((g.cfg.cards, [u.abilities for u in g.units.values()], [b.abilities for b in g.bfs.values()]))
-    names = tuple(n for n, b in g.bfs.items() if not b.abilities and not b.static_might and b.provider is None
+    names = tuple(n for n, b in g.bfs.items() if _plain(b)
                   and n not in others and repr(n) not in printed)     # a card that names it tells it apart
     return names if len(names) >= 2 else ()
+
+
+def _plain(b) -> bool:
+    """A battlefield with no abilities, no static might and no provider."""
+    return not b.abilities and not b.static_might and b.provider is None
 
 
 def plan(g: State) -> Plan | None:
@@ -121,6 +126,30 @@ def identity(g: State) -> tuple:
     p = plan(g)
     if p is None:
         return k
+    sig = _signature(g, p, k)
+    groups, tied = _alike(sig)
+    # Tied battlefields have no card whose place they are and equal machine states: renaming them among themselves
+    # changes the key only where another part names them (the chain, a choice, facedown cards...).
+    order = tuple([s[2] for s in sig])
+    if order == p.names and not tied:
+        return k
+    texts = {i: repr(k[i]) for i in _NAMING if k[i]}   # where a name may be (C-level: cheaper than a walk)
+    if tied and any(repr(n) in texts[i] for i in _UNSIGNED if i in texts for n in tied) and \
+            prod(factorial(len(grp)) for grp in groups) <= ORDERS:
+        return _least(k, p, groups, texts)
+    return k if order == p.names else _renamed(k, p, order, texts)
+
+
+def _least(k: tuple, p: Plan, groups: list[tuple[str, ...]], texts: dict[int, str]) -> tuple:
+    """The least key over every order of the battlefields that keeps the groups' order (alike ones permuted)."""
+    orders: list[tuple[str, ...]] = [()]
+    for grp in groups:
+        orders = [o + perm for o in orders for perm in permutations(grp)]
+    return min((k if o == p.names else _renamed(k, p, o, texts) for o in orders), key=_bytes)
+
+
+def _signature(g: State, p, k: tuple) -> list[tuple]:
+    """Per battlefield, sorted: (what is at it, its place in the setup, its name)."""
     ms, bk = k[_MS], k[_BFS]
     here: dict[str, list] = {n: [] for n in p.names}
     for u in g.units.values():               # in the trash too: a card's last place may be read (359.3.f.2)
@@ -133,6 +162,11 @@ def identity(g: State) -> tuple:
         sig.append(((tuple([ms[i] for i in p.ms[n]]), b[1] or "", b[2] or "", b[3], sorted(here[n]),
                      g.active == n, g.scored.get(n) or "", n in g.blocked), p.place[n], n))
     sig.sort()
+    return sig
+
+
+def _alike(sig: list[tuple]) -> tuple[list[tuple[str, ...]], set[str]]:
+    """The battlefields in runs of equal signatures (in order), and those in a run of more than one (tied)."""
     groups: list[tuple[str, ...]] = []
     tied: set[str] = set()
     i = 0
@@ -144,19 +178,7 @@ def identity(g: State) -> tuple:
         if j - i > 1:
             tied.update(groups[-1])
         i = j
-    # Tied battlefields have no card whose place they are and equal machine states: renaming them among themselves
-    # changes the key only where another part names them (the chain, a choice, facedown cards...).
-    order = tuple([s[2] for s in sig])
-    if order == p.names and not tied:
-        return k
-    texts = {i: repr(k[i]) for i in _NAMING if k[i]}   # where a name may be (C-level: cheaper than a walk)
-    if tied and any(repr(n) in texts[i] for i in _UNSIGNED if i in texts for n in tied) and \
-            prod(factorial(len(grp)) for grp in groups) <= ORDERS:
-        orders: list[tuple[str, ...]] = [()]
-        for grp in groups:
-            orders = [o + perm for o in orders for perm in permutations(grp)]
-        return min((k if o == p.names else _renamed(k, p, o, texts) for o in orders), key=_bytes)
-    return k if order == p.names else _renamed(k, p, order, texts)
+    return groups, tied
 
 
 def _bytes(k: tuple) -> bytes:
@@ -183,10 +205,14 @@ def _renamed(k: tuple, p: Plan, order: tuple[str, ...], texts: dict[int, str]) -
     for i, text in texts.items():
         if any(r in text for r in olds):
             out[i] = _rename(k[i], m)
-    place = p.place
+    _resort(out, p)
+    return tuple(out)
+
+
+def _resort(out: list, p: Plan) -> None:
+    """The parts kept in the battlefields' setup order (or sorted), in that order again after a renaming."""
     for i in (_CHOOSING, _BLOCKED):
         if out[i]:
-            out[i] = tuple(sorted(out[i], key=place.__getitem__))
+            out[i] = tuple(sorted(out[i], key=p.place.__getitem__))
     if out[_SCORED]:
         out[_SCORED] = tuple(sorted(out[_SCORED]))
-    return tuple(out)
