@@ -28,6 +28,7 @@ PHASES = Machine(
         T("game_over", "BeginningStep", "GameOver", ("323.1", "194.2", "R12"), say="the game is over"),
         T("game_over", "Beginning", "GameOver", ("323.1", "194.2"), say="the game is over"),
         T("game_over", "Ending", "GameOver", ("323.1", "194.2", "319"), say="the game is over"),
+        T("game_over", "Draw", "GameOver", ("431.3.c", "431.3.c.1"), say="the game is over"),
     ),
     final=("GameOver",),
     rules=("315", "316", "317"),

@@ -96,7 +96,7 @@ def test_show_all_prints_every_key_and_never_fails(tmp_path):
 @pytest.mark.parametrize("show, message", [
     ("[priority, who]", "show: unknown key who (known: state, turn, focus, priority, chain, active, staged, "
                         "contested, controller, score, units, legal, players, winner, phase, energy, runes, "
-                        "hidden, gear, passed, decision, or all)"),
+                        "hidden, gear, hand, deck, trash, banished, passed, decision, or all)"),
     ("[]", "show: names at least one key, or all"),
     ("priority", "show: takes a list of keys or all, not the text priority (e.g. show: [priority])"),
 ])

@@ -52,13 +52,14 @@ BAD = {
     "unknown-top-key": (BASE + "colour: red\n",
                         "11: unknown key colour in a scenario (expected one of: name, mode, players, teams, "
                         "battlefields, control, score, units, gear, hands, cards, rulings, resources, assign, "
-                        "start, steps, pending, description, seed, rules, rules-version, source, audit)"),
+                        "start, decks, trash, banished, steps, pending, description, seed, rules, rules-version, "
+                        "source, audit)"),
     "unknown-step-key": (BASE.replace("to: North}", "to: North, speed: 3}"),
                          "9: unknown key speed in a move step (expected one of: do, player, illegal, units, to)"),
     "unknown-expect-key": (BASE.replace("expect: {focus: A,", "expect: {mood: A,"),
                            "10: unknown key mood in step 2's expect (expected one of: state, turn, focus, priority, "
                            "chain, active, staged, contested, controller, score, units, legal, players, winner, phase, energy, runes, hidden, gear, "
-                           "passed, events, no-events, decision)"),
+                           "hand, deck, trash, banished, passed, events, no-events, decision)"),
     "wrong-type": (BASE.replace("might: 2", "might: two"), "5: a1's might must be a whole number, not the text two"),
     "wrong-type-list": (BASE.replace("players: [A, B]", "players: A"), "2: players must be a list, not the text A"),
     "unknown-card-in-hand": (BASE.replace("[rune-prison]", "[rune-prisn]"),
@@ -91,7 +92,7 @@ BAD = {
     "ruling-id": (BASE + "rulings: {R3: x}\n", "11: unknown ruling R3: rulings with alternatives are R1, R2, R9, R11"),
     "custom-card-verb": (BASE + "cards:\n  x: {effect: [{teleport: {unit: target}}]}\n",
                          "12: unknown effect verb teleport (verbs: move, recall, stun, buff, en-garde, damage, kill, "
-                         "play-unit, add, counter, draw, extra-turn, play, banish, replay, ready, exhaust, give-keyword, ward)"),
+                         "play-unit, add, counter, draw, extra-turn, play, banish, return, discard, recycle, replay, ready, exhaust, give-keyword, ward)"),
     "custom-card-field": (BASE + "cards:\n  x: {effect: [{stun: {unit: target, for: 2}}]}\n",
                           "12: unknown key for in stun's fields (expected one of: unit)"),
     "target-field": (BASE + "  - {do: play, player: A, card: rune-prison, targets: {to: North}}\n",

@@ -187,15 +187,15 @@ steps:
 @pytest.mark.parametrize("text, line, why", [
     ("name: t\nplayers: [A, B]\nsteps: []\ncolour: red\n", 4,
      "unknown key colour in a scenario (expected one of: name, mode, players, teams, battlefields, control, score, "
-     "units, gear, hands, cards, rulings, resources, assign, start, steps, pending, description, seed, rules, "
-     "rules-version, source, audit)"),
+     "units, gear, hands, cards, rulings, resources, assign, start, decks, trash, banished, steps, pending, "
+     "description, seed, rules, rules-version, source, audit)"),
     ("name: t\nplayers: [A, B]\nsteps:\n  - {do: pass, player: A, speed: 3}\n", 4,
      "unknown key speed in a pass step (expected one of: do, player, illegal)"),
     ("name: t\nplayers: [A, B]\nunits: [{id: a1, owner: A, might: two}]\nsteps: []\n", 3,
      "a1's might must be a whole number, not the text two"),
     ("name: t\nplayers: [A, B]\ncards:\n  x: {effect: [{teleport: {unit: target}}]}\nsteps: []\n", 4,
      "unknown effect verb teleport (verbs: move, recall, stun, buff, en-garde, damage, kill, play-unit, add, "
-     "counter, draw, extra-turn, play, banish, replay, ready, exhaust, give-keyword, ward)"),
+     "counter, draw, extra-turn, play, banish, return, discard, recycle, replay, ready, exhaust, give-keyword, ward)"),
     ("name: t\nplayers: [A, B]\ncards:\n  x: {effect: [{buff: {unit: target, might: target}}]}\nsteps: []\n", 4,
      "buff might must be a whole number, not the text target: a number can't be a target (a player targets a "
      "unit, a place, a chain item or a player, 356)"),
@@ -213,7 +213,7 @@ steps:
     ("name: t\nplayers: [A, B]\ncards:\n  rune-prison: {type: spell}\nsteps: []\n", 4,
      "card rune-prison is already in the built-in catalogue: pick another id"),
     ("name: t\nplayers: [A, B]\nsteps:\n  - {do: choose, player: A}\n", 4,
-     "a choose step names either battlefield: (323.12) or option: yes | no (383.3.a)"),
+     "a choose step names one of battlefield: (323.12), option: yes | no (383.3.a) or card: (the card to discard, 422)"),
 ])
 def test_schema_errors_are_worded_for_a_user_with_their_line(text, line, why):
     with pytest.raises(ScenarioError) as e:
@@ -228,7 +228,7 @@ def test_positions_files_refuse_junk_keys_by_the_same_schema(tmp_path):
         load_positions(str(f))
     assert str(e.value) == (f"{f}:4: unknown key steps in a position (expected one of: name, mode, players, teams, "
                             "battlefields, control, score, units, gear, hands, cards, rulings, resources, assign, "
-                            "start, explore)")
+                            "start, decks, trash, banished, explore)")
     f.write_text("positions:\n  - name: x\n    players: [A, B]\n    explore: {turns: 1, depth: 3}\n", encoding="utf-8")
     with pytest.raises(ScenarioError, match=r":4: unknown key depth in explore \(expected one of: turns, concede, "):
         load_positions(str(f))

@@ -204,3 +204,25 @@ def test_the_prompt_completes_actions_cards_units_and_targets_and_keeps_history(
     finally:
         assert t.close() == 0
     assert "A play rune-prison unit=b1" in (tmp_path / "state" / "riftsim" / "history").read_text()
+
+
+def test_play_from_the_trash_and_a_discard_choice(tmp_path):
+    """Z3, Z4: `A play CARD from=trash` (419.1.a) and `A choose card CARD` while a discard waits (422)."""
+    assert parse_action("A play revenant from=trash") == Action("play", "A", card="revenant", origin="trash")
+    assert parse_action("A choose card jolt") == Action("choose", "A", card="jolt")
+    f = tmp_path / "z.yaml"
+    f.write_text(textwrap.dedent("""\
+        name: zones probe
+        players: [A, B]
+        battlefields: [North]
+        hands: {A: [purge, unit-1, unit-2]}
+        trash: {A: [revenant]}
+        cards:
+          purge: {type: spell, effect: [{discard: {count: 1}}]}
+          revenant: {type: unit, might: 3, play-from-trash: {}}
+        steps: []
+    """))
+    out = play(f, "A play revenant from=trash\nA play purge\nA pass\nB pass\nlegal A\nA choose card unit-2\n")
+    assert "1  A plays revenant from the trash  [353, 419.1.a]" in out
+    assert "  A: choose card unit-1, choose card unit-2, concede" in out
+    assert "5  A discards unit-2  [422]" in out

@@ -695,3 +695,18 @@ def test_the_french_page_draws_its_diagrams_in_french(driver, tmp_path):
     for m in diagrams.statecharts.MACHINES:
         svg = diagrams._strip_svg((root / f"{m.name}.svg").read_text(encoding="utf-8"))
         assert f'<template id="svg-{m.name}">{svg}</template>' in text, m.name
+
+
+def test_the_zones_are_drawn_where_a_file_models_them(driver, tmp_path):
+    """Z1: each player's hand, Main Deck (count and known top), trash and banishment, as they are at each step:
+    after the Burn Out of rule-431-burn-out-recycles-the-trash-and-the-draw-goes-on (431.2)."""
+    out = tmp_path / "zones.html"
+    assert main(["simulate", "-q", "scenarios/rule-431-burn-out-recycles-the-trash-and-the-draw-goes-on.yaml",
+                 "--html", str(out)]) == 0
+    open_page(driver, out)
+    first = driver.find_element("css selector", "[data-zone=A]").text
+    assert first == "A: hand [study] · Main Deck 2 cards [jolt, …] · trash [t7, jolt]"
+    driver.find_element("id", "last").click()
+    assert driver.find_element("css selector", "[data-zone=A]").text == \
+        "A: hand [jolt, card, t7] · Main Deck 1 cards [jolt, …] · trash [study]"
+    assert console_errors(driver) == []

@@ -14,6 +14,8 @@ actions (the scenario vocabulary, player first):
   A activate g1 add            activate an ability
   A order a1:brace             place your next simultaneous trigger (or several), first placed first (383.3.d)
   A choose yes | A choose no   decide an optional triggered ability as it is finalized (383.3.a)
+  A choose card jolt           the card to discard while a discard waits for A's choice (422)
+  A play revenant from=trash   play a card from the trash where something allows it (419.1.a)
   A target unit=b1             choose a triggered ability's targets as it is finalized (383.3.a)
   A activate b1 snare unit=a1  activate an ability, with its targets
 other commands:

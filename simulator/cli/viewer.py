@@ -76,6 +76,11 @@ CHROME = {
     "nobody": N_("nobody"),
     "base": N_("base"),
     "gone": N_("out of play"),
+    "zones": N_("Zones"),
+    "hand": N_("hand"),
+    "deck": N_("Main Deck"),
+    "banished": N_("banished"),
+    "cards": N_("cards"),
     "no_units": N_("no units"),
     "controller": N_("controlled by"),
     "uncontrolled": N_("uncontrolled"),
@@ -488,7 +493,19 @@ JS = r"""
       for (const u of st.gone) line.append(unitEl(u, ch));
       bases.append(line);
     }
+    if (st.zones) bases.append(zonesEl(st.zones));
     return el("div", {class: "box board"}, el("h2", {text: UI.board}), bfs, bases);
+  }
+  function zonesEl(z) {                                // Z1: each player's hand, deck, trash and banishment
+    const box = el("div", {"data-zones": ""}, el("b", {text: UI.zones}));
+    for (const p of Object.keys(z.hand)) {
+      const parts = [UI.hand + " [" + z.hand[p].join(", ") + "]"];
+      if (z.deck[p]) parts.push(UI.deck + " " + z.deck[p].count + " " + UI.cards + (z.deck[p].top.length ? " [" + z.deck[p].top.join(", ") + ", \u2026]" : ""));
+      parts.push(UI.trash + " [" + z.trash[p].join(", ") + "]");
+      if (z.banished[p].length) parts.push(UI.banished + " [" + z.banished[p].join(", ") + "]");
+      box.append(el("div", {"data-zone": p, translate: "no", text: p + ": " + parts.join(" \u00b7 ")}));
+    }
+    return box;
   }
   function chainBox(st, ch) {
     const box = el("div", {class: "box chain-box"}, el("h2", {}, UI.chain + " ",

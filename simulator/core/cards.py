@@ -17,14 +17,17 @@ VERBS: dict[str, tuple[str, ...]] = {
     "buff": ("unit", "might"),
     "en-garde": ("unit",),
     "damage": ("unit", "amount"),
-    "kill": ("unit",),
+    "kill": ("unit", "gear"),
     "play-unit": ("might", "at"),
     "add": ("energy",),
     "counter": ("item",),
-    "draw": ("count",),
+    "draw": ("count", "player"),
     "extra-turn": ("player",),
     "play": ("card", "at"),
-    "banish": ("unit",),
+    "banish": ("unit", "gear", "card"),
+    "return": ("unit", "gear", "card"),
+    "discard": ("count", "player", "card"),
+    "recycle": ("card", "count", "from", "player"),
     "replay": ("unit", "at"),
     "ready": ("unit",),
     "exhaust": ("unit",),
@@ -45,7 +48,7 @@ CONDITIONS = {"alone-here": False, "enemy-alone-here": False, "at-battlefield": 
               "might-at-least": True}
 SPEEDS = ("normal", "action", "reaction")
 #: the fields a card may leave to the player as ``target`` (356): units, places, chain items, players
-TARGET_FIELDS = ("unit", "to", "at", "item", "player")
+TARGET_FIELDS = ("unit", "to", "at", "item", "player", "card", "gear")
 TIMINGS = ("normal", "action", "reaction")
 TYPES = ("spell", "unit", "gear")
 #: keyword -> (takes a number, its default, the rule); see simulator/rules/keywords.py for what each does
@@ -89,6 +92,7 @@ class Card:
     keywords: tuple = ()          # ((name, value), ...), names from KEYWORDS
     name: str = ""                # the printed name of a real card ("" for the built-in test cards)
     unmodelled: str = ""          # what of the real card this model leaves out
+    trash_cost: int | None = None  # play-from-trash: it may be played from its owner's trash for this cost (Z4)
 
     def target_fields(self) -> tuple[str, ...]:
         """The fields the player names in ``targets`` when playing it, in order."""
@@ -181,7 +185,7 @@ def to_ability(a: dict) -> Ability:
     return Ability(a["name"], a.get("trigger"), bool(a.get("activated")), to_effect(a.get("effect")), static,
                    condition=to_condition(a.get("if")), once=bool(a.get("once-per-turn")),
                    speed=a.get("speed", "normal"), exhaust=bool(a.get("exhaust")), by=a.get("by", "any"),
-                   cost=int(a.get("cost", 0)))
+                   cost=int(a.get("cost", 0)), play_from=(a.get("static") or {}).get("may-play-from", ""))
 
 
 def to_card(cid: str, d: dict, name: str = "", unmodelled: str = "") -> Card:
@@ -190,7 +194,8 @@ def to_card(cid: str, d: dict, name: str = "", unmodelled: str = "") -> Card:
     return Card(cid, d.get("type", "spell"), d.get("timing", "normal"), to_effect(d.get("effect")),
                 int(d.get("might", 0)), abilities, d.get("text", ""), bool(d.get("friendly", False)),
                 cost=int(d.get("cost", 0)), keywords=to_keywords(d.get("keywords")), name=name,
-                unmodelled=unmodelled)
+                unmodelled=unmodelled,
+                trash_cost=None if "play-from-trash" not in d else int((d["play-from-trash"] or {}).get("energy", 0)))
 
 
 def to_keywords(v) -> tuple:

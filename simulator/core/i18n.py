@@ -36,7 +36,7 @@ from pathlib import Path
 DOMAIN = "riftsim"
 LOCALEDIR = Path(__file__).resolve().parents[1] / "locale"
 #: values that are words of the trace, not names: translated under the context "value"
-VALUE_WORDS = ("base", "showdown", "combat", "attacker", "defender", "exhausted", "readied")
+VALUE_WORDS = ("base", "showdown", "combat", "attacker", "defender", "exhausted", "readied", "hand", "trash", "deck")
 #: forms a translation may ask for with {field:FORM} (context value:FORM; "*" is the pattern for any value)
 VALUE_FORMS = (("a", "showdown"), ("a", "combat"), ("at", "base"), ("at", "*"), ("to", "base"), ("to", "*"))
 

@@ -101,6 +101,7 @@ class Ability:
     exhaust: bool = False           # activated: exhausting the source is its cost
     by: str = "any"                 # on-chosen: chosen by an enemy | friendly | any item
     cost: int = 0                   # energy (paid only where resources are modelled)
+    play_from: str = ""             # a static permission: its controller may play their cards from there (Z4)
 
     @property
     def optional(self) -> bool:
@@ -135,7 +136,7 @@ class Unit:
         self.damage = 0
         self.exhausted = False
         self.abilities = abilities
-        self.zone = "board"           # board, trash, banished, removed (from the game, or a token that ceased to exist)
+        self.zone = "board"           # board, hand, deck, trash, banished, removed (from the game, or a token that ceased to exist)
         self.designation: str | None = None   # attacker / defender during combat
         self.card = card
         self.kind = kind              # unit or gear
@@ -225,6 +226,7 @@ class Item:
     ready: bool = False       # a unit being played enters ready (Accelerate paid, 805)
     hidden_at: str | None = None  # played from facedown there, or the play trigger of such a card: its choices
                                   # are limited to that battlefield (811.1.d.2)
+    entry: str | None = None  # the zone entry it was played from when that is not its card name (an id, Z1)
 
     def but(self, **changes) -> "Item":
         """A copy with ``changes`` (``dataclasses.replace`` without its per-call field inspection)."""
@@ -239,8 +241,9 @@ class Item:
         return f"{self.source}:{self.name}"
 
     def key(self) -> tuple:
-        return (self.name, self.controller, self.kind, self.targets, self.finalized, self.source, self.unordered,
-                self.ask, self.there, self.ready, self.hidden_at)
+        k = (self.name, self.controller, self.kind, self.targets, self.finalized, self.source, self.unordered,
+             self.ask, self.there, self.ready, self.hidden_at)
+        return k if self.entry is None else k + (self.entry,)
 
 
 @dataclass(frozen=True)
@@ -301,6 +304,9 @@ class Config:
     rt: Any = field(default=None, compare=False, repr=False)   # the Runtime (core.machines), set by setup.build
     resources: dict | None = None          # player -> runes they own, when the file has resources: (354)
     manual: bool = False                   # assign: manual (465.2.c): players assign their combat damage
+    zones: bool = False                    # the file models its zones (decks:, trash: or banished:; Z1)
+    ids: dict = field(default_factory=dict)   # zone entry id -> its card (``{id: h4, card: unit-2}``, Z1)
+    start_cards: int = 0                   # the cards of the starting position (zones.census), with zones only
 
     def __post_init__(self) -> None:
         self.team_of = {p: i for i, t in enumerate(self.teams) for p in t}
@@ -320,7 +326,7 @@ class State:
                  "drawn", "energy", "counters", "extra", "invited", "dirty", "focus_due", "special",
                  "handoff", "trace", "step", "uid", "coverage", "events_on", "changed", "recalled",
                  "arrivals", "normal", "left", "batch", "blocked", "runes", "hidden", "assigned", "once", "resolving", "own",
-                 "hk", "uk", "sk", "fresh")
+                 "piles", "made", "hk", "uk", "sk", "fresh")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -340,6 +346,8 @@ class State:
         self.bfs: dict[str, Battlefield] = {}
         self.hands: dict[str, list[str]] = {}     # shared with clones: written only through set_hand()
         self.hk: tuple | None = None              # the hands' part of key(), cached: set_hand() clears it
+        self.piles: dict[tuple[str, str], tuple[str, ...]] = {}   # (deck|trash|banished, player) -> entries (Z1)
+        self.made = 0                             # cards rules created less those they removed (zones.census)
         self.uk: tuple | None = None              # the units' part of key(), cached: edit() and add_unit() clear it
         self.sk: tuple | None = None              # (in_game(), the score's part of key()), cached: add_score() clears it
         self.score: dict[str, int] = {}           # per player (shared by a team in magma-chamber)
@@ -382,6 +390,7 @@ class State:
         self.own = set()                    # ... in both states: neither may write a shared unit in place
         s.bfs = {k: _copy_bf(b, Battlefield) for k, b in self.bfs.items()}     # = b.clone()
         s.hands = dict(self.hands)          # copy-on-write: a hand is replaced (set_hand), never changed in place
+        s.piles = dict(self.piles)          # each pile is a tuple, replaced (set_pile)
         s.score = dict(self.score)
         s.scored = dict(self.scored)
         s.drawn = dict(self.drawn)
@@ -440,11 +449,26 @@ class State:
         self.fresh &= KEEP[part]
 
     def hands_key(self) -> tuple:
-        """The hands as :meth:`key` holds them (each sorted), cached until :meth:`set_hand` changes one."""
+        """The hands as :meth:`key` holds them (each sorted), cached until :meth:`set_hand` changes one; in a
+        game that models its zones (Z1), the decks (top first), trash (in order) and banishment (sorted) follow,
+        each under its zone's name (a version 2 game's key is unchanged)."""
         hk = self.hk
         if hk is None:
-            hk = self.hk = tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()])
+            hk = tuple([(p, tuple(sorted(h))) for p, h in self.hands.items()])
+            if self.cfg.zones:
+                hk += tuple([(z, p, tuple(sorted(c)) if z == "banished" else c)
+                             for (z, p), c in sorted(self.piles.items())])
+            self.hk = hk
         return hk
+
+    def pile(self, zone: str, p: str) -> tuple[str, ...]:
+        """``p``'s ``zone`` (deck: top first; trash: in the order the cards arrived; banished)."""
+        return self.piles.get((zone, p), ())
+
+    def set_pile(self, zone: str, p: str, cards: tuple[str, ...]) -> None:
+        """``p``'s ``zone`` becomes ``cards``: every change to a deck, trash or banishment goes through here."""
+        self.piles[(zone, p)] = tuple(cards)
+        self.hk = None
 
     def set_hand(self, p: str, cards: list[str]) -> None:
         """``p``'s hand becomes ``cards`` (a new list): hands are shared between a state and its clones
@@ -614,8 +638,8 @@ KEY_PARTS = ("ms", "turn", "priority", "focus", "passed", "focus_passed", "chain
 _SHARED = ("cfg", "turn", "priority", "focus", "passed", "focus_passed", "chain_by", "attacker",
            "defender", "choosing", "invited", "dirty", "focus_due", "special", "handoff",
            "step", "uid", "coverage", "events_on", "changed", "recalled", "arrivals", "normal", "left", "batch",
-           "blocked", "hidden", "assigned", "once", "resolving", "hk", "uk", "sk", "fresh")
-_COPIED = ("ms", "chain", "units", "bfs", "hands", "score", "scored", "drawn", "energy", "counters", "extra",
+           "blocked", "hidden", "assigned", "once", "resolving", "made", "hk", "uk", "sk", "fresh")
+_COPIED = ("ms", "chain", "units", "bfs", "hands", "piles", "score", "scored", "drawn", "energy", "counters", "extra",
            "trace", "runes", "own")            # containers: State.clone copies each one
 assert set(_SHARED) | set(_COPIED) == set(State.__slots__), "State.clone must share or copy every slot"
 _copy_shared = _copier(_SHARED)

@@ -20,7 +20,7 @@ import shlex
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import Callable
+from typing import Any, Callable
 
 from statecharts import timing
 from statecharts.citations import cite
@@ -30,8 +30,8 @@ from simulator.core.cards import keyword
 from simulator.core.errors import IllegalAction, RiftsimError, need
 from simulator.core.log import N_, fire, log
 from simulator.core.model import Item, State
-from simulator.game.decision import PRIORITY, Decision
-from simulator.rules import concede as conceding, damage, hidden as facedown
+from simulator.game.decision import PRIORITY, Decision, discarding
+from simulator.rules import concede as conceding, damage, hidden as facedown, zones
 from simulator.rules.chain import pass_priority, put_on_chain
 from simulator.rules.cleanup import open_at
 from simulator.rules.combat import record_assignment
@@ -39,6 +39,7 @@ from simulator.rules.moves import combat_outsider, destination_problem, standard
 from simulator.rules.resources import available, cost_of, pay
 from simulator.rules.targets import check_targets, pool, target_fields, target_options, target_pool
 from simulator.rules.triggers import deciding, drop_item, order_triggers, replace_item, unordered_labels
+from simulator.rules.zones import card_of, trash_cost
 
 
 class ParseError(RiftsimError):
@@ -64,6 +65,7 @@ class Action:
     damage: tuple[tuple[str, int], ...] = ()   # assign: (unit, amount) pairs (465.2.c)
     accelerate: bool = False         # play: pay Accelerate's extra cost to enter ready (805)
     hidden: bool = False             # play: from a facedown card at a battlefield (811.1.d), not the hand
+    origin: str | None = None        # play, hide: "trash": from the player's trash (Z4), not the hand
 
     def summary(self) -> str:
         """The action as the scenario format's ``legal`` lists it (one entry per card or unit set)."""
@@ -119,6 +121,7 @@ class ActionKind:
     fix: Callable[[dict], dict] = lambda params: params   # text words -> parameters, where a word decides
     text: Callable[[Action, "ActionKind"], str] = _words  # the summary
     shape: Callable[[State, Action], None] = lambda g, a: None   # what else its shape needs (a play's card)
+    prefix: tuple[tuple[str, str], ...] = ()   # text form: a leading word naming the parameter the next word gives
 
     def summary(self, a: Action) -> str:
         return self.text(a, self)
@@ -126,11 +129,24 @@ class ActionKind:
     @property
     def takes(self) -> tuple[str, ...]:
         """The :class:`Action` fields it takes (every other field keeps its default)."""
-        return tuple(FIELD_OF.get(p, p) for p, _ in self.params)
+        return tuple(f for p, vk in self.params for f in FIELDS_OF.get(vk, (FIELD_OF.get(p, p),)))
 
 
 #: a parameter whose Action field is named differently (``from: hidden`` -> ``hidden=True``)
 FIELD_OF = {"from": "hidden"}
+#: the Action fields a ``from:`` parameter sets, by its kind of value: a play's (``from: hidden`` -> ``hidden``,
+#: ``from: trash`` -> ``origin``), a hide's (``from: trash`` -> ``origin``, refused as it is checked: 811.1.c.1)
+FIELDS_OF = {"from": ("hidden", "origin"), "trash": ("origin",)}
+
+
+def from_fields(v) -> dict:
+    """The Action fields a ``from:`` sets: a facedown card (811.1.d) or the trash (Z4); the hand sets none."""
+    return {"hidden": True} if v == "hidden" else {"origin": "trash"} if v == "trash" else {}
+
+
+def from_value(a: Action) -> str | None:
+    """``from:`` back from an action's fields (None: the hand)."""
+    return "hidden" if a.hidden else a.origin
 #: the parameters that hold a list of words (written first, as many as given, in the text form)
 LISTS = ("units", "triggers")
 
@@ -325,7 +341,7 @@ def shut_move(g: State, p: str, st: str, a: Action) -> bool:
 def check_play(g: State, a: Action, d: Decision, st: str) -> None:
     p = a.player
     name = need(a.card, "play's card")
-    card = g.cfg.cards.get(name)
+    card = g.cfg.cards.get(card_of(g, name))
     kw, where_hidden = _play_source(g, a, card)
     if card is None:                         # pragma: no cover - _play_source refuses an unknown card
         raise IllegalAction(f"{a.card} is not in {p}'s hand", cite("actions.not-hand-2"))
@@ -339,7 +355,7 @@ def check_play(g: State, a: Action, d: Decision, st: str) -> None:
         raise IllegalAction(f"{a.card} has no Accelerate", cite("actions.has-no-accelerate"))
     check_targets(g, p, a.targets, card.target_fields(), name, card.friendly, hidden_at=where_hidden)
     if g.cfg.resources is not None:
-        cost = cost_of(card, accelerate=a.accelerate, hidden=a.hidden)
+        cost = play_cost(g, a, card)
         if cost > available(g, p):
             raise IllegalAction(f"{a.card} costs {cost} energy; {p} has {g.energy.get(p, 0)} in the pool and "
                                 f"{g.runes.get(p, 0)} ready runes", cite("actions.costs-energy-has-pool-ready-2"))
@@ -349,6 +365,9 @@ def _play_source(g: State, a: Action, card) -> tuple[str, str | None]:
     """Where the card is played from (the hand, or facedown, 811.1.d): its timing, and where it was hidden."""
     p, name = a.player, need(a.card, "play's card")
     kw = card.timing if card is not None else "normal"
+    if a.origin == "trash":
+        _check_from_trash(g, a, card)
+        return kw, None
     if not a.hidden:
         if card is None or name not in g.hands.get(p, []):
             raise IllegalAction(f"{a.card} is not in {p}'s hand", cite("actions.not-hand-2"))
@@ -361,6 +380,22 @@ def _play_source(g: State, a: Action, card) -> tuple[str, str | None]:
     if e[3]:
         raise IllegalAction(f"{a.card} was hidden this turn: it can be played from the next turn", cite("actions.was-hidden-turn-can-played"))
     return max(kw, timing.KEYWORD_TIMING["hidden"][0], key=_SPEED.__getitem__), e[0]
+
+
+def _check_from_trash(g: State, a: Action, card) -> None:
+    """Z4: a card in the player's own trash, played only where something lets them (419.1.a)."""
+    p = a.player
+    if card is None or a.card not in g.pile("trash", p):
+        raise IllegalAction(f"{a.card} is not in {p}'s trash", cite("actions.not-in-trash"))
+    if trash_cost(g, p, card) is None:
+        raise IllegalAction(f"nothing lets {p} play {a.card} from the trash", cite("actions.nothing-lets-play-from-trash"))
+
+
+def play_cost(g: State, a: Action, card) -> int:
+    """The energy a play costs (354): from the trash, the cost that a permission or the card's own
+    ``play-from-trash`` sets (Z4)."""
+    return cost_of(card, accelerate=a.accelerate, hidden=a.hidden,
+                   base=trash_cost(g, a.player, card) if a.origin == "trash" else None)
 
 
 def _check_unit_place(g: State, a: Action, card, where_hidden: str | None) -> None:
@@ -402,7 +437,24 @@ def offer_play(g: State, p: str, d: Decision) -> list[Action]:
         else:
             out += [_act("play", p, card=cid, targets=tuple(zip(fields, combo)))
                     for combo in product(*[target_pool(g, f, board) for f in fields])]
-    return out + _offer_facedown(g, p, board)
+    return out + _offer_trash(g, p, board) + _offer_facedown(g, p, board)
+
+
+def _offer_trash(g: State, p: str, board: list[str]) -> list[Action]:
+    """Z4: ``play CARD from trash`` for each card in ``p``'s trash that something lets them play from there
+    (each candidate checked like a play from the hand); never a hide."""
+    out: list[Action] = []
+    for cid in dict.fromkeys(g.pile("trash", p)):
+        card = g.cfg.cards.get(card_of(g, cid))
+        if card is None or trash_cost(g, p, card) is None:
+            continue
+        if card.type == "unit":
+            out += [_act("play", p, card=cid, at=where, origin="trash") for where in ("base", *g.bfs)]
+        else:
+            fields = card.target_fields()
+            out += [_act("play", p, card=cid, targets=tuple(zip(fields, combo)), origin="trash")
+                    for combo in product(*[target_pool(g, f, board) for f in fields])]
+    return out
 
 
 def _offer_facedown(g: State, p: str, board: list[str]) -> list[Action]:
@@ -430,8 +482,22 @@ PLAYS = {(False, False): N_("{player} plays {card}"), (True, False): N_("{player
 def perform_play(g: State, a: Action) -> None:
     p = a.player
     name = need(a.card, "play's card")
-    card = g.cfg.cards[name]
-    at = a.at or "base"
+    card = g.cfg.cards[card_of(g, name)]
+    at = _take_played(g, a, name, card.type == "unit")
+    g.invited = None
+    pay(g, p, play_cost(g, a, card), name + (" and its Accelerate" if a.accelerate else ""))
+    ready = keyword(card.keywords, "accelerate") is not None and (a.accelerate or g.cfg.resources is None)
+    item = Item(g.next_uid(), card.id, p, card.type, card.effect, targets=a.targets, card=card.id,
+                immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready,
+                hidden_at=at if a.hidden and card.type != "spell" else None,   # its play effect (811.1.d.2)
+                entry=name if name != card.id else None)
+    put_on_chain(g, item, "card")
+
+
+def _take_played(g: State, a: Action, name: str, unit: bool) -> str:
+    """The played card leaves where it was for the chain (354.1): a facedown card (its battlefield is where a unit
+    enters, 811.1.d), the trash (Z4) or the hand; its trace line. Returns where a unit is played."""
+    p, at = a.player, a.at or "base"
     if a.hidden:
         e = need(facedown.entry(g, p, name, a.at), "the facedown card")
         facedown.take(g, e)
@@ -439,20 +505,15 @@ def perform_play(g: State, a: Action) -> None:
         log(g, "{player} plays {card} from facedown at {at} ({targets})" if a.targets else
             "{player} plays {card} from facedown at {at}", cite("engine.plays-from-facedown"), p, card=name, at=at,
             targets=_targets(a))
-    else:
-        hand = list(g.hands[p])
-        hand.remove(name)
-        g.set_hand(p, hand)
-        log(g, PLAYS[card.type == "unit", bool(a.targets)], cite("engine.plays"), p, card=name, at=at,
+    elif a.origin == "trash":
+        zones.to_chain(g, p, "trash", name)
+        log(g, "{player} plays {card} from the trash ({targets})" if a.targets else
+            "{player} plays {card} from the trash", cite("engine.plays-from-trash"), p, card=name,
             targets=_targets(a))
-    g.invited = None
-    pay(g, p, cost_of(card, accelerate=a.accelerate, hidden=a.hidden),
-        name + (" and its Accelerate" if a.accelerate else ""))
-    ready = keyword(card.keywords, "accelerate") is not None and (a.accelerate or g.cfg.resources is None)
-    item = Item(g.next_uid(), name, p, card.type, card.effect, targets=a.targets, card=name,
-                immediate=card.type in ("unit", "gear"), might=card.might, at=at, ready=ready,
-                hidden_at=at if a.hidden and card.type != "spell" else None)   # its play effect (811.1.d.2)
-    put_on_chain(g, item, "card")
+    else:
+        zones.to_chain(g, p, "hand", name)
+        log(g, PLAYS[unit, bool(a.targets)], cite("engine.plays"), p, card=name, at=at, targets=_targets(a))
+    return at
 
 
 def shut_play(g: State, p: str, st: str, a: Action) -> bool:
@@ -466,7 +527,7 @@ def shut_play(g: State, p: str, st: str, a: Action) -> bool:
 def shape_play(g: State, a: Action) -> None:
     """A play names a card of this game, ``at`` only for a unit (or from facedown), its card's own target
     fields, each once (353, 356)."""
-    card = g.cfg.cards.get(need(a.card, "play's card"))
+    card = g.cfg.cards.get(card_of(g, need(a.card, "play's card")))
     if card is None:
         raise IllegalAction(f"{a.card} is not a card of this game", cite("actions.not-card-game"))
     if a.at is not None and card.type != "unit" and not a.hidden:
@@ -482,7 +543,7 @@ def shape_play(g: State, a: Action) -> None:
 
 
 def summary_play(a: Action, row: ActionKind) -> str:
-    return f"play {a.card}" + (" from hidden" if a.hidden else "")
+    return f"play {a.card}" + (" from hidden" if a.hidden else " from trash" if a.origin else "")
 
 
 # -- hide (811.1.b) ------------------------------------------------------------------------------------------------
@@ -491,7 +552,10 @@ def check_hide(g: State, a: Action, d: Decision, st: str) -> None:
     """811.1.b: a card with Hidden, from the hand, at a battlefield its controller controls with no facedown
     card of theirs, on their own turn in Neutral Open while holding priority (no chain)."""
     p = a.player
-    card = g.cfg.cards.get(a.card) if a.card is not None else None
+    card = g.cfg.cards.get(card_of(g, a.card)) if a.card is not None else None
+    if a.origin == "trash":
+        raise IllegalAction("Hidden lets a card be hidden from the hand only; a permission to play from the trash "
+                            "does not allow hiding", cite("actions.hide-from-hand-only"))
     if card is None or a.card not in g.hands.get(p, []):
         raise IllegalAction(f"{a.card} is not in {p}'s hand", cite("actions.not-hand"))
     if keyword(card.keywords, "hidden") is None:
@@ -516,6 +580,10 @@ def offer_hide(g: State, p: str, d: Decision) -> list[Action]:
 
 def perform_hide(g: State, a: Action) -> None:
     facedown.hide(g, a.player, need(a.card, "hide's card"), need(a.at, "hide's battlefield"))
+
+
+def summary_hide(a: Action, row: ActionKind) -> str:
+    return _words(a, row) + (" from trash" if a.origin else "")
 
 
 # -- activate (377, 381, 429) ------------------------------------------------------------------------------------
@@ -588,8 +656,10 @@ def check_choose(g: State, a: Action, d: Decision, st: str) -> None:
         if a.battlefield not in g.choosing:
             raise IllegalAction(f"{a.battlefield} is not among the candidates ({', '.join(g.choosing)})", cite("actions.not-among-candidates"))
         return
-    if a.option is None:
+    if a.option is None and a.card is None:
         raise IllegalAction("there is no choice of battlefield to make", cite("actions.there-no-choice-battlefield-make"))
+    if d.kind == "choose" and discarding(g) is not None:
+        return _check_discard_choice(g, a, d)
     if d.kind == "choose":
         it = need(g.resolving, "the resolving item").item
         if p != it.controller:
@@ -600,6 +670,18 @@ def check_choose(g: State, a: Action, d: Decision, st: str) -> None:
     it = _deciding(g, a)
     if a.option not in ("yes", "no"):
         raise IllegalAction("a may is decided with option yes or no", cite("actions.may-decided-with-option-yes"))
+
+
+def _check_discard_choice(g: State, a: Action, d: Decision) -> None:
+    """422 (Z3): a discard of cards that differ waits for its player's choice of a card in their hand."""
+    who, item = need(d.player, "the discarder"), d.item
+    if a.card is None:
+        raise IllegalAction(f"{who} must first choose the card to discard for {item}; nobody has priority",
+                            cite("actions.must-first-choose-discard"))
+    if a.player != who:
+        raise IllegalAction(f"only {who} chooses the card to discard", cite("actions.only-discarder-chooses"))
+    if a.card not in d.options:
+        raise IllegalAction(f"{a.card} is not in {who}'s hand", cite("actions.discard-not-in-hand"))
 
 
 def _deciding(g: State, a: Action):
@@ -615,12 +697,19 @@ def _deciding(g: State, a: Action):
 def offer_choose(g: State, p: str, d: Decision) -> list[Action]:
     if d.kind == "battlefield":
         return [_act("choose", p, battlefield=b) for b in d.options]
+    if d.kind == "choose" and discarding(g) is not None:         # the card to discard (422, Z3)
+        return [_act("choose", p, card=c) for c in d.options]
     return [_act("choose", p, option="yes"), _act("choose", p, option="no")]
 
 
 def perform_choose(g: State, a: Action) -> None:
     p = a.player
-    if a.option is None:
+    if a.card is not None:
+        r = need(g.resolving, "the resolving item")
+        log(g, "{player} chooses {card} to discard ({item})", cite("engine.chooses-discard"), p, card=a.card,
+            item=r.item.name)
+        fire(g, "chain", "decide", item=r.item.name, player=p, option=a.card)
+    elif a.option is None:
         log(g, "{player} chooses {bf}", cite("engine.chooses"), p, bf=a.battlefield)
         open_at(g, need(a.battlefield, "choose's battlefield"))
     elif g.ms[("chain", None)] == ChainState.ResolveChoice:
@@ -641,12 +730,14 @@ def perform_choose(g: State, a: Action) -> None:
 
 
 def idle_choose(a: Action) -> Idle:
-    if a.option is None:
+    if a.option is None and a.card is None:
         return (0, "there is no choice of battlefield to make", cite("actions.there-no-choice-battlefield-make"))
     return (3, "there is no optional ability to decide", cite("actions.there-no-optional-ability-decide"))
 
 
 def summary_choose(a: Action, row: ActionKind) -> str:
+    if a.card is not None:
+        return f"choose card {a.card}"
     return f"choose {a.option}" if a.option is not None else f"choose {a.battlefield}"
 
 
@@ -761,9 +852,10 @@ KINDS: dict[str, ActionKind] = {k.name: k for k in (
                perform_activate, "activate needs a source and an ability: A activate g1 add"),
     ActionKind("pass", (), (), cite("actions.shapes-pass"), (), PRIORITY, check_pass, _just("pass"), perform_pass,
                "pass takes nothing after it", shut=shut_pass),
-    ActionKind("choose", (("battlefield", "battlefield"), ("option", "option")), (), cite("actions.shapes-choose"),
-               ("battlefield",), ("battlefield", "choose", "may"), check_choose, offer_choose, perform_choose,
-               "choose needs a battlefield, or yes / no", idle=idle_choose, fix=fix_choose, text=summary_choose),
+    ActionKind("choose", (("battlefield", "battlefield"), ("option", "option"), ("card", "entry")), (),
+               cite("actions.shapes-choose"), ("battlefield",), ("battlefield", "choose", "may"), check_choose,
+               offer_choose, perform_choose, "choose needs a battlefield, yes / no, or card CARD", idle=idle_choose,
+               fix=fix_choose, text=summary_choose, prefix=(("card", "card"),)),
     ActionKind("concede", (), (), cite("actions.shapes-concede"), (), (), _no_check, _nothing, perform_concede,
                "concede takes nothing after it"),
     ActionKind("end-turn", (), (), cite("actions.shapes-end-turn"), (), PRIORITY, check_end_turn, _just("end-turn"),
@@ -782,9 +874,9 @@ KINDS: dict[str, ActionKind] = {k.name: k for k in (
                check_assign, offer_assign, perform_assign, "assign names units and amounts: B assign a1=2 a2=1",
                named_needed=True,
                idle=_always(4, "there is no combat damage to assign now", cite("actions.there-no-combat-damage-assign"))),
-    ActionKind("hide", (("card", "card"), ("at", "battlefield")), ("card", "at"), cite("actions.shapes-hide"),
-               ("card", "at"), PRIORITY, check_hide, offer_hide, perform_hide,
-               "hide needs a card and a battlefield: A hide 'Back Off' North"),
+    ActionKind("hide", (("card", "card"), ("at", "battlefield"), ("from", "trash")), ("card", "at"),
+               cite("actions.shapes-hide"), ("card", "at"), PRIORITY, check_hide, offer_hide, perform_hide,
+               "hide needs a card and a battlefield: A hide 'Back Off' North", text=summary_hide),
 )}
 
 
@@ -792,6 +884,9 @@ def must_first(g: State, d: Decision) -> IllegalAction:
     """The refusal of an action that does not answer the decision ``d`` now due (nobody has priority)."""
     if d.kind == "battlefield":
         return IllegalAction(f"{g.turn} must first choose which staged showdown or combat opens", cite("actions.must-first-choose-which-staged"))
+    if d.kind == "choose" and discarding(g) is not None:
+        return IllegalAction(f"{d.player} must first choose the card to discard for {d.item}; nobody has priority",
+                             cite("actions.must-first-choose-discard"))
     if d.kind == "choose":
         return IllegalAction(f"{d.player} must first decide whether {d.item} does its optional part as it "
                              f"resolves; nobody has priority", cite("actions.must-first-decide-optional-part"))
@@ -836,7 +931,7 @@ def read(text: str, cards: dict | None = None) -> Action:
     plain = [w for w in rest if "=" not in w]
     named = _named(rest)
     given = dict(row.params)
-    if named and not set(given) & set(MAPPINGS):
+    if any(f not in given or f in row.words for f in named) and not set(given) & set(MAPPINGS):
         takes = [k for k, r in KINDS.items() if {p for p, _ in r.params} & set(MAPPINGS)]
         raise ParseError(f"{kind} takes no field=value ({', '.join(named)}): only {', '.join(takes[:-1])} and "
                          f"{takes[-1]} name fields")
@@ -855,6 +950,9 @@ def words_of(a: Action) -> list[str]:
     """The positional words of ``a``'s text form (its kind's ``words``; a list gives each item; choose's one
     word is its battlefield, or yes / no)."""
     out: list[str] = []
+    for word, f in KINDS[a.kind].prefix:
+        if getattr(a, f) is not None:
+            return [word, getattr(a, f)]
     for w in KINDS[a.kind].words:
         v = getattr(a, FIELD_OF.get(w, w))
         out += list(v) if isinstance(v, tuple) else [str(v if v is not None else a.option)]
@@ -876,6 +974,9 @@ def _named(rest: list[str]) -> dict[str, str]:
 
 def _positional(row: ActionKind, plain: list[str], named: bool) -> dict:
     """The kind's ``words`` from the plain words (a list parameter takes all but the words after it)."""
+    lead = dict(row.prefix)
+    if len(plain) == 2 and plain[0] in lead:
+        return {lead[plain[0]]: plain[1]}
     n = len(row.words)
     many = bool(row.words) and row.words[0] in LISTS
     if (len(plain) < n if many else len(plain) != n) or (many and not plain) or (row.named_needed and not named):
@@ -924,7 +1025,8 @@ def build(kind: str, player: str, params: dict, cards: dict | None = None) -> Ac
         elif p == "option":
             v = {True: "yes", False: "no"}.get(v, v)
         elif p == "from":
-            v = v == "hidden"
+            fields.update(from_fields(v))
+            continue
         elif p == "accelerate":
             v = bool(v)
         fields[FIELD_OF.get(p, p)] = v
@@ -936,15 +1038,13 @@ def step_of(a: Action) -> dict:
     :func:`build` (``riftsim play``'s ``save``, ``verify``'s counterexamples, the conformance fixtures)."""
     d: dict = {"do": a.kind, "player": a.player}
     for p, _ in KINDS[a.kind].params:
-        v = getattr(a, FIELD_OF.get(p, p))
+        v: Any = from_value(a) if p == "from" else getattr(a, p)
         if v in (None, (), False):
             continue
         if p in LISTS:
             v = list(v)
         elif p in MAPPINGS:
             v = dict(v)
-        elif p == "from":
-            v = "hidden"
         d[p] = v
     return d
 

@@ -6,7 +6,8 @@ order; :data:`RANK`):
 
 ========================  =============================================================================
 ``battlefield``           the turn player chooses which staged showdown or combat opens (323.12, 323.13)
-``choose``                an item's controller decides a may as it resolves (383.3.a.3)
+``choose``                an item's controller decides a may as it resolves (383.3.a.3), or a player chooses
+                          the card to discard as a discard resolves (422; ``options``: their hand's cards)
 ``order``                 a player orders their simultaneous triggers (383.3.d)
 ``may`` / ``finalize``    a pending triggered ability's controller decides its may, or its targets (383.3.a)
 ``assign``                a combat's attacker, then defender, assigns combat damage (465.2.c)
@@ -30,7 +31,7 @@ from statecharts.states import ChainState, Phase
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
 
 from simulator.core.model import State
-from simulator.rules import damage
+from simulator.rules import damage, zones
 from simulator.rules.triggers import deciding, orderer, unordered_labels
 
 #: the decision kinds in the order the rules settle them: while one of rank r is due, nothing of a later
@@ -66,7 +67,7 @@ def decision(g: State) -> Decision | None:
         return Decision("battlefield", g.turn, options=g.choosing)
     chain = g.ms[("chain", None)]
     if chain == ChainState.ResolveChoice and g.resolving is not None:
-        return Decision("choose", g.resolving.item.controller, g.resolving.item.name, YES_NO)
+        return _resolving(g)
     who = orderer(g)
     if who is not None:
         return Decision("order", who, options=tuple(unordered_labels(g, who)))
@@ -78,6 +79,26 @@ def decision(g: State) -> Decision | None:
     if who is not None:
         return Decision("assign", who)
     return _discretionary(g)
+
+
+def discarding(g: State) -> tuple | None:
+    """The resolving item and its entry's fields while it waits for the card to discard (422, Z3), else None."""
+    r = g.resolving
+    if r is None or g.ms[("chain", None)] != ChainState.ResolveChoice or r.item.effect[r.at][0] != "discard":
+        return None
+    return r.item, dict(r.item.effect[r.at][1])
+
+
+def _resolving(g: State) -> Decision:
+    """An item waits as it resolves: for the card a player discards (422), or its controller's may (383.3.a.3)."""
+    d = discarding(g)
+    if d is not None:
+        item, args = d
+        return Decision("choose", zones.discarder(item, args), item.name,
+                        tuple(zones.discard_options(g, item, args)))
+    r = g.resolving
+    assert r is not None                        # decision() asks only while an item resolves
+    return Decision("choose", r.item.controller, r.item.name, YES_NO)
 
 
 def _discretionary(g: State) -> Decision | None:

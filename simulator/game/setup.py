@@ -11,6 +11,7 @@ from simulator.core.errors import ScenarioError
 from simulator.core.machines import Runtime
 from simulator.core.model import Battlefield, Config, State, Unit
 from simulator.rules import install
+from simulator.rules.zones import census
 
 MODES = {"duel": (2, 8), "skirmish": (3, 8), "war": (4, 8), "magma-chamber": (4, 11)}
 RULINGS = SWITCHES
@@ -26,7 +27,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
     res = setup.get("resources")
     cfg = Config(mode, players, teams, MODES[mode][1], dict(cards or catalogue.every()), merged,
                  resources=None if res is None else {p: int((res.get(p) or {}).get("runes", 0)) for p in players},
-                 manual=setup.get("assign") == "manual")
+                 manual=setup.get("assign") == "manual", zones=bool(setup.get("zones")))
     install()                                        # the rules' named guards and effects
     cfg.rt = Runtime(backend)
     g = State(cfg)
@@ -37,6 +38,7 @@ def build(setup: dict, *, backend: str = "compiled", rulings: dict | None = None
         g.units[entry["id"]] = make_unit(entry, cfg.cards, "unit")
     for entry in setup.get("gear", []) or []:
         g.units[entry["id"]] = make_unit(entry, cfg.cards, "gear")
+    zones(g, setup)
     g.priority = players[0]
     return g
 
@@ -89,13 +91,41 @@ def _players(g: State, setup: dict, players: tuple, teams: tuple) -> None:
     res = setup.get("resources")
     for p in players:
         g.score[p] = 0
-        g.set_hand(p, list((setup.get("hands") or {}).get(p, [])))
+        g.set_hand(p, [_entry(g.cfg, e) for e in (setup.get("hands") or {}).get(p, [])])
         g.energy[p] = int(((res or {}).get(p) or {}).get("energy", 0))
         if g.cfg.resources is not None:
             g.runes[p] = g.cfg.resources[p]
     for p, n in (setup.get("score") or {}).items():
         team = teams[[i for i, t in enumerate(teams) if p in t][0]]
         g.score[team[0]] = n
+
+
+def _entry(cfg: Config, e) -> str:
+    """A zone entry (Z1): a card id, or ``{id: ID, card: CARD}`` (its id is kept in ``cfg.ids``)."""
+    if isinstance(e, dict):
+        cfg.ids[e["id"]] = e["card"]
+        return e["id"]
+    return e
+
+
+def zones(g: State, setup: dict) -> None:
+    """Z1: the decks (``count`` cards, the ``top`` ones named, the rest blank cards), trash and banishment; a unit
+    or gear declared without ``card:`` is an anonymous card named by its id (cost 0, its might and abilities)."""
+    cfg = g.cfg
+    if not cfg.zones:
+        return
+    for key in ("units", "gear"):
+        for e in setup.get(key) or []:
+            u = g.units[e["id"]]
+            if u.card is None:
+                cfg.cards[u.id] = Card(u.id, u.kind, might=u.might, abilities=u.abilities, keywords=u.keywords)
+    for p, d in (setup.get("decks") or {}).items():
+        count, top = (d, []) if isinstance(d, int) else (d["count"], d.get("top") or [])
+        g.set_pile("deck", p, tuple([_entry(cfg, e) for e in top] + ["card"] * (count - len(top))))
+    for zone in ("trash", "banished"):
+        for p, cards in (setup.get(zone) or {}).items():
+            g.set_pile(zone, p, tuple(_entry(cfg, e) for e in cards or []))
+    cfg.start_cards = census(g)
 
 
 def make_unit(entry: dict, cards: dict, kind: str) -> Unit:

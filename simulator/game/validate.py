@@ -30,7 +30,11 @@ from simulator.game.shape import fmt as _fmt
 
 #: the top-level keys of a starting position
 SETUP_KEYS = ("mode", "players", "teams", "battlefields", "control", "score", "units", "gear", "hands",
-              "cards", "rulings", "resources", "assign", "start")
+              "cards", "rulings", "resources", "assign", "start", "decks", "trash", "banished")
+#: the zone keys of a starting position (Z1): a file with any of them models its zones
+ZONE_KEYS = ("decks", "trash", "banished")
+#: effect verbs that only exist where zones are modelled (Z3): a file using one models its zones
+ZONE_VERBS = ("return", "discard", "recycle")
 #: effect fields that hold a number, a place, a unit, an item, a player
 NUMBER_FIELDS = ("might", "amount", "energy", "count")
 PLACE_FIELDS = ("to", "at")
@@ -50,6 +54,8 @@ MAX_UNITS = 64               # units and gear on the board
 MAX_BATTLEFIELDS = 16
 MAX_HAND = 100               # cards in one player's hand
 MAX_CARDS = 256              # custom cards
+MAX_ZONE = 100               # cards in one zone of one player (a deck's count included)
+MAX_ZONE_CARDS = 1_000       # cards in all the zones of a file
 
 
 @dataclass
@@ -84,6 +90,9 @@ class SetupValidator:
         self.gear: set[str] = set()
         self.cards: dict[str, Card] = Cards()
         self.later: list = []              # (ability effect, path): ids checked once all are declared
+        self.zone_ids: dict[str, str] = {}  # ids declared in zones (Z1) -> their card
+        self.unit_cards: dict[str, str | None] = {}   # board ids -> their card (None: an anonymous card)
+        self.zone_verbs = False            # an effect uses a verb of Z3 (the file then models its zones)
 
     # -- helpers ---------------------------------------------------------------------------
     def where(self, *path) -> str:
@@ -124,10 +133,16 @@ class SetupValidator:
             if v in self.units or (gear and v in self.gear):
                 return v
             m = re.fullmatch(r"(.+)#[1-9][0-9]*", v)
-            if m and (m.group(1) == "token" or m.group(1) in self.cards):
+            if m and (m.group(1) == "token" or m.group(1) in self.cards or m.group(1) in self.unit_cards):
                 return v
         kind = "unit or gear" if gear else "unit"
         self.fail(path, f"unknown {kind} {_fmt(v)} in {what}")
+
+    def entry_id(self, v, path: Path, what: str):
+        """A card outside the board, named by an id (a zone entry's, a unit's or gear's) or by its card name."""
+        if isinstance(v, str) and (v in self.zone_ids or v in self.units or v in self.gear or v == "card"):
+            return v
+        return self.card_id(v, path, what)
 
     def card_id(self, v, path: Path, what: str, types: tuple = TYPES):
         if not isinstance(v, str) or v not in self.cards:
@@ -143,20 +158,19 @@ class SetupValidator:
         self.battlefields(doc)
         self.board(doc)
         self.custom_cards(doc)
+        self.zones(doc)
         self.deferred(doc)
         hands = self.opt(doc, "hands", {})
-        for p, cards in hands.items():
-            self.player(p, ("hands", p), "hands")
-            for i, c in enumerate(cards or []):
-                self.card_id(c, ("hands", p, i), f"{p}'s hand")
         for p in self.opt(doc, "resources", {}):
             self.player(p, ("resources", p), "resources")
         rulings = self.opt(doc, "rulings", {})
         self.lethal(doc)
         midtiming.check(self, doc)                 # a start mid-timing (M1): refused if the rules make it impossible
         setup = {k: doc[k] for k in ("mode", "players", "teams", "battlefields", "control", "score", "units",
-                                     "gear", "hands", "resources", "assign", "start") if doc.get(k) is not None}
+                                     "gear", "hands", "resources", "assign", "start", *ZONE_KEYS)
+                 if doc.get(k) is not None}
         setup["hands"] = {p: list(c or []) for p, c in hands.items()}
+        setup["zones"] = any(k in doc for k in ZONE_KEYS) or self.zone_verbs
         for key in ("units", "gear", "battlefields"):       # `abilities:` left empty means none
             setup[key] = [({k: x for k, x in e.items() if not (k == "abilities" and x is None)}
                            if isinstance(e, dict) else e) for e in setup.get(key) or []]
@@ -185,6 +199,48 @@ class SetupValidator:
             for i, e in enumerate(self.opt(doc, key, [])):
                 if "card" in e:
                     self.card_id(e["card"], (key, i, "card"), f"{key} entry {e['id']}", types)
+
+    def zones(self, doc) -> None:
+        """Z1: each zone key names players; an entry is a card id or ``{id, card}``; an id is declared once in all
+        the zones and the board; a deck's ``count`` is at least its ``top`` list; the zones are bounded."""
+        total = 0
+        for key in ("hands", *ZONE_KEYS):
+            for p, v in self.opt(doc, key, {}).items():
+                self.player(p, (key, p), key)
+                what = f"{p}'s {'hand' if key == 'hands' else 'deck' if key == 'decks' else key}"
+                if key == "decks":
+                    count, top, path = self.deck(v, (key, p), what)
+                else:
+                    top, path = v or [], (key, p)
+                    count = len(top)
+                if count > MAX_ZONE:
+                    self.fail((key, p), f"{what} has {count:,} cards: at most {MAX_ZONE:,}")
+                total += count
+                for i, e in enumerate(top):
+                    self.zone_entry(e, path + (i,), what)
+        if total > MAX_ZONE_CARDS:
+            self.fail(("decks",) if "decks" in doc else ("hands",), f"the zones hold {total:,} cards in all: "
+                                                                      f"at most {MAX_ZONE_CARDS:,}")
+
+    def deck(self, v, path: Path, what: str) -> tuple[int, list, Path]:
+        """A deck: a count, or ``{count, top}`` whose count includes the named cards."""
+        if isinstance(v, int):
+            return v, [], path
+        top = v.get("top") or []
+        if v["count"] < len(top):
+            self.fail(path + ("count",), f"{what}: count {v['count']} is smaller than its top list ({len(top)} cards)")
+        return v["count"], top, path + ("top",)
+
+    def zone_entry(self, e, path: Path, what: str) -> None:
+        """A zone entry: a card (``card``: a blank card), or ``{id, card}`` with an id declared nowhere else."""
+        if isinstance(e, dict):
+            if e["id"] in self.units or e["id"] in self.gear or e["id"] in self.zone_ids or e["id"] in self.cards:
+                self.fail(path + ("id",), f"duplicate id {e['id']}")
+            self.zone_ids[e["id"]] = e["card"]
+            if e["card"] != "card":
+                self.card_id(e["card"], path + ("card",), what)
+        elif e != "card":
+            self.card_id(e, path, what)
 
     def battlefields(self, doc) -> None:
         names: list[str] = []
@@ -248,6 +304,7 @@ class SetupValidator:
                 self.abilities(e.get("abilities"), path + ("abilities",))
                 self.keywords(e.get("keywords"), path + ("keywords",))
                 (self.units if key == "units" else self.gear).add(uid)
+                self.unit_cards[uid] = e.get("card")
 
     def lethal(self, doc) -> None:
         """A unit starting with lethal damage needs a ``start:``, whose step 0 runs the cleanup that kills it."""
@@ -289,25 +346,36 @@ class SetupValidator:
         for i, e in enumerate(v or []):
             p = path + (i,)
             verb = next(k for k in e if k not in ENTRY_KEYS)
+            self.zone_verbs = self.zone_verbs or verb in ZONE_VERBS or (verb == "banish" and "card" in (e[verb] or {}))
             for f, val in (e[verb] or {}).items():
-                fp = p + (verb, f)
-                if val == "target":
-                    if f not in TARGET_FIELDS:
-                        self.fail(fp, f"{verb} {f} can't be a target: a player targets a unit, a place, a chain "
-                                      f"item or a player (356), not a {f}")
-                elif f in PLACE_FIELDS:
-                    self.place(val, fp, f"{verb} {f}", PLACE_VALUES)
-                elif f == "unit" and val not in UNIT_VALUES:
-                    self.unit_id(val, fp, f"{verb} unit", gear=verb in ("ready", "exhaust"))
-                elif f == "player":
-                    self.player(val, fp, f"{verb} player")
-                elif f == "card":
-                    self.later_cards.append((val, fp, f"{verb} card"))    # custom cards are read after the board
+                self.effect_field(verb, f, val, p + (verb, f))
+
+    def effect_field(self, verb: str, f: str, val, fp: Path) -> None:
+        """One field of an effect entry: a target only where a player can target (356), the id it names declared."""
+        if val == "target":
+            if f not in TARGET_FIELDS:
+                self.fail(fp, f"{verb} {f} can't be a target: a player targets a unit, a place, a chain "
+                              f"item or a player (356), not a {f}")
+        elif f in PLACE_FIELDS:
+            self.place(val, fp, f"{verb} {f}", PLACE_VALUES)
+        elif f == "unit" and val not in UNIT_VALUES:
+            self.unit_id(val, fp, f"{verb} unit", gear=verb in ("ready", "exhaust"))
+        elif f == "gear" and val not in UNIT_VALUES:
+            self.unit_id(val, fp, f"{verb} gear", gear=True)
+        elif f == "player":
+            self.player(val, fp, f"{verb} player")
+        elif f == "card" and verb in (*ZONE_VERBS, "banish"):
+            self.entry_id(val, fp, f"{verb} card")
+        elif f == "card":
+            self.later_cards.append((val, fp, f"{verb} card"))    # custom cards are read after the board
 
     def custom_cards(self, doc) -> None:
         cards = self.opt(doc, "cards", {})
         for cid, d in cards.items():
             p = ("cards", cid)
+            if cid == "card":
+                self.fail(p, "card is the name of a blank card (a card whose face does not matter): give the "
+                             "card another id")
             d = d or {}
             if "friendly" in d and "target" not in [v for e in (d.get("effect") or []) for f in e.values()
                                                     if isinstance(f, dict) for k, v in f.items() if k == "unit"]:

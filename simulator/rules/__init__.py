@@ -7,11 +7,11 @@ before it builds a game, so nothing depends on an import done for its side effec
 from __future__ import annotations
 
 from simulator.core import registry
-from simulator.rules import (chain, cleanup, combat, concede, damage, effects, focus, hidden, moves, phases,
+from simulator.rules import (chain, cleanup, combat, concede, damage, draw, effects, focus, hidden, moves, phases,
                              resources, scoring, targets, triggers, zones)
 
 MODULES = (chain, targets, triggers, moves, scoring, cleanup, combat, damage, focus, phases, concede, effects,
-           hidden, resources, zones)
+           hidden, resources, zones, draw)
 
 
 _installed = False

@@ -10,7 +10,7 @@ from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, guard
 from simulator.rules.moves import contest
-from simulator.rules.scoring import team_score
+from simulator.rules.scoring import declare_winner, team_score
 from simulator.rules.triggers import trigger_abilities
 from simulator.rules.zones import leave_board
 
@@ -69,18 +69,6 @@ def _win_check(g: State, inst, ctx) -> None:
         if mine >= g.cfg.victory and all(mine > o for o in others):
             declare_winner(g, t, cite("cleanup.win-check-declare-winner"))
             return
-
-
-def declare_winner(g: State, team: int, rule: str) -> None:
-    winners = tuple(p for p in g.in_game() if g.team(p) == team)
-    g.touch("winner")                   # the winners are the players whose machine is Won (State.winner)
-    g.priority = None
-    g.focus = None
-    for p in winners:
-        # not a hand-off: 323.1's win check (a cleanup task) or 651's last side names the winners, each one fired
-        fire(g, "player", "win", p, player=p)
-    # not a hand-off: the game ends once its winners are declared (323.1), whoever declared them
-    fire(g, "phases", "game_over", player=winners[0])
 
 
 @effect

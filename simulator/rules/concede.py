@@ -7,8 +7,8 @@ from simulator.core.rulings import ruling_is
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect
-from simulator.rules.cleanup import declare_winner
-from simulator.rules.zones import leave_board
+from simulator.rules.scoring import declare_winner
+from simulator.rules.zones import leave_board, remove_zones
 
 
 def concede(g: State, player: str, trigger: str = "concede") -> None:
@@ -75,6 +75,7 @@ def _remove_cards(g: State, inst, ctx) -> None:
             log(g, '{unit} is removed from the game', cite("concede.removed-from-game"), inst, unit=u.id)
             leave_board(g, g.edit(u), "removed")
     g.set_hand(inst, [])
+    remove_zones(g, inst)
 
 
 @effect

@@ -9,7 +9,10 @@ from simulator.core.log import fire, log
 from simulator.core.model import ADD_UP, Item, Resolving, State, Unit
 from simulator.core.registry import effect, guard
 from simulator.rules.damage import deal
-from simulator.rules.zones import leave_board
+from simulator.rules.draw import draw
+from simulator.rules.scoring import burn_out
+from simulator.rules import zones
+from simulator.rules.zones import card_left_chain, leave_board
 from simulator.rules.triggers import describe, holds
 from simulator.rules.moves import arrive, combat_outsider, forced_move, recall, settle_arrivals
 from simulator.rules.triggers import trigger_abilities
@@ -43,7 +46,7 @@ def resolve(g: State, item: Item) -> None:
     _carry_out(g, Resolving(item, 0))
 
 
-def _carry_out(g: State, r: Resolving, decided: bool | None = None) -> None:
+def _carry_out(g: State, r: Resolving, decided: bool | str | None = None) -> None:
     """Carry out ``r.item``'s instructions from entry ``r.at`` (``decided``: the answer to that entry's may);
     stop at the next may decided as it executes, keeping what was done in ``g.resolving`` (383.3.a.3), or
     finish: arrivals settled together (R7), then what it played enters (354.3), then 419.4.a."""
@@ -60,6 +63,7 @@ def _carry_out(g: State, r: Resolving, decided: bool | None = None) -> None:
     settle_arrivals(g, arrivals)
     for u in entering:                              # 354.3: their play resumes once the item has resolved
         enter_token(g, u, item)
+    card_left_chain(g, item)                        # 158: a resolved spell goes to its owner's trash
     if item.kind == "spell" and g.spell_watchers():
         # not a hand-off: 419.4.a once the spell has finished resolving, which only its resolution knows
         fire(g, "chain", "spell_resolved", item=item.name, player=item.controller)   # 419.4.a
@@ -77,6 +81,13 @@ def _resolving_choice(g: State, inst, ctx) -> bool:
     return g.resolving is not None
 
 
+@guard
+def _resolving_discard(g: State, inst, ctx) -> bool:
+    """An item's resolution waits for a player's choice of the card to discard (422, Z3)."""
+    r = g.resolving
+    return r is not None and r.item.effect[r.at][0] == "discard"
+
+
 @effect
 def _await_resolution_choice(g: State, inst, ctx) -> None:
     """383.3.a.3: the resolving item's controller decides its may as that entry executes; nobody has priority."""
@@ -92,7 +103,7 @@ def _resume_resolution(g: State, inst, ctx) -> None:
     """383.3.a.3: the decision is made; the resolution goes on from that entry (yes: it is carried out)."""
     r, g.resolving = g.resolving, None
     assert r is not None
-    _carry_out(g, r, ctx["option"] == "yes")
+    _carry_out(g, r, ctx["option"] if r.item.effect[r.at][0] == "discard" else ctx["option"] == "yes")
 
 
 @effect
@@ -182,7 +193,7 @@ def _value(g: State, item: Item, field: str, value):
     return value
 
 
-def run_effects(g: State, item: Item, entering: list | None = None, start: int = 0, decided: bool | None = None,
+def run_effects(g: State, item: Item, entering: list | None = None, start: int = 0, decided: bool | str | None = None,
                 here_override: str | None = None) -> tuple[int, str | None] | None:
     """Carry out the item's instructions in order from entry ``start``; a unit or gear it plays is added to
     ``entering`` (354.3). An entry whose ``may`` is decided as it executes (383.3.a.3) stops the resolution:
@@ -203,8 +214,13 @@ def run_effects(g: State, item: Item, entering: list | None = None, start: int =
                     verb=verb, item=item.name)
                 continue
         args = _arguments(g, item, verb, fields, here_override)
-        if args is not None:
-            here_override = _carry_out_entry(g, item, verb, args, entering, here_override)
+        if args is None:
+            continue
+        if verb in zones.VERBS and not ("unit" in args and verb in UNIT_VERBS):     # a card, not a unit (Z3)
+            if not zones.carry_out(g, item, verb, args, decided if i == start else None):
+                return i, here_override             # 422: the player chooses the card as the entry executes
+            continue
+        here_override = _carry_out_entry(g, item, verb, args, entering, here_override)
     return None
 
 
@@ -232,6 +248,8 @@ def _arguments(g: State, item: Item, verb: str, fields: tuple, here_override: st
         log(g, "{verb}: {source} has left the board, so 'here' is unavailable; the instruction does nothing",
             cite("effects.has-left-board-so-here"), item.controller, verb=verb, source=item.source)
         return None
+    if "gear" in args:                              # a gear is acted on as a unit is (Z3: return, banish, kill)
+        args["unit"] = args.pop("gear")
     u = g.units.get(args["unit"]) if "unit" in args else None
     if "unit" in args and (u is None or u.zone != "board"):
         log(g, "{verb}: {unit} is no longer on the board; nothing happens" if u is not None else
@@ -279,6 +297,7 @@ def _play_unit(g: State, item: Item, args: dict, entering: list, here: str | Non
 
 def _play(g: State, item: Item, args: dict, entering: list) -> None:
     _forced_play(g, item, args["card"], args.get("at") or "base", entering)
+    g.made += 1                                     # a card played from nowhere: a card more (zones.census)
 
 
 def _add(g: State, item: Item, args: dict, entering: list) -> None:
@@ -291,9 +310,7 @@ def _counter_verb(g: State, item: Item, args: dict, entering: list) -> None:
 
 
 def _draw(g: State, item: Item, args: dict, entering: list) -> None:
-    k = int(args.get("count", 1))
-    g.drawn[item.controller] = g.drawn.get(item.controller, 0) + k
-    log(g, "{player} draws {count}", cite("effects.draws"), item.controller, count=k)
+    draw(g, args.get("player") or item.controller, int(args.get("count", 1)), burn_out)
 
 
 def _extra_turn(g: State, item: Item, args: dict, entering: list) -> None:
@@ -391,6 +408,7 @@ UNIT_VERBS: dict[str, Callable[..., None]] = {
     "ready": lambda g, item, u, args, entering: _ready_or_exhaust(g, item, u, args, entering, False),
     "exhaust": lambda g, item, u, args, entering: _ready_or_exhaust(g, item, u, args, entering, True),
     "ward": _ward, "give-keyword": _give,
+    "return": lambda g, item, u, args, entering: zones.return_unit(g, item, u),
 }
 
 #: the other verbs (``play-unit`` aside: it may change ``here``): verb -> what it does
@@ -447,6 +465,8 @@ def _replay(g: State, item: Item, u: Unit, where: str, entering: list) -> None:
         log(g, '{unit} was not made from a card: nothing is played', cite("effects.was-not-made-from-card"), item.controller, unit=u.id)
         return
     n = _forced_play(g, item, u.card, where, entering, u.owner)
+    if g.cfg.zones:                                 # the card left the banishment again, as the new object
+        zones.take(g, "banished", u.owner, u.id)
     log(g, '{unit} is played again as {value}: a new object', cite("effects.played-again-new-object"), u.owner, unit=u.id, value=n)
 
 
@@ -456,5 +476,6 @@ def _counter(g: State, item: Item, name) -> None:
             victim = g.chain.pop(i)
             g.dirty = True
             log(g, "{item} is countered", cite("effects.countered"), item.controller, item=victim.name)
+            card_left_chain(g, victim)              # 425.1.a.1: a countered card goes to its owner's trash
             return
     log(g, "nothing named {item} is on the chain to counter", cite("effects.nothing-named-chain-counter"), item.controller, item=name)

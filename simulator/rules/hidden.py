@@ -9,6 +9,7 @@ from __future__ import annotations
 from statecharts.citations import cite
 from simulator.core.log import log
 from simulator.core.model import State
+from simulator.rules.zones import put
 
 
 def hide(g: State, p: str, card: str, bf: str) -> None:
@@ -57,6 +58,8 @@ def trash_uncontrolled(g: State, rule: str, only: str | None = None) -> bool:
     g.hidden = tuple(keep)
     for bf, p, card, _ in gone:
         log(g, "{player}'s facedown {card} at {bf} is trashed: {player} doesn't control {bf}", rule, p, card=card, bf=bf)
+        if g.cfg.zones:
+            put(g, "trash", p, card)
     return True
 
 

@@ -5,7 +5,8 @@ from statecharts.citations import cite
 from simulator.core.log import fire, log
 from simulator.core.model import State
 from simulator.core.registry import effect, guard
-from simulator.rules.scoring import hold_all
+from simulator.rules.draw import draw
+from simulator.rules.scoring import burn_out, hold_all
 
 
 @effect
@@ -16,8 +17,9 @@ def _hold_scoring(g: State, inst, ctx) -> None:
 
 @effect
 def _draw_for_turn(g: State, inst, ctx) -> None:
-    """315.4: draw 1 (decks are not modelled: an unnamed card, never a burn out)."""
-    g.drawn[g.turn] = g.drawn.get(g.turn, 0) + 1
+    """315.4.b: the turn player draws 1 (413): from a modelled deck, with Burn Out (431); from an endless deck a
+    blank card, never a burn out (Z2)."""
+    draw(g, g.turn, 1, burn_out, say=False)
 
 
 @effect

@@ -13,9 +13,10 @@ from simulator.core.log import log
 from simulator.core.model import State
 
 
-def cost_of(card: Card, *, accelerate: bool = False, hidden: bool = False) -> int:
-    """The energy to pay: its cost (none when played from facedown, 811.1.d) plus Accelerate's (805)."""
-    base = 0 if hidden else card.cost
+def cost_of(card: Card, *, accelerate: bool = False, hidden: bool = False, base: int | None = None) -> int:
+    """The energy to pay: its cost (none when played from facedown, 811.1.d; ``base`` when an alternate cost
+    replaces it, 356.1.a) plus Accelerate's (805)."""
+    base = 0 if hidden else card.cost if base is None else base
     return base + ((keyword(card.keywords, "accelerate") or 0) if accelerate else 0)
 
 

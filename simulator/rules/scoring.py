@@ -1,9 +1,13 @@
-"""Scoring (467-472): Conquer and Hold, one score per battlefield per turn, the final point."""
+"""Scoring (467-472): Conquer and Hold, one score per battlefield per turn, the final point; winning (323.1, 194);
+Burn Out's point and its win at once (431.2.c, 431.3.c.1)."""
 from __future__ import annotations
 
 from statecharts.citations import cite
+from simulator.core.errors import RulesBug
 from simulator.core.log import fire, log
 from simulator.core.model import State
+from simulator.rules.draw import draw
+from simulator.rules.zones import put
 from simulator.rules.triggers import battlefield_triggers, simultaneous, trigger_abilities
 
 
@@ -62,7 +66,7 @@ def conquer(g: State, bf: str, player: str) -> None:
         log(g, "{player} conquers {bf} and scores 1 (now {points})", cite("scoring.conquers-scores-1-now"), player, bf=bf,
             points=points(g, player))
     else:
-        g.drawn[player] = g.drawn.get(player, 0) + 1
+        draw(g, player, 1, burn_out, say=False)
         g.dirty = True
         log(g, "{player} conquers {bf} one point short of victory without having scored every battlefield this "
                "turn: draws a card instead of the point; {bf} counts as scored this turn",
@@ -89,3 +93,42 @@ def hold_all(g: State) -> None:
             for u in g.units_at(name, p):
                 trigger_abilities(g, u, "on-hold", there=name)
             battlefield_triggers(g, name, "on-hold")
+
+
+def declare_winner(g: State, team: int, rule: str) -> None:
+    winners = tuple(p for p in g.in_game() if g.team(p) == team)
+    g.touch("winner")                   # the winners are the players whose machine is Won (State.winner)
+    g.priority = None
+    g.focus = None
+    for p in winners:
+        # not a hand-off: 323.1's win check, 431.3.c.1's burn out or 651's last side names the winners
+        fire(g, "player", "win", p, player=p)
+    # not a hand-off: the game ends once its winners are declared (323.1), whoever declared them
+    fire(g, "phases", "game_over", player=winners[0])
+
+
+def burn_out(g: State, p: str, nth: int) -> None:
+    """431: ``p`` must draw from an empty Main Deck: their trash becomes their deck (431.2.b, in the order the cards
+    entered the trash: the rules randomize it, 416.5), and an opponent gains 1 point (431.2.c); ``nth`` > 0: a later
+    burn out of the same draw, whose point may win at once (431.3.c.1)."""
+    log(g, "{player} must draw from an empty Main Deck: {player} burns out", cite("scoring.burns-out"), p)
+    trash = g.pile("trash", p)
+    if trash:
+        g.set_pile("trash", p, ())
+        for entry in trash:
+            put(g, "deck", p, entry)
+        log(g, "{player} recycles {n} card(s) from the trash into the Main Deck", cite("scoring.recycles-trash"), p,
+            n=len(trash))
+    sides = {holder(g, q) for q in g.in_game() if g.opponents(p, q)}
+    if len(sides) != 1:
+        raise RulesBug(f"{p} burns out with {len(sides)} opponents' scores to choose from: the choice of the "
+                       f"opponent who gains the point (431.2.c) is not modelled yet")
+    opp = next(q for q in g.in_game() if g.opponents(p, q))
+    add_points(g, opp)
+    log(g, "{opponent} gains 1 point from {player}'s burn out (now {points})", cite("scoring.burn-out-point"), p,
+        opponent=opp, points=points(g, opp))
+    mine = team_score(g, g.team(opp))
+    if nth and mine >= g.cfg.victory and all(mine > team_score(g, t) for t in {g.team(q) for q in g.in_game()}
+                                              if t != g.team(opp)):
+        log(g, "{player} wins at once: a point from a repeated burn out", cite("scoring.wins-at-once"), opp)
+        declare_winner(g, g.team(opp), cite("scoring.wins-at-once"))

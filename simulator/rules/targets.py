@@ -98,9 +98,21 @@ def _check_player(g: State, player: str, given: dict, what: str, friendly: bool)
         raise IllegalAction(f"{given['player']} is not a player in the game", cite("targets.not-player-game"))
 
 
+def _check_gear(g: State, player: str, given: dict, what: str, friendly: bool) -> None:
+    u = g.units.get(given["gear"])
+    if u is None or u.zone != "board" or u.kind != "gear":
+        raise IllegalAction(f"{given['gear']} is not gear on the board", cite("targets.not-gear-board"))
+
+
+def _check_card(g: State, player: str, given: dict, what: str, friendly: bool) -> None:
+    """A card target names a card in a trash (Z3)."""
+    if given["card"] not in trashed(g):
+        raise IllegalAction(f"{what} targets a card in a trash; {given['card']} is not in a trash",
+                            cite("targets.not-in-a-trash"))
+
 #: each target field and what makes a target for it legal, in the order they are checked
 FIELD_CHECKS = (("unit", _check_unit), ("to", _check_destination), ("at", _check_place), ("item", _check_item),
-                ("player", _check_player))
+                ("player", _check_player), ("gear", _check_gear), ("card", _check_card))
 
 
 def _check_hidden_choices(g: State, given: dict, what: str, bf: str) -> None:
@@ -119,6 +131,11 @@ def _check_hidden_choices(g: State, given: dict, what: str, bf: str) -> None:
 
 
 
+def trashed(g: State) -> list[str]:
+    """The cards a ``card: target`` may name (Z3): every card in a trash, each entry once, in turn order."""
+    return list(dict.fromkeys(c for p in g.cfg.order for c in g.pile("trash", p)))
+
+
 def target_pool(g: State, field: str, board: list[str]) -> list:
     """What a player may name for a ``target`` field (356): a unit on the board, a place, a chain item (by its
     name: the newest of that name), a player in the game. Every kind the effect vocabulary lets a card
@@ -131,4 +148,8 @@ def target_pool(g: State, field: str, board: list[str]) -> list:
         return list(dict.fromkeys(it.name for it in g.chain))
     if field == "player":
         return list(g.in_game())
+    if field == "card":
+        return trashed(g)
+    if field == "gear":
+        return [u.id for u in g.units.values() if u.zone == "board" and u.kind == "gear"]
     raise ValueError(f"{field!r} is not a target field")   # the validator refuses it (TARGET_FIELDS)

@@ -39,18 +39,21 @@ from simulator.game.validate import NUMBER_FIELDS, PLACE_FIELDS, SETUP_KEYS, Pat
 
 TOP = ("name", *SETUP_KEYS, "steps", "pending", "description", "seed", *provenance.KEYS)
 STATES = TURN_STATES
-ZONES = ("board", "trash", "banished", "removed")
+ZONES = ("board", "hand", "deck", "trash", "banished", "chain", "removed")
 UNIT_FIELDS = {"at": "place", "might": int, "stunned": bool, "zone": ZONES, "damage": int,
                "controller": "player", "exhausted": bool, "designation": ("attacker", "defender", None),
                "ward": bool, "owner": "player"}
 #: the fields of a ``gear:`` expectation (X5): where it is (``base``: its controller's), who controls it, its zone
 GEAR_FIELDS = {"exhausted": bool, "at": "place", "controller": "player", "zone": ZONES}
 _SHOWN = ("state", "turn", "focus", "priority", "chain", "active", "staged", "contested", "controller",
-          "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear")
+          "score", "units", "legal", "players", "winner", "phase", "energy", "runes", "hidden", "gear",
+          "hand", "deck", "trash", "banished")
 #: the expectation keys: the position's (also shown), then who has passed (X1), the trace lines (X2) and who must decide what (X3)
 EXPECT_KEYS = _SHOWN + ("passed", "events", "no-events", "decision")
 #: what a ``show:`` step may name (``all``: every one): the position's keys, and two that are only shown
 SHOW_KEYS = _SHOWN + ("passed", "decision")
+#: the zone expectation keys (Z6)
+ZONE_EXPECT = {"hand", "deck", "trash", "banished"}
 PHASES = (Phase.Awaken, Phase.BeginningStep, Phase.Beginning, Phase.Channel, Phase.Draw, Phase.Main, Phase.Ending,
           Phase.GameOver)
 
@@ -276,8 +279,12 @@ class Validator(SetupValidator):
     then the ids its steps and expectations name."""
 
     def scenario(self, doc) -> Scenario:
+        self.decks = set(doc.get("decks") or ())
         pos = self.position({k: v for k, v in doc.items() if k in SETUP_KEYS})
         steps = [self.step(s, i) for i, s in enumerate(doc["steps"])]
+        if any(st.expect and ZONE_EXPECT & set(st.expect) or st.action and st.action.origin == "trash"
+               for st in steps):
+            pos.setup["zones"] = True                # asking about the zones, or playing from one: Z1
         header = provenance.check(doc, self.fail)
         return Scenario(self.file, doc["name"], pos.setup, pos.cards, steps, pos.rulings, doc.get("pending"), self.where,
                         header)
@@ -317,7 +324,7 @@ class Validator(SetupValidator):
         elif value_kind == "player":
             self.player(v, path, what)
         elif value_kind == "card":
-            self.card_id(v, path, what)
+            self.play_card(v, path, what)
         elif value_kind == "damage":
             for uid in v:
                 self.unit_id(uid, path + (uid,), what)
@@ -327,8 +334,8 @@ class Validator(SetupValidator):
 
     def play(self, s: dict, path: Path, p: str, tag: str) -> Action:
         """A play step: the card is declared, its targets are the fields its effect leaves to the player."""
-        cid = self.card_id(s["card"], path + ("card",), tag)
-        card = self.cards[cid]
+        cid = self.play_card(s["card"], path + ("card",), tag)
+        card = self.card_named(cid)
         targets = self.opt(s, "targets", {})
         fields = card.target_fields()
         for f, v in targets.items():
@@ -344,7 +351,23 @@ class Validator(SetupValidator):
             self.place(at, path + ("at",), f"{tag}'s at")
             if hidden and at not in self.bfs:
                 self.fail(path + ("at",), f"a hidden card is played from a battlefield, not {_fmt(at)}")
-        return build_action("play", p, {**s, "card": cid, "targets": targets}, self.cards)
+        return build_action("play", p, {**s, "card": cid, "targets": targets}, {cid: card})
+
+    def play_card(self, v, path: Path, tag: str) -> str:
+        """The card a play or hide step names: a card, or the id of a card outside the board (a zone entry's, a
+        unit's or gear's, Z1)."""
+        if isinstance(v, str) and (v in self.zone_ids or v in self.units or v in self.gear):
+            return v
+        if isinstance(v, str) and v not in self.cards and "#" in v:
+            return self.unit_id(v, path, tag, gear=True)
+        return self.card_id(v, path, tag)
+
+    def card_named(self, cid: str) -> Card:
+        """The card of a play step's card or id: a declared id's card, a unit's card, or an anonymous unit card."""
+        name = self.zone_ids.get(cid) or self.unit_cards.get(cid) or (cid.split("#")[0] if "#" in cid else cid)
+        if name in self.cards:
+            return self.cards[name]
+        return Card(name, "gear" if name in self.gear else "unit")
 
     def target_value(self, f: str, v, path: tuple, tag: str) -> None:
         """One target's value, checked by the kind of its field (a place, a unit, a player, a number)."""
@@ -352,6 +375,8 @@ class Validator(SetupValidator):
             self.place(v, path, f"{tag}'s targets")
         elif f == "unit":
             self.unit_id(v, path, f"{tag}'s targets")
+        elif f == "gear":
+            self.unit_id(v, path, f"{tag}'s targets", gear=True)
         elif f == "player":
             self.player(v, path, f"{tag}'s targets")
         elif f in NUMBER_FIELDS and not isinstance(v, int):
@@ -381,7 +406,21 @@ class Validator(SetupValidator):
                 for j, x in enumerate(v):
                     if isinstance(x, dict) and "controller" in x:
                         self.player(x["controller"], p + (j, "controller"), "chain controller")
+            elif k in ZONE_EXPECT:
+                self.zone_expectation(k, v, p)
         return e
+
+    def zone_expectation(self, k: str, v: dict, p: Path) -> None:
+        """Z6: players named; a deck asked about is modelled; its ``top`` is no longer than its ``count``."""
+        for who, x in v.items():
+            self.player(who, p + (who,), k)
+            if k != "deck":
+                continue
+            if who not in self.decks:
+                self.fail(p + (who,), f"{who}'s deck is endless: give {who} a decks: entry")
+            if isinstance(x, dict) and len(x.get("top", [])) > x["count"]:
+                self.fail(p + (who, "top"), f"{who}'s deck: top names {len(x['top'])} cards, more than its count "
+                                            f"{x['count']}")
 
     def named(self, k: str, v, p: Path) -> None:
         """The keys and values of one expectation key that must be declared ids."""
@@ -674,6 +713,51 @@ def _quoted(entries: list) -> str:
                            for w in entries) + "]"
 
 
+def _zones_differ(key: str, want: dict, got: dict, v: dict) -> list[str]:
+    """What differs between a zone expectation and the view (Z6), one message per player."""
+    names = v.get("_names", {})
+    return [f"expected {key} of {p} {_fmt(w)}, got {_fmt(got.get(p))}" for p, w in want.items()
+            if not zone_holds(key, w, got.get(p), names)]
+
+
+def zone_holds(key: str, want, got, names: dict) -> bool:
+    """Z6: whether a player's zone holds as expected. ``names``: each card's card name. An entry matches a card
+    whose id is that entry, else one whose card name is that entry (``card``: a blank card); each entry matches a
+    different card. A list is compared as a multiset, exactly; ``count`` is the number of cards; ``has``: each
+    entry is matched; ``lacks``: no card matches; a deck's ``top``: the named cards on top, in order."""
+    if got is None:
+        return False
+    if key == "deck":
+        want = {"count": want} if isinstance(want, int) else want
+        top = got["top"]
+        return got["count"] == want["count"] and len(want.get("top", [])) <= len(top) and all(
+            w == c or names.get(c) == w for w, c in zip(want.get("top", []), top))
+    if isinstance(want, list):
+        missing, rest = _match(want, got, names)
+        return not missing and not rest
+    return (want.get("count", len(got)) == len(got) and not _match(want.get("has", []), got, names)[0]
+            and not any(w == c or names.get(c) == w for w in want.get("lacks", []) for c in got))
+
+
+def _match(want: list, have: list, names: dict) -> tuple[list, list]:
+    """(the entries matched to no card, the cards no entry matched): ids first, then card names."""
+    rest = list(have)
+    by_name = []
+    for w in want:
+        if w in rest:
+            rest.remove(w)
+        else:
+            by_name.append(w)
+    missing = []
+    for w in by_name:
+        hit = next((c for c in rest if names.get(c, c) == w), None)
+        if hit is None:
+            missing.append(w)
+        else:
+            rest.remove(hit)
+    return missing, rest
+
+
 #: how each expectation key is compared with the position (the view's value of that key); any key not listed
 #: is compared exactly. ``compare(key, want, view)`` looks the key up here.
 COMPARE: dict[str, Callable[[str, Any, Any, dict], list[str]]] = {
@@ -681,6 +765,7 @@ COMPARE: dict[str, Callable[[str, Any, Any, dict], list[str]]] = {
     "units": _units, "gear": _gear, "legal": _legal, "hidden": _hidden, "staged": _staged,
     "contested": _as_set, "winner": _as_set, "active": _active, "chain": _chain,
     "events": _events, "no-events": _no_events,
+    "hand": _zones_differ, "deck": _zones_differ, "trash": _zones_differ, "banished": _zones_differ,
 }
 
 

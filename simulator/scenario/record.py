@@ -63,7 +63,7 @@ def snapshot(g: State) -> dict:
     bases = {p: _base(g, p) for p in g.order}
     gone = [_unit(g, u) for u in g.units.values() if u.zone != "board"]
     chain = [_item(it) for it in g.chain]
-    return {
+    out = {
         "machines": {machine_key(leaf, inst): s for (leaf, inst), s in g.ms.items()},
         "turn_state": v["state"], "turn": g.turn, "phase": v["phase"], "focus": g.focus, "priority": g.priority,
         "chain_state": g.ms[("chain", None)], "chain": chain, "active": v["active"], "board": board,
@@ -71,6 +71,9 @@ def snapshot(g: State) -> dict:
         "players": v["players"], "winner": v["winner"], "legal": legal_summary(g),
         "decision": decision(g),      # who must decide what now (Game.decision): {kind, player, item} or None
     }
+    if g.cfg.zones:                                 # the zones (Z1), where the file models them
+        out["zones"] = {k: v[k] for k in ("hand", "deck", "trash", "banished")}
+    return out
 
 
 def _battlefield(g: State, v: dict, name: str, b) -> dict:

@@ -29,8 +29,8 @@ from simulator.core.catalogue import every
 from simulator.game.action_kinds import KINDS
 from simulator.game.decision import RANK
 from simulator.game.setup import MODES, RULINGS
-from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, NON_NEGATIVE, NUMBER_FIELDS, OPTIONAL_FIELDS,
-                                     SETUP_KEYS)
+from simulator.game.validate import (MAX_BATTLEFIELDS, MAX_CARDS, MAX_HAND, MAX_ZONE, NON_NEGATIVE, NUMBER_FIELDS,
+                                     OPTIONAL_FIELDS, SETUP_KEYS)
 from simulator.game import start as midtiming
 from simulator.scenario import loader, provenance
 
@@ -129,6 +129,12 @@ UNIT_ENTRY = {
 }
 
 
+#: verbs that act on exactly one of these fields (Z3: a unit on the board, or a card in a zone)
+ONE_OF = {"banish": ("unit", "gear", "card"), "return": ("unit", "gear", "card"), "kill": ("unit", "gear")}
+#: fields of these verbs that may be left out (Z3: a discard or recycle of a card, or of count cards)
+LEFT_OUT = {"discard": ("card",), "recycle": ("card", "from")}
+
+
 def _verb(verb: str, fields: tuple) -> dict:
     """One effect verb's fields: numbers are never targets (356), places and units are words."""
     props: dict[str, dict] = {}
@@ -143,11 +149,16 @@ def _verb(verb: str, fields: tuple) -> dict:
             props[f] = _given_keyword()
         else:
             props[f] = WORD
-    needed = [f for f in fields if f not in OPTIONAL_FIELDS]
+    if verb == "recycle":
+        props["from"] = {"enum": ["trash", "hand"], "default": "trash", "description": "the zone recycled from"}
+    needed = [f for f in fields if f not in OPTIONAL_FIELDS and f not in ONE_OF.get(verb, ()) + LEFT_OUT.get(verb, ())]
     out = _obj(props, tuple(needed), f"{verb}: {', '.join(fields) or 'no fields'}")
     out["title"] = f"{verb}'s fields"
     out["x-messages"] = {"required": f"{verb} needs {{missing}}"}
-    return out if needed else {**out, "type": ["object", "null"]}
+    if verb in ONE_OF:
+        out["oneOf"] = [{"required": [f]} for f in ONE_OF[verb]]
+        out["x-messages"]["oneOf"] = f"{verb} names exactly one of {' or '.join(ONE_OF[verb])}"
+    return out if needed or verb in ONE_OF else {**out, "type": ["object", "null"]}
 
 
 def _effect() -> dict:
@@ -175,7 +186,7 @@ def _effect() -> dict:
 
 def _ability(battlefield: bool) -> dict:
     """A unit's or gear's ability (triggered or activated), or a battlefield's (triggered or static)."""
-    kinds = ("trigger", "static") if battlefield else ("trigger", "activated")
+    kinds = ("trigger", "static") if battlefield else ("trigger", "activated", "static")
     props = {
         "name": TEXT,
         "trigger": {"enum": list(cardlib.BATTLEFIELD_TRIGGERS if battlefield else cardlib.TRIGGERS)},
@@ -195,7 +206,9 @@ def _ability(battlefield: bool) -> dict:
                              "(`activate` names a unit or gear), so " + ("an activated ability" if k == "activated"
                                                                           else f"{k}") + " could never take effect")
     else:
-        props["static"] = never("static abilities are for battlefields")
+        props["static"] = {**_obj({"may-play-from": {"enum": ["trash"]}}, ("may-play-from",)), "title": "static",
+                           "description": "a permission: its controller may play their own cards from their trash "
+                                          "(Z4)"}
     out = _obj(props, ("name",), "a triggered (trigger:), activated (activated: true) or static (battlefields) ability")
     out["title"] = "an ability"
     out["dependentRequired"] = {k: [only] for k, only in (("speed", "activated"), ("exhaust", "activated"),
@@ -226,6 +239,8 @@ def _card() -> dict:
         "text": FREE,
         "friendly": {"type": "boolean", "description": "its unit: target must be friendly (356)"},
         "cost": WHOLE,
+        "play-from-trash": {**or_null(_obj({"energy": WHOLE})), "description": "it may be played from its owner's "
+                            "trash, for this cost instead of its own (Z4)"},
     }, description="a custom card")
     card["allOf"] = [
         {"if": spell, "then": {"properties": {"keywords": {"items": {"const": "hidden", "x-messages": {
@@ -339,6 +354,12 @@ def defs() -> dict:
         "gear": gear,
         "card_id": {"anyOf": [{"enum": sorted(every())}, WORD],
                     "description": "a built-in card id, or a custom card declared under cards:"},
+        "zone_entry": {"if": {"type": "object"},
+                       "then": {**_obj({"id": UNIT_ENTRY["id"], "card": WORD}, ("id", "card")),
+                                "title": "a named card"},
+                       "else": REF("card_id"),
+                       "description": "a card in a zone: a card id (card: a blank card), or {id: ID, card: CARD} "
+                                      "naming that card ID (Z1)"},
         "players": players,
         "rulings": rulings,
         "cards": cards,
@@ -363,8 +384,21 @@ def setup_props() -> dict:
         "units": or_null(_list(REF("unit"))),
         "gear": or_null(_list(REF("gear"))),
         "hands": or_null({"type": "object",
-                          "additionalProperties": or_null({**_list(REF("card_id"), maxItems=MAX_HAND), "x-messages": {
+                          "additionalProperties": or_null({**_list(REF("zone_entry"), maxItems=MAX_HAND), "x-messages": {
                               "maxItems": f"{{what}} has {{count:,}} cards: at most {MAX_HAND:,}"}})}),
+        "decks": or_null({"type": "object", "additionalProperties": {
+            "if": {"type": "integer"}, "then": {**WHOLE, "maximum": MAX_ZONE},
+            "else": _obj({"count": {**WHOLE, "maximum": MAX_ZONE}, "top": or_null(_list(REF("zone_entry")))},
+                         ("count",))},
+            "description": "per player: the Main Deck, a count of cards, or {count: N, top: [...]} naming the top "
+                           "ones (top first; the count includes them); the rest are blank cards (Z1). A player "
+                           "without an entry has an endless deck"}),
+        "trash": or_null({"type": "object", "additionalProperties": or_null(_list(REF("zone_entry"),
+                                                                                  maxItems=MAX_ZONE)),
+                          "description": "per player: the cards in the trash, in the order they arrived (Z1)"}),
+        "banished": or_null({"type": "object", "additionalProperties": or_null(_list(REF("zone_entry"),
+                                                                                     maxItems=MAX_ZONE)),
+                             "description": "per player: the banished cards (Z1)"}),
         "cards": REF("cards"),
         "rulings": REF("rulings"),
         "resources": {"type": "object", "additionalProperties": or_null(
@@ -425,14 +459,14 @@ def setup_schema() -> dict:
 
 def _action(kind: str) -> dict:
     shapes = {"units": _list(WORD, minItems=1) | {"x-messages": {"minItems": "a move names at least one unit"}},
-              "to": WORD, "card": REF("card_id"),
+              "to": WORD, "card": WORD,
               "at": WORD, "source": WORD, "ability": TEXT, "battlefield": WORD, "teammate": WORD,
               "option": {"enum": ["yes", "no", True, False], "description": "a may's decision (383.3.a)"},
               "triggers": _list({**TEXT, "allOf": [{"pattern": "^[^:]+:.+$", "x-messages": {
                   "pattern": "trigger {value} is not SOURCE:ABILITY (e.g. a1:brace)"}}]}, minItems=1, uniqueItems=True)
               | {"x-messages": {"uniqueItems": "trigger {twice} is listed twice",
                                 "minItems": "an order lists at least one trigger (SOURCE:ABILITY)"}},
-              "accelerate": {"type": "boolean"}, "from": {"enum": ["hand", "hidden"], "default": "hand"},
+              "accelerate": {"type": "boolean"}, "from": {"enum": ["hand", "hidden", "trash"], "default": "hand"},
               "damage": {"type": "object", "additionalProperties": WHOLE, "maxProperties": 64,
                          "x-messages": {"maxProperties": "an assignment names at most 64 units"}},
               "targets": {"type": "object", "additionalProperties": {"type": ["string", "integer"], **PRINTABLE}}}
@@ -445,8 +479,9 @@ def _action(kind: str) -> dict:
         props[f] = shapes.get(f, {})
     out = _obj(props, ("do", "player") + KINDS[kind].needs)
     if kind == "choose":
-        out["oneOf"] = [{"required": ["battlefield"]}, {"required": ["option"]}]
-        out["x-messages"] = {"oneOf": "a choose step names either battlefield: (323.12) or option: yes | no (383.3.a)"}
+        out["oneOf"] = [{"required": ["battlefield"]}, {"required": ["option"]}, {"required": ["card"]}]
+        out["x-messages"] = {"oneOf": "a choose step names one of battlefield: (323.12), option: yes | no (383.3.a) "
+                                      "or card: (the card to discard, 422)"}
     return out
 
 
@@ -525,10 +560,20 @@ def _expectation() -> dict:
         "no-events": {**_list(TEXT), "description": "texts no trace line since the previous expectation contains"},
         "decision": or_null(_obj({"kind": {"enum": list(RANK)}, "player": WORD, "item": TEXT}, ("kind",),
                                  "who must decide what now (null: the game is over)")),
+        **{z: {"type": "object", "additionalProperties": _zone_expectation()} for z in ("hand", "trash", "banished")},
+        "deck": {"type": "object", "additionalProperties": {
+            "if": {"type": "integer"}, "then": WHOLE,
+            "else": _obj({"count": WHOLE, "top": _list(WORD)}, ("count",))}},
     }
     return {"type": "object", "minProperties": 1, "additionalProperties": False, "title": "an expectation",
             "x-messages": {"minProperties": "expect: names at least one key"},
             "properties": {k: shapes.get(k, {}) for k in loader.EXPECT_KEYS}}
+
+
+def _zone_expectation() -> dict:
+    """A hand, trash or banishment expected (Z6): a list of entries (exactly, as a multiset), or {count, has, lacks}."""
+    return {"if": {"type": "array"}, "then": _list(WORD),
+            "else": {**_obj({"count": WHOLE, "has": _list(WORD), "lacks": _list(WORD)}), "minProperties": 1}}
 
 
 def _show() -> dict:

@@ -11,6 +11,7 @@ from simulator.game.decision import decision as decide
 from simulator.core.model import State
 from simulator.rules.moves import UNCONTESTED
 from simulator.rules.scoring import points
+from simulator.rules.zones import BLANK, card_of, endless
 
 
 def chain_names(g: State) -> list[str]:
@@ -70,6 +71,25 @@ def hidden(g: State) -> dict:
     return {b: sorted(c) for b, c in out.items()}
 
 
+def zones_view(g: State, names: bool = False) -> dict:
+    """Each player's hand, trash and banishment (entries in order), and each modelled deck: its count and the named
+    cards on top, top first, down to the first blank card (Z6); ``names``: each card's card name too (``_names``)."""
+    out: dict = {"hand": {p: list(g.hands.get(p, ())) for p in g.order}}
+    for z in ("trash", "banished"):
+        out[z] = {p: list(g.pile(z, p)) for p in g.order}
+    decks = {}
+    for p in g.order:
+        if not endless(g, p):
+            deck = g.pile("deck", p)
+            top = list(deck[:deck.index(BLANK)] if BLANK in deck else deck)
+            decks[p] = {"count": len(deck), "top": top}
+    out["deck"] = decks
+    if names:                                       # each card's card name, for matching entries (Z6)
+        out["_names"] = {c: card_of(g, c) for z in ("hand", "trash", "banished") for cs in out[z].values()
+                         for c in cs} | {c: card_of(g, c) for p in decks for c in g.pile("deck", p)}
+    return out
+
+
 def winner(g: State):
     if g.winner is None:
         return None
@@ -112,6 +132,8 @@ def _keywords_and_resources(g: State, v: dict, every: bool) -> None:
     if every:
         v["gear"] = {u.id: {"exhausted": u.exhausted, "zone": u.zone, "at": u.at, "controller": u.controller}
                      for u in g.units.values() if u.kind == "gear"}
+    if every or g.cfg.zones:                        # the zones (Z6): only where the file models them, or asked
+        v.update(zones_view(g, every))
 
 
 # -- asking instead of asserting: show: steps and simulate --show ------------------------------------------
@@ -129,6 +151,8 @@ LABELS = {
     "players": N_("players {value}"), "winner": N_("winner {value}"), "phase": N_("phase {value}"),
     "energy": N_("energy {value}"), "runes": N_("runes {value}"), "hidden": N_("hidden {value}"),
     "gear": N_("gear {value}"), "passed": N_("passed {value}"), "decision": N_("decision {value}"),
+    "hand": N_("hand {value}"), "deck": N_("deck {value}"), "trash": N_("trash {value}"),
+    "banished": N_("banished {value}"),
 }
 
 

@@ -171,6 +171,8 @@ def _position(pv: SetupValidator, entry: dict) -> Position:
     bounds = pv.opt(entry, "explore", {})
     rulings = {**checked.rulings, **pv.opt(bounds, "rulings", {})}
     setup = {k: x for k, x in entry.items() if k in SETUP_KEYS and k != "rulings"}
+    if checked.setup.get("zones"):
+        setup["zones"] = True                # the position models its zones (Z1)
     return Position(entry["name"], setup, bounds.get("turns", 2), bounds.get("concede", False),
                     bounds.get("max_states", 200_000), rulings, bounds.get("states", 0), bounds.get("symmetry", False))
 

@@ -49,6 +49,7 @@ from simulator.game import start as midtiming
 from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
 from simulator.rules.triggers import deciding, orderer
+from simulator.rules.zones import census
 from simulator.core.errors import IllegalAction, Loop
 from simulator.core.model import State
 from simulator.core.cards import to_card
@@ -217,6 +218,48 @@ def _win_is_game_over(g: State, actors) -> str | None:
     return None
 
 
+def _one_zone(g: State, actors) -> str | None:
+    """108, Z1: a card is in exactly one zone: no id is listed twice in the hands, decks, trashes, banishments and
+    facedown cards; a unit's or gear's card is listed exactly where its ``zone`` says (its owner's), and never
+    while on the board. Only in a game that models its zones."""
+    if not g.cfg.zones:
+        return None
+    where: dict[str, list] = {}
+    for p, h in g.hands.items():
+        for c in h:
+            where.setdefault(c, []).append(("hand", p))
+    for (z, p), cs in g.piles.items():
+        for c in cs:
+            where.setdefault(c, []).append((z, p))
+    for _, p, c, _ in g.hidden:
+        where.setdefault(c, []).append(("hidden", p))
+    for c, places in where.items():
+        if (c in g.units or c in g.cfg.ids) and len(places) > 1:
+            return f"{c} is in {len(places)} zones: {places}"
+    return _unit_cards_placed(g, where)
+
+
+def _unit_cards_placed(g: State, where: dict) -> str | None:
+    """The part of :func:`_one_zone` about units and gear: each one's card is where its ``zone`` says."""
+    for u in g.units.values():
+        at = where.get(u.id, [])
+        if u.zone == "board" and at:
+            return f"{u.id} is on the board and in {at}"
+        listed = u.zone in ("hand", "trash", "banished") or (u.zone == "deck" and ("deck", u.owner) in g.piles)
+        if listed and not u.token and at and at != [(u.zone, u.owner)]:
+            return f"{u.id} reports zone {u.zone} but its card is in {at}"
+    return None
+
+
+def _cards_conserved(g: State, actors) -> str | None:
+    """Z1: the number of cards is conserved, except where a rule creates or removes one (``State.made``); a player
+    leaving the game removes their cards (652.3), after which it is not checked."""
+    if not g.cfg.zones or len(g.in_game()) < len(g.order):
+        return None
+    n, want = census(g), g.cfg.start_cards + g.made
+    return None if n == want else f"the game holds {n} cards, {want} expected ({g.made:+d} made by rules)"
+
+
 #: (name, rule ids, check): the state invariants of the verification issue (and the last one, the
 #: evidence that the R9 reset of a Contested battlefield cannot happen: see simulator/verify/positions/positions.yaml)
 INVARIANTS = (
@@ -231,6 +274,8 @@ INVARIANTS = (
     ("Contested is staged or cleared before anyone acts", "322, 323.8, 323.11", _contested_not_resting),
     ("a battlefield whose control is settled is not Contested", "190.3.b, 348.2.a, R6", _settled_not_contested),
     ("the phase is GameOver exactly when someone has won", "323.1, 651.1, 194.2", _win_is_game_over),
+    ("a card is in exactly one zone", "108, 056, 124", _one_zone),
+    ("cards are conserved except where a rule creates or removes one", "108, 186.1, 652.3", _cards_conserved),
 )
 
 

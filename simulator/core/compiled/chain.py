@@ -381,16 +381,26 @@ def chain__Execute__pass(rt, g, inst, ctx):
 
 def chain__Resolve__await_choice(rt, g, inst, ctx):
     """chain: 'await_choice' in Resolve (declaration order)."""
+    # Resolve --await_choice--> ResolveChoice: 422, 158.3, 321
+    if GUARDS['resolving_discard'](g, inst, ctx):
+        g.ms[('chain', inst)] = 'ResolveChoice'
+        cov = g.coverage
+        if cov is not None:
+            cov.add(('chain', 'Resolve', 'await_choice', 'ResolveChoice', ('resolving_discard',)))
+        at = len(g.trace)
+        if g.events_on:
+            say(g, _T[31], 'chain', inst, ctx, at, '422, 158.3, 321')
+        return _T[31]
     # Resolve --await_choice--> ResolveChoice: 383.3.a.3, 158.3, 321
-    if GUARDS['resolving_choice'](g, inst, ctx):
+    if GUARDS['resolving_choice'](g, inst, ctx) and not GUARDS['resolving_discard'](g, inst, ctx):
         g.ms[('chain', inst)] = 'ResolveChoice'
         cov = g.coverage
         if cov is not None:
             cov.add(('chain', 'Resolve', 'await_choice', 'ResolveChoice', ('resolving_choice',)))
         at = len(g.trace)
         if g.events_on:
-            say(g, _T[31], 'chain', inst, ctx, at, '383.3.a.3, 158.3, 321')
-        return _T[31]
+            say(g, _T[32], 'chain', inst, ctx, at, '383.3.a.3, 158.3, 321')
+        return _T[32]
     return None
 
 
@@ -402,7 +412,7 @@ def chain__ResolveChoice__decide(rt, g, inst, ctx):
     if cov is not None:
         cov.add(('chain', 'ResolveChoice', 'decide', 'Resolve', ()))
     EFFECTS['resume_resolution'](g, inst, ctx)
-    return _T[32]
+    return _T[33]
 
 
 def chain__ResolveChoice__withdraw(rt, g, inst, ctx):
@@ -413,7 +423,7 @@ def chain__ResolveChoice__withdraw(rt, g, inst, ctx):
     if cov is not None:
         cov.add(('chain', 'ResolveChoice', 'withdraw', 'Resolve', ()))
     EFFECTS['abandon_resolution'](g, inst, ctx)
-    return _T[33]
+    return _T[34]
 
 
 def chain__Resolve__resolved(rt, g, inst, ctx):
@@ -426,17 +436,17 @@ def chain__Resolve__resolved(rt, g, inst, ctx):
             cov.add(('chain', 'Resolve', 'resolved', 'Empty', ('chain_empty',)))
         at = len(g.trace)
         if g.events_on:
-            say(g, _T[34], 'chain', inst, ctx, at, '340.2')
+            say(g, _T[35], 'chain', inst, ctx, at, '340.2')
         rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
         rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
-        return _T[34]
+        return _T[35]
     # Resolve --resolved--> Finalize: 340.3
     if GUARDS['pending_remain'](g, inst, ctx):
         g.ms[('chain', inst)] = 'Finalize'
         cov = g.coverage
         if cov is not None:
             cov.add(('chain', 'Resolve', 'resolved', 'Finalize', ('pending_remain',)))
-        return _T[35]
+        return _T[36]
     # Resolve --resolved--> Execute: 429, 400.2, 338
     if GUARDS['priority_kept'](g, inst, ctx) and not GUARDS['chain_empty'](g, inst, ctx) and not GUARDS['pending_remain'](g, inst, ctx):
         g.ms[('chain', inst)] = 'Execute'
@@ -446,8 +456,8 @@ def chain__Resolve__resolved(rt, g, inst, ctx):
         at = len(g.trace)
         EFFECTS['new_round'](g, inst, ctx)
         if g.events_on:
-            say(g, _T[36], 'chain', inst, ctx, at, '429, 400.2, 338')
-        return _T[36]
+            say(g, _T[37], 'chain', inst, ctx, at, '429, 400.2, 338')
+        return _T[37]
     # Resolve --resolved--> Execute: 340.4, R17
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
@@ -456,8 +466,8 @@ def chain__Resolve__resolved(rt, g, inst, ctx):
     at = len(g.trace)
     EFFECTS['priority_to_newest'](g, inst, ctx)
     if g.events_on:
-        say(g, _T[37], 'chain', inst, ctx, at, '340.4, R17')
-    return _T[37]
+        say(g, _T[38], 'chain', inst, ctx, at, '340.4, R17')
+    return _T[38]
 
 
 def chain__Execute__withdraw(rt, g, inst, ctx):
@@ -470,10 +480,10 @@ def chain__Execute__withdraw(rt, g, inst, ctx):
             cov.add(('chain', 'Execute', 'withdraw', 'Empty', ('chain_empty',)))
         at = len(g.trace)
         if g.events_on:
-            say(g, _T[38], 'chain', inst, ctx, at, '652.4')
+            say(g, _T[39], 'chain', inst, ctx, at, '652.4')
         rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
         rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
-        return _T[38]
+        return _T[39]
     # Execute --withdraw--> Resolve: 652.5
     if GUARDS['all_passed'](g, inst, ctx) and not GUARDS['chain_empty'](g, inst, ctx):
         g.ms[('chain', inst)] = 'Resolve'
@@ -483,8 +493,8 @@ def chain__Execute__withdraw(rt, g, inst, ctx):
         at = len(g.trace)
         EFFECTS['resolve_item'](g, inst, ctx)
         if g.events_on:
-            say(g, _T[39], 'chain', inst, ctx, at, '652.5')
-        return _T[39]
+            say(g, _T[40], 'chain', inst, ctx, at, '652.5')
+        return _T[40]
     # Execute --withdraw--> Execute: 652.5, R10
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
@@ -493,5 +503,5 @@ def chain__Execute__withdraw(rt, g, inst, ctx):
     at = len(g.trace)
     EFFECTS['priority_to_next'](g, inst, ctx)
     if g.events_on:
-        say(g, _T[40], 'chain', inst, ctx, at, '652.5, R10')
-    return _T[40]
+        say(g, _T[41], 'chain', inst, ctx, at, '652.5, R10')
+    return _T[41]

@@ -192,3 +192,16 @@ def phases__Ending__game_over(rt, g, inst, ctx):
     if g.events_on:
         say(g, _T[12], 'phases', inst, ctx, at, '323.1, 194.2, 319')
     return _T[12]
+
+
+def phases__Draw__game_over(rt, g, inst, ctx):
+    """phases: 'game_over' in Draw (declaration order)."""
+    # Draw --game_over--> GameOver: 431.3.c, 431.3.c.1
+    g.ms[('phases', inst)] = 'GameOver'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('phases', 'Draw', 'game_over', 'GameOver', ()))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[13], 'phases', inst, ctx, at, '431.3.c, 431.3.c.1')
+    return _T[13]

@@ -79,6 +79,7 @@ def copy_state_shared(o, cls):
     s.assigned = o.assigned
     s.once = o.once
     s.resolving = o.resolving
+    s.made = o.made
     s.hk = o.hk
     s.uk = o.uk
     s.sk = o.sk
@@ -126,7 +127,7 @@ def bf_key(o):
 COPIERS: dict[tuple[str, ...], Callable] = {
     ('id', 'owner', 'controller', 'at', 'might', 'buff', 'stunned', 'damage', 'exhausted', 'abilities', 'zone', 'designation', 'card', 'kind', 'fought', 'keywords', 'given', 'hurt', 'ward', 'token', 'k'): copy_unit,
     ('name', 'provider', 'abilities', 'static_might', 'controller', 'contested_by', 'token'): copy_battlefield,
-    ('cfg', 'turn', 'priority', 'focus', 'passed', 'focus_passed', 'chain_by', 'attacker', 'defender', 'choosing', 'invited', 'dirty', 'focus_due', 'special', 'handoff', 'step', 'uid', 'coverage', 'events_on', 'changed', 'recalled', 'arrivals', 'normal', 'left', 'batch', 'blocked', 'hidden', 'assigned', 'once', 'resolving', 'hk', 'uk', 'sk', 'fresh'): copy_state_shared,
+    ('cfg', 'turn', 'priority', 'focus', 'passed', 'focus_passed', 'chain_by', 'attacker', 'defender', 'choosing', 'invited', 'dirty', 'focus_due', 'special', 'handoff', 'step', 'uid', 'coverage', 'events_on', 'changed', 'recalled', 'arrivals', 'normal', 'left', 'batch', 'blocked', 'hidden', 'assigned', 'once', 'resolving', 'made', 'hk', 'uk', 'sk', 'fresh'): copy_state_shared,
 }
 KEYS: dict[tuple[tuple[str, ...], tuple[str, ...]], Callable] = {
     (('id', 'owner', 'controller', 'at', 'might', 'buff', 'stunned', 'damage', 'exhausted', 'abilities', 'zone', 'designation', 'card', 'kind', 'fought', 'keywords', 'given', 'hurt', 'ward', 'token'), ('abilities',)): unit_key,

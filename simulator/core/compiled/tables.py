@@ -107,6 +107,7 @@ FIRES = {
     ('phases', 'BeginningStep', 'game_over'): phases.phases__BeginningStep__game_over,
     ('phases', 'Beginning', 'game_over'): phases.phases__Beginning__game_over,
     ('phases', 'Ending', 'game_over'): phases.phases__Ending__game_over,
+    ('phases', 'Draw', 'game_over'): phases.phases__Draw__game_over,
     ('player', 'InGame', 'concede'): player.player__InGame__concede,
     ('player', 'InGame', 'lose'): player.player__InGame__lose,
     ('player', 'Banishing', 'next'): player.player__Banishing__next,
@@ -121,13 +122,13 @@ LOOPS = {
 DIGESTS = {
     'turn.mode': '8211aecae8cffc3a',
     'turn.window': 'c887ea972d784483',
-    'chain': 'af515fc4718c5266',
+    'chain': '104738acd4b5d841',
     'focus': '819266c0f7caafb5',
     'cleanup': '5b21591df2c033f0',
     'battlefield.control': '1913346f29d4adaf',
     'battlefield.status': '46a7e02b604ab4a5',
     'combat': '943963ef18c6439d',
-    'phases': 'e33d78a6a54b04e6',
+    'phases': '0329b14f8f7af47d',
     'player': '8e0e6e54c12e3e50',
 }
 SCHEDULE_DIGEST = 'f1e2978acfdb656d'
