@@ -185,4 +185,4 @@ def test_a_choose_step_names_a_battlefield_or_an_option_not_both():
     with pytest.raises(ScenarioError) as e:
         loads(BASE + "  - {id: a1, owner: A, might: 1}\nsteps:\n  - {do: choose, player: A, battlefield: North, "
               "option: yes}\n", "f.yaml")
-    assert "either battlefield" in str(e.value)
+    assert "names one of battlefield" in str(e.value)

@@ -50,7 +50,7 @@ def _adapter(tmp_path: Path, name: str, body: str) -> str:
 
 def test_the_shipped_schema_is_the_generated_one():
     assert fixtures.shipped_schema() == fixtures.schema_text(), \
-        "regenerate it: riftsim export --schema is stale; write fixtures.schema_text() to simulator/scenario/schemas/"
+        "the shipped fixture schema is stale: run `riftsim schema --write`"
 
 
 @pytest.fixture(scope="module")

@@ -32,8 +32,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def generated() -> dict[str, str]:
     from simulator.scenario.schema import dumps, scenario_schema
+    from simulator.scenario.fixtures import schema_text
     from simulator.verify.schema import positions_schema
-    return {"scenario": dumps(scenario_schema()), "positions": dumps(positions_schema())}
+    return {"scenario": dumps(scenario_schema()), "positions": dumps(positions_schema()), "fixture": schema_text()}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -35,7 +35,7 @@ from simulator.game import start as midtiming
 from simulator.scenario import loader, provenance
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-FILES = {"scenario": "scenario.schema.json", "positions": "positions.schema.json"}
+FILES = {"scenario": "scenario.schema.json", "positions": "positions.schema.json", "fixture": "fixture.schema.json"}
 
 #: C0 and C1 control characters (newline, escape, NUL, ...) and the Unicode direction marks, overrides and
 #: isolates: a name holding one would print forged lines or reordered text in the trace (refused at load)

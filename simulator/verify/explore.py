@@ -42,13 +42,13 @@ from typing import Callable, Sequence
 
 from statecharts.citations import cite
 from statecharts.turn import NEUTRAL_OPEN, SHOWDOWN_OPEN
-from statecharts.states import ChainState, CombatStep, FocusState, Mode, Phase, Status, Window
+from statecharts.states import CombatStep, FocusState, Mode, Phase, Status, Window
 
 from simulator.game import engine, loops
 from simulator.game import start as midtiming
-from simulator.rules.damage import assigner
 from simulator.game.actions import Action, legal
-from simulator.rules.triggers import deciding, orderer
+from simulator.rules.damage import assigner
+from simulator.game.decision import decision as decide
 from simulator.rules.zones import census
 from simulator.core.errors import IllegalAction, Loop
 from simulator.core.model import State
@@ -142,31 +142,17 @@ def _no_standard_move(g: State, actors) -> str | None:
 
 
 def _one_actor(g: State, actors) -> str | None:
+    """312.2, 313.2, 323.12: only the player :func:`simulator.game.decision.decision` names may do more than
+    concede (the one place that says who must decide what now)."""
     who = [p for p, acts in actors.items() if acts]
     if g.winner is not None:
         return f"the game is over but {', '.join(who)} can still act" if who else None
     if len(who) > 1:
         return f"{len(who)} players can act at once: {', '.join(who)}"
-    if who:
-        expected, role = _expected_actor(g)
-        if who[0] != expected:
-            return f"{who[0]} can act but {role} is {expected}"
+    d = decide(g)
+    if who and (d is None or who[0] != d.player):
+        return f"{who[0]} can act but the decision ({d.kind if d else 'none'}) is {d.player if d else 'nobody'}'s"
     return None
-
-
-def _expected_actor(g: State) -> tuple:
-    """(who alone may act now, in what role): the chooser, the orderer, the decider, the assigner, or priority."""
-    mid = g.resolving.item if g.ms[("chain", None)] == ChainState.ResolveChoice and g.resolving else None
-    orders = None if mid else orderer(g)      # a may while resolving comes first (383.3.a.3, 158.3)
-    decides = deciding(g) if g.ms[("chain", None)] == ChainState.Decide else mid
-    assigns = assigner(g)
-    if g.choosing:
-        return g.turn, "the chooser"
-    if orders:
-        return orders, "the orderer"
-    if decides:
-        return decides.controller, "the decider (383.3.a)"
-    return (assigns, "the assigner") if assigns else (g.priority, "priority")
 
 
 def _no_deadlock(g: State, actors) -> str | None:
