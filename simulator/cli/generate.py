@@ -10,10 +10,13 @@ saying it is generated, from what, and by this command.
   named ``LEAF__STATE__TRIGGER`` (``chain__Execute__pass``): its transitions in declaration order, each an
   ``if`` over its named guards, with its rules in a comment; the chosen one sets the destination, records its
   coverage, runs its effects, writes its trace line, runs the destination's ``enter`` effect and fires its
-  hand-offs (what ``Runtime.fire_ctx`` does); guards and effects are looked up by name when they run. A leaf
+  hand-offs (what ``Runtime.fire_ctx`` does); guards and effects are looked up by name when they run. A ladder
+  that would take more than :data:`SMALL` decisions with the bodies inline tries the guards and calls one function
+  per transition, ``LEAF__STATE__TRIGGER__I`` (``I`` its index in the leaf's declarations). A leaf
   whose transitions on two triggers are silent and go round (the cleanup's ``run`` then ``next`` back to
   ``Idle``, 318-324) also gets that loop, where a task known to do nothing is skipped (323, ``State.fresh``);
-* ``schedule.py``: ``statecharts/schedule.py``'s steps in order (HOT FEPR, 334-340);
+* ``schedule.py``: ``statecharts/schedule.py``'s steps in order (HOT FEPR, 334-340), cut into functions of at
+  most :data:`SMALL` decisions (``steps_1_to_2``, ...) that ``once`` tries in order;
 * ``slots.py``: ``copy(o, cls)`` for the model's slot lists and the search's unit and battlefield keys;
 * ``tables.py``: the tables the runtime reads, with a digest of each leaf's declarations: the runtime
   uses a leaf's generated code only while the digest matches the declarations it runs (a mutant of
@@ -129,16 +132,22 @@ def _complexity(ts: list[tuple[int, T]]) -> int:
     return n
 
 
-def fire_function(leaf: Machine, source: str, trigger: str) -> list[str]:
-    """``LEAF__STATE__TRIGGER(rt, g, inst, ctx) -> T | None``: the first of the transitions on ``trigger`` from
-    ``source`` whose guards hold, fired; None when none is enabled. Bodies too many to inline in one small
-    function (:data:`SMALL`) become functions of their own, ``LEAF__STATE__TRIGGER__I``."""
+def _ladder(leaf: Machine, source: str, trigger: str) -> list[tuple[int, T]]:
+    """(index, transition) of the transitions on ``trigger`` from ``source`` that may fire, in declaration order."""
     ts = []
     for i, t in enumerate(leaf.transitions):
         if t.source == source and t.trigger == trigger:
             ts.append((i, t))
             if not (t.guards or t.unless):
                 break                              # the transitions after an unguarded one never fire
+    return ts
+
+
+def fire_function(leaf: Machine, source: str, trigger: str) -> list[str]:
+    """``LEAF__STATE__TRIGGER(rt, g, inst, ctx) -> T | None``: the first of the transitions on ``trigger`` from
+    ``source`` whose guards hold, fired; None when none is enabled. Bodies too many to inline in one small
+    function (:data:`SMALL`) become functions of their own, ``LEAF__STATE__TRIGGER__I``."""
+    ts = _ladder(leaf, source, trigger)
     name = ident(leaf.name, source, trigger)
     split = _complexity(ts) > SMALL
     out = [f"def {name}(rt, g, inst, ctx):",
@@ -232,15 +241,7 @@ def loop_functions(leaf: Machine, start: str, step: str, until: str) -> list[str
                 out.append(f"{ind}if {' and '.join(conds)}:")
             rec = (leaf.name, t.source, t.trigger, t.dest, t.guards)
             out += [f"{inner}ms[key] = {t.dest!r}", f"{inner}if cov is not None:", f"{inner}    cov({rec!r})"]
-            if model.KEEP[leaf.name] != -1:
-                out.append(f"{inner}g.fresh &= {model.KEEP[leaf.name]}")
-            enter = leaf.enter.get(t.dest)
-            bit = model.FRESH_BITS.get((leaf.name, t.dest))
-            if enter and bit is None:
-                out.append(f"{inner}EFFECTS[{enter!r}](g, inst, {{}})")
-            elif enter:                                 # skipped while known to do nothing (its inputs unwritten)
-                out += [f"{inner}fr = g.fresh", f"{inner}if not fr & skip & {bit}:  # else known to do nothing (323)",
-                        f"{inner}    g.fresh = fr | {bit}", f"{inner}    EFFECTS[{enter!r}](g, inst, {{}})"]
+            out += _loop_entering(leaf, t.dest, inner)
             if t.dest == until:
                 out.append(f"{inner}return None")
             elif incoming[t.dest] == 1 and t.dest not in inlined and weight[0] < MAX_COMPLEXITY - 6:
@@ -276,6 +277,20 @@ def loop_functions(leaf: Machine, start: str, step: str, until: str) -> list[str
             f"    f = {entry}",
             "    while f is not None:",
             "        f = f(g, inst, ms, key, cov, skip)"]
+    return out
+
+
+def _loop_entering(leaf: Machine, dest: str, ind: str) -> list[str]:
+    """The lines of a loop step entering ``dest``: the fresh bits kept, its ``enter`` effect, skipped while its
+    task is known to do nothing (its inputs unwritten, 323)."""
+    out = [f"{ind}g.fresh &= {model.KEEP[leaf.name]}"] if model.KEEP[leaf.name] != -1 else []
+    enter = leaf.enter.get(dest)
+    bit = model.FRESH_BITS.get((leaf.name, dest))
+    if enter and bit is None:
+        out.append(f"{ind}EFFECTS[{enter!r}](g, inst, {{}})")
+    elif enter:
+        out += [f"{ind}fr = g.fresh", f"{ind}if not fr & skip & {bit}:  # else known to do nothing (323)",
+                f"{ind}    g.fresh = fr | {bit}", f"{ind}    EFFECTS[{enter!r}](g, inst, {{}})"]
     return out
 
 
