@@ -621,14 +621,17 @@ def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
         yield from _start(todo, running, stages, golden_check, jobs, skip, chosen)
         if not running:
             continue
-        now = time.monotonic()
-        wait = max(0.0, min(c.deadline for c, _ in running.values()) - now)
-        ready, _, _ = select.select(list(running), [], [], wait)
-        done = [(fd, False) for fd in ready if running[fd][0].read()]
-        done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.overdue()]
-        for fd, late in done:
+        for fd, late in _done(running):
             c, k = running.pop(fd)
             yield from _finished(c, k, late, todo, stages, on_pass)
+
+
+def _done(running: dict) -> list[tuple[int, bool]]:
+    """(fd, late) of the children that finished, or ran past their deadline, while waiting for the first of them."""
+    wait = max(0.0, min(c.deadline for c, _ in running.values()) - time.monotonic())
+    ready, _, _ = select.select(list(running), [], [], wait)
+    done = [(fd, False) for fd in ready if running[fd][0].read()]
+    return done + [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.overdue()]
 
 
 def _start(todo, running, stages, golden_check, jobs, skip, chosen):
@@ -772,19 +775,22 @@ def same_graph(ms: list[Mutant], equivalents: dict[str, str]) -> int:
     want = json.loads(base)
     states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
     print(f"unmutated: {len(want)} positions, {states} states, {edges} edges", flush=True)
-    differ = 0
-    for mu in ms:
-        dead, got = run_stage(mu, "graph")
-        if dead:
-            differ += 1
-            print(f"DIFFERENT {mu.id}: the exploration fails ({got[:200]})", flush=True)
-            continue
-        diff = [f"{w[0]}: {w[1]}->{g[1]} states, {w[2]}->{g[2]} edges" for w, g in zip(want, json.loads(got)) if w != g]
-        differ += bool(diff)
-        tag = "  (listed as equivalent)" if mu.id in equivalents else ""
-        print(f"DIFFERENT {mu.id}{tag}: {'; '.join(diff)}" if diff else
-              f"same      {mu.id}{tag}: the same {states} states and {edges} edges", flush=True)
+    differ = sum(_graph_differs(mu, want, equivalents) for mu in ms)
     return 1 if differ else 0
+
+
+def _graph_differs(mu: Mutant, want: list, equivalents: dict[str, str]) -> bool:
+    """Explore ``mu``'s state graph, print how it compares with the unmutated one (``want``); True if it differs."""
+    dead, got = run_stage(mu, "graph")
+    if dead:
+        print(f"DIFFERENT {mu.id}: the exploration fails ({got[:200]})", flush=True)
+        return True
+    diff = [f"{w[0]}: {w[1]}->{g[1]} states, {w[2]}->{g[2]} edges" for w, g in zip(want, json.loads(got)) if w != g]
+    states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
+    tag = "  (listed as equivalent)" if mu.id in equivalents else ""
+    print(f"DIFFERENT {mu.id}{tag}: {'; '.join(diff)}" if diff else
+          f"same      {mu.id}{tag}: the same {states} states and {edges} edges", flush=True)
+    return bool(diff)
 
 
 # -- a resumable run: the JSON lines file --------------------------------------------------------
@@ -829,15 +835,19 @@ def read_run(path: Path, header: dict) -> tuple[dict[str, tuple[bool, str]], dic
                 break
             raise ValueError(f"{path}:{n}: not a JSON line") from None
         if "run" in rec:
-            was = rec["run"]
-            if (was.get("stages"), was.get("golden")) != (header["stages"], header["golden"]):
-                raise ValueError(f"{path}:{n}: recorded with stages {','.join(was.get('stages') or [])}"
-                                 f"{'' if was.get('golden') else ' and --no-golden'}: run it with the same options")
+            _same_options(rec["run"], header, f"{path}:{n}")
         elif "passed" in rec:
             passed[rec["id"]] = passed.get(rec["id"], ()) + (rec["passed"],)
         elif "killed" in rec:
             done[rec["id"]] = (bool(rec["killed"]), rec.get("why", ""))
     return done, passed
+
+
+def _same_options(was: dict, header: dict, where: str) -> None:
+    """A resumed run must use the stages and golden setting of the run it resumes."""
+    if (was.get("stages"), was.get("golden")) != (header["stages"], header["golden"]):
+        raise ValueError(f"{where}: recorded with stages {','.join(was.get('stages') or [])}"
+                         f"{'' if was.get('golden') else ' and --no-golden'}: run it with the same options")
 
 
 # -- the command ----------------------------------------------------------------------------------
