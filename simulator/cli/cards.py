@@ -145,11 +145,8 @@ def as_json(e) -> dict:
 def show_one(e) -> None:
     from simulator.core import catalogue
     print(line(e))
-    meta = catalogue.sets()[e.set]
-    where = f"{meta['name']}" + (f" {meta['code']}-{e.number:03d}" if e.number and meta.get("code") else "")
-    facts = [where] + ([", ".join(e.domains)] if e.domains else []) + ([f"power {e.power}"] if e.power else [])
-    print(f"  card: {'; '.join(facts)}" + (f"; also printed: {', '.join(e.other_keywords)}" if e.other_keywords
-                                          else ""))
+    print(f"  card: {'; '.join(_facts(e))}" + (f"; also printed: {', '.join(e.other_keywords)}" if e.other_keywords
+                                              else ""))
     if e.text:
         print(f"  summary: {e.text}")
     print(f"  {SAID[catalogue.status(e)]}" + "".join(f"\n  not modelled: {part.strip()}" for part in
@@ -158,6 +155,14 @@ def show_one(e) -> None:
         print(f"  ruling: {r}")
     if e.card is not None:
         print(f"  in a scenario: card: \"{e.name}\"")
+
+
+def _facts(e) -> list[str]:
+    """Where the card is printed (set, code and number), its domains, its power."""
+    from simulator.core import catalogue
+    meta = catalogue.sets()[e.set]
+    where = f"{meta['name']}" + (f" {meta['code']}-{e.number:03d}" if e.number and meta.get("code") else "")
+    return [where] + ([", ".join(e.domains)] if e.domains else []) + ([f"power {e.power}"] if e.power else [])
 
 
 def coverage_rows() -> tuple[list, list]:

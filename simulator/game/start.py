@@ -144,21 +144,27 @@ class Start:
         out = {}
         for key in ("units", "gear"):
             for i, e in enumerate(self.doc.get(key) or []):
-                c = e.get("controller", e["owner"])
-                given = e.get("designation")
-                if active is None or active["kind"] != "combat" or e.get("at", "base") != active["at"] \
-                        or key == "gear":
-                    if given is not None:
-                        self.v.fail((key, i, "designation"), f"{e['id']} has a designation but is in no combat: "
-                                    f"designations are made as a combat begins ({cite('start.designation')})")
-                    continue
-                side = "attacker" if c == active["attacker"] else "defender"
-                if given is not None and given != side:
-                    self.v.fail((key, i, "designation"), f"start: {e['id']} is {c}'s unit: it cannot be "
-                                f"{'an' if given == 'attacker' else 'a'} {given} in {active['attacker']}'s attack "
-                                f"({cite('start.designation')})")
-                out[e["id"]] = side
+                side = self._designation(key, i, e, active)
+                if side is not None:
+                    out[e["id"]] = side
         return out
+
+    def _designation(self, key: str, i: int, e: dict, active: dict | None) -> str | None:
+        """The side of one unit at the combat's battlefield (None elsewhere, and for gear); a designation the
+        file gives must be that side."""
+        c = e.get("controller", e["owner"])
+        given = e.get("designation")
+        if active is None or active["kind"] != "combat" or e.get("at", "base") != active["at"] or key == "gear":
+            if given is not None:
+                self.v.fail((key, i, "designation"), f"{e['id']} has a designation but is in no combat: "
+                            f"designations are made as a combat begins ({cite('start.designation')})")
+            return None
+        side = "attacker" if c == active["attacker"] else "defender"
+        if given is not None and given != side:
+            self.v.fail((key, i, "designation"), f"start: {e['id']} is {c}'s unit: it cannot be "
+                        f"{'an' if given == 'attacker' else 'a'} {given} in {active['attacker']}'s attack "
+                        f"({cite('start.designation')})")
+        return side
 
     def item(self, e: dict, i: int) -> dict:
         """One chain item, its fields checked: a card or an ability of a source of the file."""
