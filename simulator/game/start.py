@@ -180,11 +180,15 @@ class Start:
             if k in e:
                 self.battlefield(e[k], path + (k,), k)
         if "at" in e:
-            if it["kind"] != "unit" or not e.get("pending"):
-                self.fail(path + ("at",), f"{name}: at is where a pending unit will enter", cite("start.at-unit"))
-            if e["at"] != "base":
-                self.battlefield(e["at"], path + ("at",), "at")
+            self.item_at(e, it, path)
         return it
+
+    def item_at(self, e: dict, it: dict, path: tuple) -> None:
+        """``at``: where a pending unit will enter (its base, or a battlefield)."""
+        if it["kind"] != "unit" or not e.get("pending"):
+            self.fail(path + ("at",), f"{it['name']}: at is where a pending unit will enter", cite("start.at-unit"))
+        if e["at"] != "base":
+            self.battlefield(e["at"], path + ("at",), "at")
 
     def card_item(self, e: dict, path: tuple) -> dict:
         card = self.v.cards.get(e["card"])
@@ -278,11 +282,7 @@ class Start:
         if given is not None:
             self.player(given, ("priority",), "priority")
         if any(it.get("pending") for it in chain):
-            if given is not None:
-                self.fail(("priority",), "nobody holds priority while an item is pending", cite("start.priority-pending"))
-            if passed:
-                self.fail(("passed",), "nobody passes while an item is pending: priority is given once every "
-                                       "pending item is finalized", cite("start.priority-pending"))
+            self.nobody_while_pending(given, passed)
             return None, []
         if chain:
             return self.after_chain(chain[-1], passed, given), passed
@@ -291,6 +291,15 @@ class Start:
         if passed:
             self.fail(("passed",), "nobody passes in Neutral Open", cite("start.passed-neutral"))
         return self.in_neutral(turn, phase, given), []
+
+    def nobody_while_pending(self, given: str | None, passed: list) -> None:
+        """While an item is pending nobody holds priority or passes (priority is given once every pending item is
+        finalized)."""
+        if given is not None:
+            self.fail(("priority",), "nobody holds priority while an item is pending", cite("start.priority-pending"))
+        if passed:
+            self.fail(("passed",), "nobody passes while an item is pending: priority is given once every "
+                                   "pending item is finalized", cite("start.priority-pending"))
 
     def after_chain(self, newest: dict, passed: list, given: str | None) -> str:
         """With finalized items: the passes run in turn order from the newest item's controller (338.1.b, 339,
