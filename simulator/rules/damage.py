@@ -106,14 +106,9 @@ def problem(g: State, p: str, damage: tuple[tuple[str, int], ...]) -> tuple[str,
     """Why ``p`` may not assign ``damage`` ({unit: amount}); None if it is a legal assignment."""
     mine, victims = sides(g)[p]
     amount = total(g, mine)
-    ids = {v.id: v for v in victims}
-    given: dict[str, int] = {}
-    for uid, n in damage:
-        if uid not in ids:
-            return (f"{uid} is not an enemy unit in the combat at {g.active}", cite("damage.not-enemy-unit-combat"))
-        if n < 0:
-            return (f"damage to {uid} can't be negative", cite("damage.damage-can-t-negative"))
-        given[uid] = given.get(uid, 0) + n
+    given = _given(g, damage, {v.id for v in victims})
+    if isinstance(given, tuple):
+        return given
     if sum(given.values()) != amount:
         return (f"{p} must assign exactly {amount} damage (their units' summed might), not "
                 f"{sum(given.values())}", cite("damage.must-assign-exactly-damage-their"))
@@ -128,6 +123,19 @@ def problem(g: State, p: str, damage: tuple[tuple[str, int], ...]) -> tuple[str,
     return reasons[0]
 
 
+def _given(g: State, damage: tuple[tuple[str, int], ...], enemies: set[str]) -> dict[str, int] | tuple[str, str]:
+    """{unit: amount} summed from ``damage``; or why not: a unit that is no enemy in the combat, a negative
+    amount."""
+    given: dict[str, int] = {}
+    for uid, n in damage:
+        if uid not in enemies:
+            return (f"{uid} is not an enemy unit in the combat at {g.active}", cite("damage.not-enemy-unit-combat"))
+        if n < 0:
+            return (f"damage to {uid} can't be negative", cite("damage.damage-can-t-negative"))
+        given[uid] = given.get(uid, 0) + n
+    return given
+
+
 def _order_problem(g: State, victims: list[Unit], given: dict, rank_of) -> tuple[str, str] | None:
     """465.2.c.3-4, 815.1.b, 826.3 for one placement of the units that have both Tank and Backline."""
     full = {v.id: given.get(v.id, 0) >= lethal(g, v) for v in victims}
@@ -136,6 +144,12 @@ def _order_problem(g: State, victims: list[Unit], given: dict, rank_of) -> tuple
             found = _rank_problem(v, victims, full, rank_of)
             if found:
                 return found
+    return _lethal_first(g, victims, given, full)
+
+
+def _lethal_first(g: State, victims: list[Unit], given: dict, full: dict) -> tuple[str, str] | None:
+    """A unit is assigned lethal damage before the next one gets any: at most one with less than lethal, and
+    none above lethal while another lacks it."""
     partial = [v.id for v in victims if 0 < given.get(v.id, 0) < lethal(g, v)]
     if len(partial) > 1:
         return (f"{partial[0]} and {partial[1]} both have less than lethal damage: a unit must be assigned "
