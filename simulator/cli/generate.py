@@ -179,20 +179,18 @@ def silent_loops(leaf: Machine) -> list[tuple[str, str, str]]:
     reach has a transition on ``step`` (the loop always goes round back to ``until``)."""
     silent = [trig for trig in dict.fromkeys(t.trigger for t in leaf.transitions)
               if machines._silent(leaf.name, (trig,))]
-    out = []
-    for start in silent:
-        for step in silent:
-            if start == step:
-                continue
-            for until in dict.fromkeys(t.source for t in leaf.transitions if t.trigger == start):
-                if _closed(leaf, start, step, until):
-                    out.append((start, step, until))
-    return out
+    return [(start, step, until) for start in silent for step in silent if start != step
+            for until in _sources(leaf, start) if _closed(leaf, start, step, until)]
+
+
+def _sources(leaf: Machine, trigger: str) -> list[str]:
+    """The states ``leaf`` leaves on ``trigger``, in declaration order."""
+    return list(dict.fromkeys(t.source for t in leaf.transitions if t.trigger == trigger))
 
 
 def _closed(leaf: Machine, start: str, step: str, until: str) -> bool:
-    has_step = {t.source for t in leaf.transitions if t.trigger == step}
-    todo = [t.dest for t in leaf.transitions if t.trigger == start and t.source == until]
+    has_step = set(_sources(leaf, step))
+    todo = _dests(leaf, start, until)
     seen: set[str] = set()
     while todo:
         s = todo.pop()
@@ -201,8 +199,13 @@ def _closed(leaf: Machine, start: str, step: str, until: str) -> bool:
         if s not in has_step:
             return False
         seen.add(s)
-        todo += [t.dest for t in leaf.transitions if t.trigger == step and t.source == s]
+        todo += _dests(leaf, step, s)
     return bool(seen)
+
+
+def _dests(leaf: Machine, trigger: str, source: str) -> list[str]:
+    """Where ``leaf``'s transitions on ``trigger`` from ``source`` go, in declaration order."""
+    return [t.dest for t in leaf.transitions if t.trigger == trigger and t.source == source]
 
 
 def loop_functions(leaf: Machine, start: str, step: str, until: str) -> list[str]:
@@ -395,16 +398,19 @@ def schedule_module(steps: tuple[Step, ...] = SCHEDULE) -> str:
              "def once(g):", '    """One step of the schedule: True to settle on, False once a player must decide."""',
              "    for steps in _STEPS:", "        r = steps(g)", "        if r is not None:", "            return r",
              f"    return {names[-1]}(g)" if total else "    raise RulesBug('the schedule has no step for this state')"]
-    text = "\n".join(body)
+    return "\n".join(_schedule_head(total, "\n".join(body)) + body) + "\n"
+
+
+def _schedule_head(total: bool, text: str) -> list[str]:
+    """``schedule.py``'s first lines: the generated-file header, its docstring, the imports ``text`` uses."""
     uses = [name for name in ("EFFECTS", "GUARDS") if f"{name}[" in text]
-    lines = [_HEADER.format(what="statecharts/schedule.py (SCHEDULE)"),
+    return [_HEADER.format(what="statecharts/schedule.py (SCHEDULE)"),
              '"""The schedule (HOT FEPR and the turn cycle, 334-340) as code: after every action the engine settles the',
              "game by calling ``once`` until it returns False (a player must decide). Each ``steps_*`` function tries its",
              'steps in order and returns None when none applies."""',
              "from __future__ import annotations", "",
              *(["from simulator.core.errors import RulesBug"] if not total else []),
              *([f"from simulator.core.registry import {', '.join(uses)}"] if uses else [])]
-    return "\n".join(lines + body) + "\n"
 
 
 # -- the slot lists ---------------------------------------------------------------------------------------
