@@ -754,10 +754,15 @@ def _draw_taken(c: graphviz.Digraph, leaf: Machine, inst: str | None, taken: dic
         elif key not in taken and (t.source, t.dest) not in faded:
             faded.add((t.source, t.dest))
             c.edge(*ids, color="#d1d5db", arrowsize="0.6")
+    _draw_undeclared(c, leaf, inst, taken)
+
+
+def _draw_undeclared(c: graphviz.Digraph, leaf: Machine, inst: str | None, taken: dict) -> None:
+    """A taken transition the declarations no longer have: still drawn, labelled undeclared."""
     declared = {_key(t) for t in leaf.transitions}
     for key, nums in taken.items():
-        if key not in declared:   # a transition the declarations no longer have: still draw it
-            c.edge(_node_id(machine, key[1], inst), _node_id(machine, key[2], inst),
+        if key not in declared:
+            c.edge(_node_id(leaf.name, key[1], inst), _node_id(leaf.name, key[2], inst),
                    label=f"{_nums(nums)} {key[0]} (undeclared)", color=VISITED, fontcolor=VISITED)
 
 
