@@ -41,7 +41,7 @@ MAX_COMPLEXITY = 20
 #: the mean complexity over those functions may not rise above this. Issue 29 asks for 4; this is the figure the
 #: modules not being rewritten elsewhere were brought to (the others' functions below keep the mean higher):
 #: lower it as functions are split, down to 4
-MEAN_COMPLEXITY = 4.20
+MEAN_COMPLEXITY = 4.18
 #: the functions above MAX_COMPLEXITY that other branches of issue 29 are rewriting (rules/ and cli/rules.py:
 #: hand-offs; game/, cli/play.py and scenario/loader.py: the action table), excused until they are merged; the
 #: list may only shrink (an entry no longer above the limit, or gone, fails: delete it)
