@@ -38,13 +38,13 @@ def test_mypy_is_clean():
 
 #: no function may be more complex than this (issue 29)
 MAX_COMPLEXITY = 20
-#: the mean complexity over those functions may not rise above this. Issue 29 asks for 4; this is the figure the
-#: modules not being rewritten elsewhere were brought to (the others' functions below keep the mean higher):
-#: lower it as functions are split, down to 4
-MEAN_COMPLEXITY = 4.62
-#: the functions above MAX_COMPLEXITY that other branches of issue 29 are rewriting (rules/ and cli/rules.py:
-#: hand-offs; game/, cli/play.py and scenario/loader.py: the action table), excused until they are merged; the
-#: list may only shrink (an entry no longer above the limit, or gone, fails: delete it)
+#: the mean complexity over those functions may not rise above this. Issue 29 asks for 4; the figure reached
+#: (2 Dec 2026: 4.25 over 1,742 functions, from 5.50 over 982) is the ceiling until then: lower it as functions
+#: are split, down to 4 (the largest shares above 4 a function: scenario/loader.py, game/action_kinds.py,
+#: verify/mutate.py, game/shape.py, game/validate.py)
+MEAN_COMPLEXITY = 4.25
+#: functions above MAX_COMPLEXITY excused for now (none); the list may only shrink (an entry no longer above the
+#: limit, or gone, fails: delete it)
 OVER_THE_LIMIT = {
 }
 

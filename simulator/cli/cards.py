@@ -109,15 +109,20 @@ def selected(args: argparse.Namespace) -> list:
         raise RiftsimError(f"unknown set {args.set_id!r} (sets: {', '.join(catalogue.sets())})")
     out = [e for e in every if args.set_id in (None, e.set)]
     if args.keyword:
-        k = args.keyword.casefold()
-        known = {e.name: printed_keywords(e) for e in every}
-        if not any(k in ks for ks in known.values()):
-            words = sorted(set().union(*known.values()))
-            raise RiftsimError(f"no card has the keyword {args.keyword!r} (printed keywords: {', '.join(words)})")
-        out = [e for e in out if k in known[e.name]]
+        out = _with_keyword(args.keyword, out, every)
     if args.status:
         out = [e for e in out if catalogue.status(e) == args.status]
     return out
+
+
+def _with_keyword(keyword: str, out: list, every: list) -> list:
+    """The entries of ``out`` printing ``keyword``; a keyword no card prints is refused, naming those printed."""
+    k = keyword.casefold()
+    known = {e.name: printed_keywords(e) for e in every}
+    if not any(k in ks for ks in known.values()):
+        words = sorted(set().union(*known.values()))
+        raise RiftsimError(f"no card has the keyword {keyword!r} (printed keywords: {', '.join(words)})")
+    return [e for e in out if k in known[e.name]]
 
 
 def printed_keywords(e) -> set[str]:
@@ -140,11 +145,8 @@ def as_json(e) -> dict:
 def show_one(e) -> None:
     from simulator.core import catalogue
     print(line(e))
-    meta = catalogue.sets()[e.set]
-    where = f"{meta['name']}" + (f" {meta['code']}-{e.number:03d}" if e.number and meta.get("code") else "")
-    facts = [where] + ([", ".join(e.domains)] if e.domains else []) + ([f"power {e.power}"] if e.power else [])
-    print(f"  card: {'; '.join(facts)}" + (f"; also printed: {', '.join(e.other_keywords)}" if e.other_keywords
-                                          else ""))
+    print(f"  card: {'; '.join(_facts(e))}" + (f"; also printed: {', '.join(e.other_keywords)}" if e.other_keywords
+                                              else ""))
     if e.text:
         print(f"  summary: {e.text}")
     print(f"  {SAID[catalogue.status(e)]}" + "".join(f"\n  not modelled: {part.strip()}" for part in
@@ -153,6 +155,14 @@ def show_one(e) -> None:
         print(f"  ruling: {r}")
     if e.card is not None:
         print(f"  in a scenario: card: \"{e.name}\"")
+
+
+def _facts(e) -> list[str]:
+    """Where the card is printed (set, code and number), its domains, its power."""
+    from simulator.core import catalogue
+    meta = catalogue.sets()[e.set]
+    where = f"{meta['name']}" + (f" {meta['code']}-{e.number:03d}" if e.number and meta.get("code") else "")
+    return [where] + ([", ".join(e.domains)] if e.domains else []) + ([f"power {e.power}"] if e.power else [])
 
 
 def coverage_rows() -> tuple[list, list]:
@@ -187,6 +197,16 @@ def coverage_text(markdown: bool) -> str:
     return "\n".join(out) + "\n"
 
 
+def _named(name: str, cards: list) -> list:
+    """The one card called ``name``; none or several is refused."""
+    found = find(name, cards)
+    if not found:
+        raise RiftsimError(f"no card riftsim knows is named {name!r} (riftsim cards lists them)")
+    if len(found) > 1:
+        raise RiftsimError(f"{name!r} names {len(found)} cards: " + ", ".join(c.name for c in found))
+    return found
+
+
 def run(args: argparse.Namespace) -> int:
     if args.markdown and not args.coverage:
         raise RiftsimError("--markdown goes with --coverage")
@@ -195,14 +215,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     cards = selected(args)
     if args.name:
-        found = find(args.name, cards)
-        if not found:
-            raise RiftsimError(f"no card riftsim knows is named {args.name!r} (riftsim cards lists them)")
-        if len(found) > 1:
-            raise RiftsimError(f"{args.name!r} names {len(found)} cards: " + ", ".join(c.name for c in found))
-        cards = found
+        cards = _named(args.name, cards)
         if not args.json:
-            show_one(found[0])
+            show_one(cards[0])
             return 0
     if args.json:
         print(json.dumps([as_json(e) for e in cards], indent=1, ensure_ascii=False))

@@ -151,17 +151,19 @@ def load_fixtures(paths: list[str]) -> list[dict]:
         files += sorted(p.glob("*.json")) if p.is_dir() else [p]
     if not files:
         raise ScenarioError(" ".join(paths), "no fixture (*.json) there")
-    out = []
-    for p in files:
-        text = read_text(str(p))
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ScenarioError(f"{p}:{e.lineno}", f"not JSON: {e.msg}") from None
-        except RecursionError:
-            raise ScenarioError(f"{p}:1", "not JSON a fixture could be: nested too deeply") from None
-        out.append(fixtures.check_format(doc, str(p), text))
-    return out
+    return [_fixture(p, read_text(str(p))) for p in files]
+
+
+def _fixture(p: Path, text: str) -> dict:
+    """The fixture file ``p`` (its ``text``), checked; not JSON, or not a fixture, is refused naming where."""
+    from simulator.scenario import fixtures
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"{p}:{e.lineno}", f"not JSON: {e.msg}") from None
+    except RecursionError:
+        raise ScenarioError(f"{p}:1", "not JSON a fixture could be: nested too deeply") from None
+    return fixtures.check_format(doc, str(p), text)
 
 
 def run_all(argv: list[str], fxs: list[dict], timeout: float, skip: frozenset) -> list[dict]:

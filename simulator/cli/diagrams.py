@@ -206,25 +206,34 @@ def overview_graph(machines: Iterable[Machine] = statecharts.MACHINES) -> graphv
     g.attr(nodesep="0.6", ranksep="1.0", newrank="false")
     alone = [m for m in machines if not any(leaf.name in linked for leaf in m.leaves())]
     for m in machines:
-        if m in alone:
-            continue
-        if m.regions:
-            with g.subgraph(name=f"cluster_{m.name}") as c:
-                c.attr(label=f"{m.name}: {m.title}", style="dashed,rounded", color="#6b7280", fontsize="12")
-                for leaf in m.leaves():
-                    _box(c, m, leaf)
-        else:
-            _box(g, m, m)
+        if m not in alone:
+            _machine_boxes(g, m)
     if alone:
-        with g.subgraph(name="cluster_engine") as c:
-            c.attr(label="no declared hand-offs: fired by the schedule (diagrams/schedule.svg) and by actions",
-                   style="dotted,rounded", color="#6b7280", fontsize="12")
-            for m in alone:
-                for leaf in m.leaves():
-                    _box(c, m, leaf)
+        _unlinked_boxes(g, alone)
     for (src, dst), by_trigger in edges.items():
         _handoff_edge(g, src, dst, by_trigger, edges.get((dst, src)))
     return g
+
+
+def _machine_boxes(g: graphviz.Digraph, m: Machine) -> None:
+    """A machine of the overview: one box, or its regions' boxes in a dashed cluster."""
+    if not m.regions:
+        _box(g, m, m)
+        return
+    with g.subgraph(name=f"cluster_{m.name}") as c:
+        c.attr(label=f"{m.name}: {m.title}", style="dashed,rounded", color="#6b7280", fontsize="12")
+        for leaf in m.leaves():
+            _box(c, m, leaf)
+
+
+def _unlinked_boxes(g: graphviz.Digraph, alone: list[Machine]) -> None:
+    """The machines with no hand-off, apart in a dotted cluster."""
+    with g.subgraph(name="cluster_engine") as c:
+        c.attr(label="no declared hand-offs: fired by the schedule (diagrams/schedule.svg) and by actions",
+               style="dotted,rounded", color="#6b7280", fontsize="12")
+        for m in alone:
+            for leaf in m.leaves():
+                _box(c, m, leaf)
 
 
 def _box(c: graphviz.Digraph, m: Machine, leaf: Machine) -> None:
@@ -513,14 +522,7 @@ def stale(out: Path, scenarios: Path | None = None) -> list[str]:
     except RenderUnavailable:
         render = None
     for name, src in dots.items():
-        dot_path, svg_path = out / name, out / name.replace(".dot", ".svg")
-        if not dot_path.is_file():
-            problems.append(f"{dot_path} (missing)")
-        elif dot_path.read_bytes().decode("utf-8", errors="replace") != src:
-            problems.append(f"{dot_path} (differs from the declarations)")
-        why = _stale_svg(svg_path, src, render is not None)
-        if why:
-            problems.append(f"{svg_path} ({why})")
+        problems += _stale_diagram(out / name, src, render is not None)
     pages = example_pages(out, scenarios)
     problems += _stale_pages(out, pages)
     known = set(dots) | {n.replace(".dot", ".svg") for n in dots} | set(pages)
@@ -528,6 +530,20 @@ def stale(out: Path, scenarios: Path | None = None) -> list[str]:
         problems += [f"{p} (no machine produces it)" for p in sorted(out.iterdir())
                      if p.suffix in (".dot", ".svg", ".html") and p.name not in known]
     return problems
+
+
+def _stale_diagram(dot_path: Path, src: str, can_render: bool) -> list[str]:
+    """Why the DOT file of the source ``src`` and its picture are stale, each with why (none when fresh)."""
+    out = []
+    if not dot_path.is_file():
+        out.append(f"{dot_path} (missing)")
+    elif dot_path.read_bytes().decode("utf-8", errors="replace") != src:
+        out.append(f"{dot_path} (differs from the declarations)")
+    svg_path = dot_path.with_name(dot_path.name.replace(".dot", ".svg"))
+    why = _stale_svg(svg_path, src, can_render)
+    if why:
+        out.append(f"{svg_path} ({why})")
+    return out
 
 
 def _stale_svg(svg_path: Path, src: str, can_render: bool) -> str:
@@ -738,10 +754,15 @@ def _draw_taken(c: graphviz.Digraph, leaf: Machine, inst: str | None, taken: dic
         elif key not in taken and (t.source, t.dest) not in faded:
             faded.add((t.source, t.dest))
             c.edge(*ids, color="#d1d5db", arrowsize="0.6")
+    _draw_undeclared(c, leaf, inst, taken)
+
+
+def _draw_undeclared(c: graphviz.Digraph, leaf: Machine, inst: str | None, taken: dict) -> None:
+    """A taken transition the declarations no longer have: still drawn, labelled undeclared."""
     declared = {_key(t) for t in leaf.transitions}
     for key, nums in taken.items():
-        if key not in declared:   # a transition the declarations no longer have: still draw it
-            c.edge(_node_id(machine, key[1], inst), _node_id(machine, key[2], inst),
+        if key not in declared:
+            c.edge(_node_id(leaf.name, key[1], inst), _node_id(leaf.name, key[2], inst),
                    label=f"{_nums(nums)} {key[0]} (undeclared)", color=VISITED, fontcolor=VISITED)
 
 

@@ -138,22 +138,32 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as e:                       # a path the system refuses (too long, a folder, no space...)
-        if e.errno is None and os.environ.get("RIFTSIM_DEBUG"):
-            raise
-        print(shown(f"riftsim: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}"), file=sys.stderr)
-        return 2
+        return _refused_path(e)
     except Exception as e:                  # a bug in riftsim itself: one line, the traceback on request
-        if os.environ.get("RIFTSIM_DEBUG"):
-            raise
-        text = str(e).strip().splitlines()        # a worker's error carries its traceback: its last line
-        print(shown(f"riftsim: internal error: {type(e).__name__}: {text[-1] if text else ''} ")
-              + "(set RIFTSIM_DEBUG=1 for the traceback)", file=sys.stderr)
-        return 3
+        return _internal_error(e)
     finally:
         if isinstance(sys.stdout, Shown):
             sys.stdout = out
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _refused_path(e: OSError) -> int:
+    """A path the system refuses, in one line (2); with RIFTSIM_DEBUG, an OSError of riftsim's own re-raised."""
+    if e.errno is None and os.environ.get("RIFTSIM_DEBUG"):
+        raise                                   # the OSError being handled, its traceback intact
+    print(shown(f"riftsim: {e.filename or ''}{': ' if e.filename else ''}{e.strerror or e}"), file=sys.stderr)
+    return 2
+
+
+def _internal_error(e: Exception) -> int:
+    """A bug in riftsim itself, in one line (3); with RIFTSIM_DEBUG, re-raised with its traceback."""
+    if os.environ.get("RIFTSIM_DEBUG"):
+        raise                                   # the exception being handled, its traceback intact
+    text = str(e).strip().splitlines()          # a worker's error carries its traceback: its last line
+    print(shown(f"riftsim: internal error: {type(e).__name__}: {text[-1] if text else ''} ")
+          + "(set RIFTSIM_DEBUG=1 for the traceback)", file=sys.stderr)
+    return 3
 
 
 def _loaded(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Namespace]:

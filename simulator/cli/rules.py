@@ -167,16 +167,21 @@ def claiming(query: str, folders: list[Path], run: bool = True) -> list[tuple[st
             claims = sc.provenance.get("rules") or []
             if not provenance.claimed(claims, query):
                 continue
-            n = None
-            if run:
-                cited = [c for c in claims if cites(c, query)]
-                try:
-                    events = loader.run(sc).events
-                except ScenarioError:
-                    events = []
-                n = sum(1 for e in events if any(cites(r, c) for r in _ids(e.rule or "") for c in cited))
+            n = _citing(sc, [c for c in claims if cites(c, query)]) if run else None
             out.append((path.stem, provenance.status(sc.provenance), n))
     return out
+
+
+def _citing(sc, cited: list[str]) -> int:
+    """How many lines of the scenario's own trace cite one of ``cited`` (none if it does not run)."""
+    from simulator.scenario import loader
+    from simulator.core.errors import ScenarioError
+
+    try:
+        events = loader.run(sc).events
+    except ScenarioError:
+        events = []
+    return sum(1 for e in events if any(cites(r, c) for r in _ids(e.rule or "") for c in cited))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -206,14 +211,19 @@ def run(args) -> int:
     if q in RULINGS:
         _print_ruling(q)
     rows = _rows()
-    subs = sorted({r for rules, _, _ in rows for r in rules if cites(r, q) and r != q}, key=_sort_key)
-    if subs:
-        print("  sub-rules cited: " + ", ".join(subs))
+    _print_subs(q, rows)
     _print_declarations(q, rows)
     if not getattr(args, "no_scenarios", False):
         _print_scenarios(q)
     _print_claims(q, args)
     return 0
+
+
+def _print_subs(q: str, rows: list[tuple[tuple[str, ...], str, object]]) -> None:
+    """The sub-rules of ``q`` the declarations cite."""
+    subs = sorted({r for rules, _, _ in rows for r in rules if cites(r, q) and r != q}, key=_sort_key)
+    if subs:
+        print("  sub-rules cited: " + ", ".join(subs))
 
 
 def _list_all(decl: list[tuple[tuple[str, ...], str]]) -> None:
@@ -392,15 +402,28 @@ def _fired(node) -> list[tuple[str, str, bool]]:
 
     if not isinstance(node, ast.Call):
         return []
-    f = node.func
-    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-    texts = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args[1:]]
+    name = _called(node.func)
+    texts = [_text(a) for a in node.args[1:]]
     if name not in ("fire", "steps", "run") or len(texts) < 2 or texts[0] not in statecharts.LEAVES:
         return []
     leaf = texts[0]
     wanted = texts[1:3] if name == "run" else texts[1:2]
     triggers = statecharts.LEAVES[leaf].triggers()
     return [(leaf, trig, want is None) for want in wanted for trig in triggers if want is None or want == trig]
+
+
+def _called(f) -> str:
+    """The name a call node calls (``fire`` of ``rt.fire``)."""
+    import ast
+
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+def _text(a) -> str | None:
+    """A literal string argument's text, else None."""
+    import ast
+
+    return a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
 
 
 def _folders(args) -> list[Path]:

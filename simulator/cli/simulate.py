@@ -101,7 +101,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             _print_text(args, i, sc, res, steps, rulings)
     _print_summary(args, counts)
-    worst = 2 if counts["invalid"] else 1 if counts["fail"] else 0
+    return _written(args, 2 if counts["invalid"] else 1 if counts["fail"] else 0, results, recorded, rulings)
+
+
+def _written(args: argparse.Namespace, worst: int, results: list[Result], recorded: list, rulings: dict) -> int:
+    """The exit status once the ``--html`` page and the ``--diagram`` (unless a file was invalid) are written."""
     if args.html:
         worst = max(worst, _html(recorded, args.html, args.lang))
     if args.diagram and results and worst < 2:

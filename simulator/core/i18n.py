@@ -245,9 +245,14 @@ def _machine(node: ast.Call, problems: list) -> list[tuple[int, str | None, str]
     if not title:
         return []
     out: list[tuple[int, str | None, str]] = [(node.args[1].lineno, STATECHART, m) for m in title if m]
-    return out + [(v.lineno, STATECHART, d) for kw in node.keywords
-                  if kw.arg == "state_docs" and isinstance(kw.value, ast.Dict)
-                  for v in kw.value.values for d in _const(v) or () if d]
+    return out + [x for kw in node.keywords if kw.arg == "state_docs" for x in _state_docs(kw.value)]
+
+
+def _state_docs(value: ast.expr) -> list[tuple[int, str | None, str]]:
+    """A machine's ``state_docs={...}``: each state's description."""
+    if not isinstance(value, ast.Dict):
+        return []
+    return [(v.lineno, STATECHART, d) for v in value.values for d in _const(v) or () if d]
 
 
 def _ruling(node: ast.Call, problems: list) -> list[tuple[int, str | None, str]]:

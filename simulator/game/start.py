@@ -115,6 +115,11 @@ class Start:
         at = self.battlefield(a["at"], (key, "at"), f"{key} at")
         if key == "showdown":
             return {"kind": "showdown", "at": at, "by": self.player(a["by"], (key, "by"), "showdown by")}
+        return self.combat(a, at)
+
+    def combat(self, a: dict, at: str) -> dict:
+        """The combat at ``at``: between two opponents, nobody else's units there."""
+        key = "combat"
         att = self.player(a["attacker"], (key, "attacker"), "attacker")
         dfn = self.player(a["defender"], (key, "defender"), "defender")
         if att == dfn:
@@ -139,21 +144,27 @@ class Start:
         out = {}
         for key in ("units", "gear"):
             for i, e in enumerate(self.doc.get(key) or []):
-                c = e.get("controller", e["owner"])
-                given = e.get("designation")
-                if active is None or active["kind"] != "combat" or e.get("at", "base") != active["at"] \
-                        or key == "gear":
-                    if given is not None:
-                        self.v.fail((key, i, "designation"), f"{e['id']} has a designation but is in no combat: "
-                                    f"designations are made as a combat begins ({cite('start.designation')})")
-                    continue
-                side = "attacker" if c == active["attacker"] else "defender"
-                if given is not None and given != side:
-                    self.v.fail((key, i, "designation"), f"start: {e['id']} is {c}'s unit: it cannot be "
-                                f"{'an' if given == 'attacker' else 'a'} {given} in {active['attacker']}'s attack "
-                                f"({cite('start.designation')})")
-                out[e["id"]] = side
+                side = self._designation(key, i, e, active)
+                if side is not None:
+                    out[e["id"]] = side
         return out
+
+    def _designation(self, key: str, i: int, e: dict, active: dict | None) -> str | None:
+        """The side of one unit at the combat's battlefield (None elsewhere, and for gear); a designation the
+        file gives must be that side."""
+        c = e.get("controller", e["owner"])
+        given = e.get("designation")
+        if active is None or active["kind"] != "combat" or e.get("at", "base") != active["at"] or key == "gear":
+            if given is not None:
+                self.v.fail((key, i, "designation"), f"{e['id']} has a designation but is in no combat: "
+                            f"designations are made as a combat begins ({cite('start.designation')})")
+            return None
+        side = "attacker" if c == active["attacker"] else "defender"
+        if given is not None and given != side:
+            self.v.fail((key, i, "designation"), f"start: {e['id']} is {c}'s unit: it cannot be "
+                        f"{'an' if given == 'attacker' else 'a'} {given} in {active['attacker']}'s attack "
+                        f"({cite('start.designation')})")
+        return side
 
     def item(self, e: dict, i: int) -> dict:
         """One chain item, its fields checked: a card or an ability of a source of the file."""
@@ -169,11 +180,15 @@ class Start:
             if k in e:
                 self.battlefield(e[k], path + (k,), k)
         if "at" in e:
-            if it["kind"] != "unit" or not e.get("pending"):
-                self.fail(path + ("at",), f"{name}: at is where a pending unit will enter", cite("start.at-unit"))
-            if e["at"] != "base":
-                self.battlefield(e["at"], path + ("at",), "at")
+            self.item_at(e, it, path)
         return it
+
+    def item_at(self, e: dict, it: dict, path: tuple) -> None:
+        """``at``: where a pending unit will enter (its base, or a battlefield)."""
+        if it["kind"] != "unit" or not e.get("pending"):
+            self.fail(path + ("at",), f"{it['name']}: at is where a pending unit will enter", cite("start.at-unit"))
+        if e["at"] != "base":
+            self.battlefield(e["at"], path + ("at",), "at")
 
     def card_item(self, e: dict, path: tuple) -> dict:
         card = self.v.cards.get(e["card"])
@@ -210,17 +225,23 @@ class Start:
     def ability_of(self, src: str, name: str, path: tuple):
         """The ability ``name`` of the unit, gear or battlefield ``src``."""
         if src in self.units:
-            kind = "gear" if any(e["id"] == src for e in self.doc.get("gear") or []) else "unit"
-            abilities = make_unit(self.units[src], self.v.cards, kind).abilities
+            abilities = self._unit_abilities(src)
         elif src in self.v.bfs:
-            entry = next((b for b in self.doc.get("battlefields") or [] if isinstance(b, dict) and b["name"] == src), {})
-            abilities = tuple(to_ability(a) for a in entry.get("abilities") or [])
+            abilities = self._battlefield_abilities(src)
         else:
             return self.fail(path + ("source",), f"{src}: no such unit, gear or battlefield", cite("start.no-such-object"))
         ab = next((a for a in abilities if a.name == name and (a.trigger or a.activated)), None)
         if ab is None:
             self.fail(path + ("ability",), f"{src} has no ability {name}", cite("start.no-ability"))
         return ab
+
+    def _unit_abilities(self, src: str) -> tuple:
+        kind = "gear" if any(e["id"] == src for e in self.doc.get("gear") or []) else "unit"
+        return make_unit(self.units[src], self.v.cards, kind).abilities
+
+    def _battlefield_abilities(self, src: str) -> tuple:
+        entry = next((b for b in self.doc.get("battlefields") or [] if isinstance(b, dict) and b["name"] == src), {})
+        return tuple(to_ability(a) for a in entry.get("abilities") or [])
 
     def controller_of(self, src: str) -> str | None:
         if src in self.units:
@@ -261,11 +282,7 @@ class Start:
         if given is not None:
             self.player(given, ("priority",), "priority")
         if any(it.get("pending") for it in chain):
-            if given is not None:
-                self.fail(("priority",), "nobody holds priority while an item is pending", cite("start.priority-pending"))
-            if passed:
-                self.fail(("passed",), "nobody passes while an item is pending: priority is given once every "
-                                       "pending item is finalized", cite("start.priority-pending"))
+            self.nobody_while_pending(given, passed)
             return None, []
         if chain:
             return self.after_chain(chain[-1], passed, given), passed
@@ -274,6 +291,15 @@ class Start:
         if passed:
             self.fail(("passed",), "nobody passes in Neutral Open", cite("start.passed-neutral"))
         return self.in_neutral(turn, phase, given), []
+
+    def nobody_while_pending(self, given: str | None, passed: list) -> None:
+        """While an item is pending nobody holds priority or passes (priority is given once every pending item is
+        finalized)."""
+        if given is not None:
+            self.fail(("priority",), "nobody holds priority while an item is pending", cite("start.priority-pending"))
+        if passed:
+            self.fail(("passed",), "nobody passes while an item is pending: priority is given once every "
+                                   "pending item is finalized", cite("start.priority-pending"))
 
     def after_chain(self, newest: dict, passed: list, given: str | None) -> str:
         """With finalized items: the passes run in turn order from the newest item's controller (338.1.b, 339,
@@ -361,29 +387,39 @@ def place(g: State, start: dict, where=lambda *path: "start") -> None:
         _contest(g, b, p, Status.Contested)
     a = start["active"]
     if a is not None:
-        _contest(g, a["at"], a["by"], Status.Combat if a["kind"] == "combat" else Status.Showdown)
-        g.touch("active")                   # State.active: the battlefield whose status is ongoing, in a Showdown
-        g.ms[("turn.mode", None)] = Mode.Showdown
-        g.ms[("focus", None)] = FocusState.Waiting if start["chain"] else FocusState.Holding
-        if a["kind"] == "combat":
-            g.touch("sides")
-            g.attacker, g.defender = a["attacker"], a["defender"]
-            g.ms[("combat", None)] = CombatStep.ShowdownStep
-            for uid, side in start["designations"].items():
-                u = g.edit(g.units[uid])
-                u.designation, u.fought = side, True
+        _place_active(g, a, start)
     g.focus = start["focus"]
     for e in start["chain"]:
         _put(g, e, where)
     if g.chain:
-        g.chain_by = "card" if g.chain[0].card else "add" if g.chain[0].immediate else "trigger"
-        g.ms[("turn.window", None)] = Window.Closed
-        g.ms[("chain", None)] = ChainState.Finalize if any(not it.finalized for it in g.chain) else ChainState.Execute
-        g.passed = tuple(start["passed"])
+        _place_chain(g, start)
     elif a is not None:
         g.focus_passed = tuple(start["passed"])
     g.priority = start["priority"]
     g.dirty = True
+
+
+def _place_active(g: State, a: dict, start: dict) -> None:
+    """The active showdown or combat: its battlefield's status, the Showdown mode, focus, the combat's sides."""
+    _contest(g, a["at"], a["by"], Status.Combat if a["kind"] == "combat" else Status.Showdown)
+    g.touch("active")                   # State.active: the battlefield whose status is ongoing, in a Showdown
+    g.ms[("turn.mode", None)] = Mode.Showdown
+    g.ms[("focus", None)] = FocusState.Waiting if start["chain"] else FocusState.Holding
+    if a["kind"] == "combat":
+        g.touch("sides")
+        g.attacker, g.defender = a["attacker"], a["defender"]
+        g.ms[("combat", None)] = CombatStep.ShowdownStep
+        for uid, side in start["designations"].items():
+            u = g.edit(g.units[uid])
+            u.designation, u.fought = side, True
+
+
+def _place_chain(g: State, start: dict) -> None:
+    """A non-empty chain: how it opened, the Closed window, Finalize while an item is pending, the passes."""
+    g.chain_by = "card" if g.chain[0].card else "add" if g.chain[0].immediate else "trigger"
+    g.ms[("turn.window", None)] = Window.Closed
+    g.ms[("chain", None)] = ChainState.Finalize if any(not it.finalized for it in g.chain) else ChainState.Execute
+    g.passed = tuple(start["passed"])
 
 
 def _contest(g: State, b: str, p: str, status: str) -> None:
@@ -399,24 +435,35 @@ def _put(g: State, e: dict, where) -> None:
     given = tuple((f, targets[f]) for f in fields if f in targets)
     pending = bool(e.get("pending"))
     if pending and given:
-        card = g.cfg.cards.get(e.get("card")) if e.get("card") else None
-        try:
-            check_targets(g, e["controller"], given, tuple(f for f in fields if f in targets), e["name"],
-                          friendly=bool(card and card.friendly))
-        except IllegalAction as x:
-            raise ScenarioError(where(*e["path"], "targets"), f"start: {e['name']}'s target is not a legal "
-                                f"choice: {x.reason} ({cite('start.pending-target')})") from None
-    if "card" in e:
-        card = g.cfg.cards[e["card"]]
-        item = Item(g.next_uid(), e["name"], e["controller"], card.type, card.effect, targets=given, card=e["card"],
-                    finalized=not pending, immediate=e["immediate"], might=card.might, at=e.get("at", "base"))
-    else:
+        _check_pending_targets(g, e, given, where)
+    g.chain.append(_card_item(g, e, given, pending) if "card" in e else
+                   _ability_item(g, e, given, pending, bool(set(fields) - set(targets))))
+
+
+def _check_pending_targets(g: State, e: dict, given: tuple, where) -> None:
+    card = g.cfg.cards.get(e.get("card")) if e.get("card") else None
+    try:
+        check_targets(g, e["controller"], given, tuple(f for f, _ in given), e["name"],
+                      friendly=bool(card and card.friendly))
+    except IllegalAction as x:
+        raise ScenarioError(where(*e["path"], "targets"), f"start: {e['name']}'s target is not a legal "
+                            f"choice: {x.reason} ({cite('start.pending-target')})") from None
+
+
+def _card_item(g: State, e: dict, given: tuple, pending: bool) -> Item:
+    """A spell on the chain (its card's type, effect and Might)."""
+    card = g.cfg.cards[e["card"]]
+    return Item(g.next_uid(), e["name"], e["controller"], card.type, card.effect, targets=given, card=e["card"],
+                finalized=not pending, immediate=e["immediate"], might=card.might, at=e.get("at", "base"))
+
+
+def _ability_item(g: State, e: dict, given: tuple, pending: bool, untargeted: bool) -> Item:
+    """An ability on the chain; a pending one still asks its optional "may" and its missing targets."""
+    ask: tuple[str, ...] = ()
+    if pending:
         src = g.units.get(e["source"])
-        ask: tuple[str, ...] = ()
-        if pending:
-            ab = next(x for x in (src.abilities if src else g.bfs[e["source"]].abilities) if x.name == e["name"])
-            ask = (("may",) if ab.optional else ()) + (("target",) if set(fields) - set(targets) else ())
-        item = Item(g.next_uid(), e["name"], e["controller"], e["kind"], e["effect"], targets=given,
-                    finalized=not pending, source=e["source"], immediate=e["immediate"] and not ask, ask=ask,
-                    there=e.get("there"), here=e.get("here"), ability=(e["source"], e["name"]))
-    g.chain.append(item)
+        ab = next(x for x in (src.abilities if src else g.bfs[e["source"]].abilities) if x.name == e["name"])
+        ask = (("may",) if ab.optional else ()) + (("target",) if untargeted else ())
+    return Item(g.next_uid(), e["name"], e["controller"], e["kind"], e["effect"], targets=given,
+                finalized=not pending, source=e["source"], immediate=e["immediate"] and not ask, ask=ask,
+                there=e.get("there"), here=e.get("here"), ability=(e["source"], e["name"]))

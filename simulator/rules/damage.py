@@ -106,14 +106,9 @@ def problem(g: State, p: str, damage: tuple[tuple[str, int], ...]) -> tuple[str,
     """Why ``p`` may not assign ``damage`` ({unit: amount}); None if it is a legal assignment."""
     mine, victims = sides(g)[p]
     amount = total(g, mine)
-    ids = {v.id: v for v in victims}
-    given: dict[str, int] = {}
-    for uid, n in damage:
-        if uid not in ids:
-            return (f"{uid} is not an enemy unit in the combat at {g.active}", cite("damage.not-enemy-unit-combat"))
-        if n < 0:
-            return (f"damage to {uid} can't be negative", cite("damage.damage-can-t-negative"))
-        given[uid] = given.get(uid, 0) + n
+    given = _given(g, damage, {v.id for v in victims})
+    if isinstance(given, tuple):
+        return given
     if sum(given.values()) != amount:
         return (f"{p} must assign exactly {amount} damage (their units' summed might), not "
                 f"{sum(given.values())}", cite("damage.must-assign-exactly-damage-their"))
@@ -128,22 +123,33 @@ def problem(g: State, p: str, damage: tuple[tuple[str, int], ...]) -> tuple[str,
     return reasons[0]
 
 
+def _given(g: State, damage: tuple[tuple[str, int], ...], enemies: set[str]) -> dict[str, int] | tuple[str, str]:
+    """{unit: amount} summed from ``damage``; or why not: a unit that is no enemy in the combat, a negative
+    amount."""
+    given: dict[str, int] = {}
+    for uid, n in damage:
+        if uid not in enemies:
+            return (f"{uid} is not an enemy unit in the combat at {g.active}", cite("damage.not-enemy-unit-combat"))
+        if n < 0:
+            return (f"damage to {uid} can't be negative", cite("damage.damage-can-t-negative"))
+        given[uid] = given.get(uid, 0) + n
+    return given
+
+
 def _order_problem(g: State, victims: list[Unit], given: dict, rank_of) -> tuple[str, str] | None:
     """465.2.c.3-4, 815.1.b, 826.3 for one placement of the units that have both Tank and Backline."""
     full = {v.id: given.get(v.id, 0) >= lethal(g, v) for v in victims}
     for v in victims:
-        n = given.get(v.id, 0)
-        if n == 0:
-            continue
-        r = rank_of(v)
-        for w in victims:
-            if w is v or full[w.id] or w.controller != v.controller:
-                continue
-            if rank_of(w) < r:
-                if rank_of(w) == 0:
-                    return (f"{w.id} has Tank: it must be assigned lethal damage before {v.id} gets any",
-                            cite("damage.has-tank-must-assigned-lethal"))
-                return (f"{v.id} has Backline: {w.id} must be assigned lethal damage first", cite("damage.has-backline-must-assigned-lethal"))
+        if given.get(v.id, 0):
+            found = _rank_problem(v, victims, full, rank_of)
+            if found:
+                return found
+    return _lethal_first(g, victims, given, full)
+
+
+def _lethal_first(g: State, victims: list[Unit], given: dict, full: dict) -> tuple[str, str] | None:
+    """A unit is assigned lethal damage before the next one gets any: at most one with less than lethal, and
+    none above lethal while another lacks it."""
     partial = [v.id for v in victims if 0 < given.get(v.id, 0) < lethal(g, v)]
     if len(partial) > 1:
         return (f"{partial[0]} and {partial[1]} both have less than lethal damage: a unit must be assigned "
@@ -153,6 +159,20 @@ def _order_problem(g: State, victims: list[Unit], given: dict, rank_of) -> tuple
     if over and short:
         return (f"{over[0]} is assigned more than lethal damage while {short[0]} still lacks lethal damage",
                 cite("damage.assigned-more-than-lethal-damage"))
+    return None
+
+
+def _rank_problem(v: Unit, victims: list[Unit], full: dict, rank_of) -> tuple[str, str] | None:
+    """A unit of ``v``'s controller ranked before it (Tank, then no keyword, then Backline) still lacking lethal
+    damage while ``v`` gets some."""
+    r = rank_of(v)
+    for w in victims:
+        if w is v or full[w.id] or w.controller != v.controller or rank_of(w) >= r:
+            continue
+        if rank_of(w) == 0:
+            return (f"{w.id} has Tank: it must be assigned lethal damage before {v.id} gets any",
+                    cite("damage.has-tank-must-assigned-lethal"))
+        return (f"{v.id} has Backline: {w.id} must be assigned lethal damage first", cite("damage.has-backline-must-assigned-lethal"))
     return None
 
 
@@ -187,6 +207,13 @@ def _lethal_sets(g: State, victims: list[Unit], amount: int):
         yield from combinations(victims, k)
 
 
+def _tails(g: State, rest: list[Unit], left: int) -> list[list[tuple[str, int]]]:
+    """Where the damage left after the lethal ones may go: nowhere, or to one other unit (less than lethal)."""
+    if not rest or left == 0:
+        return [[]]
+    return [[(v.id, left)] for v in rest if left < lethal(g, v)]
+
+
 def _assignment_killing(g: State, p: str, victims: list[Unit], killed: tuple, amount: int) -> tuple | None:
     """A legal assignment of exactly ``amount`` giving lethal damage to ``killed`` and to no other unit, or None:
     lethal to each of them, what is left to one other unit (less than lethal), or onto the last of them."""
@@ -196,16 +223,9 @@ def _assignment_killing(g: State, p: str, victims: list[Unit], killed: tuple, am
     left = amount - need
     rest = [v for v in victims if v not in killed]
     base = [(v.id, lethal(g, v)) for v in killed]
-    tails: list[list[tuple[str, int]]]
-    if not rest:
-        if base:
-            base[-1] = (base[-1][0], base[-1][1] + left)
-        tails = [[]]
-    elif left == 0:
-        tails = [[]]
-    else:
-        tails = [[(v.id, left)] for v in rest if left < lethal(g, v)]
-    for tail in tails:
+    if not rest and base:
+        base[-1] = (base[-1][0], base[-1][1] + left)
+    for tail in _tails(g, rest, left):
         cand = tuple(sorted(base + tail))
         if sum(n for _, n in cand) == amount and problem(g, p, cand) is None:
             return cand

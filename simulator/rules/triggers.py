@@ -279,19 +279,18 @@ def _trigger_on_spell(g: State, inst, ctx) -> None:
     """419.4.a, 383: a spell finished resolving (a countered one never does). A battlefield's fire only if the
     spell's controller has a unit there, controlled as in 190.6."""
     caster = ctx["player"]
-    pending = []
-    for u in _board(g):
-        for ab in u.abilities:
-            if ab.trigger == "on-spell" or (ab.trigger == "on-spell-mine" and u.controller == caster):
-                pending.append((u.controller, u.id, ab, u.at if u.at in g.bfs else None, None))
+    pending = [(u.controller, u.id, ab, u.at if u.at in g.bfs else None, None)
+               for u in _board(g) for ab in u.abilities if _on_spell(ab, u.controller, caster)]
     for name, b in g.bfs.items():
-        if not g.has_units(name, caster):
-            continue
-        who = b.controller or g.turn
-        for ab in b.abilities:
-            if ab.trigger == "on-spell" or (ab.trigger == "on-spell-mine" and who == caster):
-                pending.append((who, name, ab, name, None))
+        if g.has_units(name, caster):
+            who = b.controller or g.turn
+            pending += [(who, name, ab, name, None) for ab in b.abilities if _on_spell(ab, who, caster)]
     place_in_turn_order(g, pending)
+
+
+def _on_spell(ab, controller: str, caster: str) -> bool:
+    """The ability triggers on this spell: on any spell, or on its controller's own (419.4.a)."""
+    return ab.trigger == "on-spell" or (ab.trigger == "on-spell-mine" and controller == caster)
 
 
 def _chosen_by(g: State, by: str, chooser: str, owner: str) -> bool:

@@ -143,10 +143,14 @@ def answer_problem(ans: Any, types: tuple[str, ...]) -> str:
     missing = [k for k in need if k not in ans]
     if missing:
         return f"the {ans['type']} answer has no {', '.join(missing)}"
-    if "events" in ans and not (isinstance(ans["events"], list) and all(
-            isinstance(e, dict) and isinstance(e.get("rules"), list) for e in ans["events"])):
+    if "events" in ans and not _event_list(ans["events"]):
         return "events must be a list of objects, each with a list of rules"
     return ""
+
+
+def _event_list(events: Any) -> bool:
+    """A list of objects, each with a list of rules."""
+    return isinstance(events, list) and all(isinstance(e, dict) and isinstance(e.get("rules"), list) for e in events)
 
 
 def compare_answer(entry: dict, ans: dict, skip: frozenset = frozenset()) -> tuple[str, Any, Any, list[str]] | None:

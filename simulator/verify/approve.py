@@ -55,13 +55,18 @@ def run(args: argparse.Namespace) -> int:
     outcomes = [_approve(path, args.check) for path in paths]     # "same", "changed", or "failed" (exit 1)
     gone = golden.orphans() if not args.scenarios else []
     for g in gone:
-        if args.check:
-            print(f"{golden.rel(g)}: its scenario is gone")
-        else:
-            g.unlink()
-            print(f"deleted {golden.rel(g)} (its scenario is gone)")
+        _orphaned(g, args.check)
     print(_summary(outcomes, len(gone), args.check))
     return 1 if "failed" in outcomes or "differs" in outcomes or (gone and args.check) else 0
+
+
+def _orphaned(g: Path, check: bool) -> None:
+    """A golden file whose scenario is gone: named (``check``), else deleted."""
+    if check:
+        print(f"{golden.rel(g)}: its scenario is gone")
+        return
+    g.unlink()
+    print(f"deleted {golden.rel(g)} (its scenario is gone)")
 
 
 def _summary(outcomes: list[str], gone: int, check: bool) -> str:

@@ -168,19 +168,18 @@ def check_registry(machines: tuple[Machine, ...]) -> list[Finding]:
     for m in machines:
         for leaf in m.leaves():
             for t in leaf.transitions:
-                for g in (*t.guards, *t.unless):
-                    if g not in registry.GUARDS:
-                        out.append(Finding("registry", leaf.name, t.source, t.trigger, t.rules,
-                                           f"guard {g!r} is not implemented"))
-                for e in t.effects:
-                    if e not in registry.EFFECTS:
-                        out.append(Finding("registry", leaf.name, t.source, t.trigger, t.rules,
-                                           f"effect {e!r} is not implemented"))
-            for s, e in leaf.enter.items():
-                if e not in registry.EFFECTS:
-                    out.append(Finding("registry", leaf.name, s, "", leaf.rules or ("-",),
-                                       f"enter effect {e!r} is not implemented"))
+                out += _unimplemented(leaf, t, registry)
+            out += [Finding("registry", leaf.name, s, "", leaf.rules or ("-",), f"enter effect {e!r} is not implemented")
+                    for s, e in leaf.enter.items() if e not in registry.EFFECTS]
     return out
+
+
+def _unimplemented(leaf: Machine, t: T, registry) -> list[Finding]:
+    """The guards and effects ``t`` names that the registry lacks."""
+    missing = [f"guard {g!r}" for g in (*t.guards, *t.unless) if g not in registry.GUARDS]
+    missing += [f"effect {e!r}" for e in t.effects if e not in registry.EFFECTS]
+    return [Finding("registry", leaf.name, t.source, t.trigger, t.rules, f"{what} is not implemented")
+            for what in missing]
 
 
 def check(machines: tuple[Machine, ...] = statecharts.MACHINES, *, registry: bool = True) -> list[Finding]:

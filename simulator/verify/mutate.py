@@ -199,12 +199,7 @@ def _install(new: tuple[Machine, ...]) -> None:
     simulator's modules so that importing them again builds everything (backends, tables) from the mutant."""
     import statecharts
     old = statecharts.MACHINES
-    swap: dict[int, object] = {id(old): new,
-                               id(statecharts.LEAVES): {leaf.name: leaf for m in new for leaf in m.leaves()}}
-    for o, n in zip(old, new):
-        swap[id(o)] = n
-        for lo, ln in zip(o.leaves(), n.leaves()):
-            swap[id(lo)] = ln
+    swap = _swap_map(old, new, statecharts.LEAVES)
     keep = [old, statecharts.LEAVES]          # the originals stay alive, so no id in ``swap`` is reused
     for name, mod in list(sys.modules.items()):
         if mod is not None and (name == "statecharts" or name.startswith("statecharts.")):
@@ -213,6 +208,16 @@ def _install(new: tuple[Machine, ...]) -> None:
         if name in ("simulator", "tests", "conftest") or name.startswith(("simulator.", "tests.")):
             del sys.modules[name]
     del keep
+
+
+def _swap_map(old: tuple[Machine, ...], new: tuple[Machine, ...], leaves: dict) -> dict[int, object]:
+    """id of each original (the machines, their leaves, the tables of them) -> its mutated counterpart."""
+    swap: dict[int, object] = {id(old): new, id(leaves): {leaf.name: leaf for m in new for leaf in m.leaves()}}
+    for o, n in zip(old, new):
+        swap[id(o)] = n
+        for lo, ln in zip(o.leaves(), n.leaves()):
+            swap[id(lo)] = ln
+    return swap
 
 
 def _swap_in(mod, swap: dict[int, object]) -> None:
@@ -358,7 +363,13 @@ def _stage_tests(record: bool = False, only_tests: tuple[str, ...] | None = None
                             "--rootdir", str(ROOT), "-k", SLOW_KEYWORDS, *files], plugins=[watch])
     if record:
         return _recorded(code, watch, seen, sink.getvalue())
-    if code == 0 or (code == 5 and wanted is not None):   # 5: no test selected (a deselected parametrization)
+    return _tests_verdict(code, watch, wanted is not None)
+
+
+def _tests_verdict(code, watch, chosen: bool) -> tuple[bool, str]:
+    """(killed, why) from pytest's exit ``code``: 5 (no test selected, a deselected parametrization) passes the
+    chosen tests."""
+    if code == 0 or (code == 5 and chosen):
         return False, ""
     return True, f"tests: {watch.failed[0] if watch.failed else f'pytest exit {int(code)}'}"
 
@@ -621,14 +632,17 @@ def _loop(todo, running, stages, golden_check, jobs, skip, on_pass, chosen):
         yield from _start(todo, running, stages, golden_check, jobs, skip, chosen)
         if not running:
             continue
-        now = time.monotonic()
-        wait = max(0.0, min(c.deadline for c, _ in running.values()) - now)
-        ready, _, _ = select.select(list(running), [], [], wait)
-        done = [(fd, False) for fd in ready if running[fd][0].read()]
-        done += [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.overdue()]
-        for fd, late in done:
+        for fd, late in _done(running):
             c, k = running.pop(fd)
             yield from _finished(c, k, late, todo, stages, on_pass)
+
+
+def _done(running: dict) -> list[tuple[int, bool]]:
+    """(fd, late) of the children that finished, or ran past their deadline, while waiting for the first of them."""
+    wait = max(0.0, min(c.deadline for c, _ in running.values()) - time.monotonic())
+    ready, _, _ = select.select(list(running), [], [], wait)
+    done = [(fd, False) for fd in ready if running[fd][0].read()]
+    return done + [(fd, True) for fd, (c, _) in running.items() if fd not in ready and c.overdue()]
 
 
 def _start(todo, running, stages, golden_check, jobs, skip, chosen):
@@ -744,23 +758,34 @@ def sample(ms: list[Mutant], n: int, skip: dict | None = None) -> list[Mutant]:
     return chosen
 
 
+def _unmutated_graph() -> list | None:
+    """Per position, the unmutated declarations' state graph in ``verify`` (None if that fails)."""
+    if _BASE is not None:
+        return list(_BASE["digests"].values())
+    failed, why = run_stage(None, "verify")
+    if failed or not why.startswith("graph "):
+        return None
+    return json.loads(why[len("graph "):])
+
+
 def _compare_graphs(graphs: dict[str, list]) -> dict[str, str]:
     """{mutant id: '  (the same state graph ...)' or '  (a different state graph: ...)'} for the survivors of
     stage 3, against ``verify`` on the unmutated declarations (run once here)."""
-    if _BASE is not None:
-        want = list(_BASE["digests"].values())
-    else:
-        failed, why = run_stage(None, "verify")
-        if failed or not why.startswith("graph "):
-            return {}
-        want = json.loads(why[len("graph "):])
+    want = _unmutated_graph()
+    if want is None:
+        return {}
     states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
     out = {}
     for mid, got in graphs.items():
-        diff = [f"{w[0]}: {w[1]}->{g[1]} states, {w[2]}->{g[2]} edges" for w, g in zip(want, got) if w != g]
+        diff = _graph_diff(want, got)
         out[mid] = (f"  (a different state graph in verify: {'; '.join(diff[:3])})" if diff else
                     f"  (the same state graph in verify as unmutated: {states} states, {edges} edges)")
     return out
+
+
+def _graph_diff(want: list, got: list) -> list[str]:
+    """Per position whose graph differs: its states and edges, unmutated -> mutated."""
+    return [f"{w[0]}: {w[1]}->{g[1]} states, {w[2]}->{g[2]} edges" for w, g in zip(want, got) if w != g]
 
 
 def same_graph(ms: list[Mutant], equivalents: dict[str, str]) -> int:
@@ -772,19 +797,22 @@ def same_graph(ms: list[Mutant], equivalents: dict[str, str]) -> int:
     want = json.loads(base)
     states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
     print(f"unmutated: {len(want)} positions, {states} states, {edges} edges", flush=True)
-    differ = 0
-    for mu in ms:
-        dead, got = run_stage(mu, "graph")
-        if dead:
-            differ += 1
-            print(f"DIFFERENT {mu.id}: the exploration fails ({got[:200]})", flush=True)
-            continue
-        diff = [f"{w[0]}: {w[1]}->{g[1]} states, {w[2]}->{g[2]} edges" for w, g in zip(want, json.loads(got)) if w != g]
-        differ += bool(diff)
-        tag = "  (listed as equivalent)" if mu.id in equivalents else ""
-        print(f"DIFFERENT {mu.id}{tag}: {'; '.join(diff)}" if diff else
-              f"same      {mu.id}{tag}: the same {states} states and {edges} edges", flush=True)
+    differ = sum(_graph_differs(mu, want, equivalents) for mu in ms)
     return 1 if differ else 0
+
+
+def _graph_differs(mu: Mutant, want: list, equivalents: dict[str, str]) -> bool:
+    """Explore ``mu``'s state graph, print how it compares with the unmutated one (``want``); True if it differs."""
+    dead, got = run_stage(mu, "graph")
+    if dead:
+        print(f"DIFFERENT {mu.id}: the exploration fails ({got[:200]})", flush=True)
+        return True
+    diff = _graph_diff(want, json.loads(got))
+    states, edges = sum(r[1] for r in want), sum(r[2] for r in want)
+    tag = "  (listed as equivalent)" if mu.id in equivalents else ""
+    print(f"DIFFERENT {mu.id}{tag}: {'; '.join(diff)}" if diff else
+          f"same      {mu.id}{tag}: the same {states} states and {edges} edges", flush=True)
+    return bool(diff)
 
 
 # -- a resumable run: the JSON lines file --------------------------------------------------------
@@ -829,15 +857,19 @@ def read_run(path: Path, header: dict) -> tuple[dict[str, tuple[bool, str]], dic
                 break
             raise ValueError(f"{path}:{n}: not a JSON line") from None
         if "run" in rec:
-            was = rec["run"]
-            if (was.get("stages"), was.get("golden")) != (header["stages"], header["golden"]):
-                raise ValueError(f"{path}:{n}: recorded with stages {','.join(was.get('stages') or [])}"
-                                 f"{'' if was.get('golden') else ' and --no-golden'}: run it with the same options")
+            _same_options(rec["run"], header, f"{path}:{n}")
         elif "passed" in rec:
             passed[rec["id"]] = passed.get(rec["id"], ()) + (rec["passed"],)
         elif "killed" in rec:
             done[rec["id"]] = (bool(rec["killed"]), rec.get("why", ""))
     return done, passed
+
+
+def _same_options(was: dict, header: dict, where: str) -> None:
+    """A resumed run must use the stages and golden setting of the run it resumes."""
+    if (was.get("stages"), was.get("golden")) != (header["stages"], header["golden"]):
+        raise ValueError(f"{where}: recorded with stages {','.join(was.get('stages') or [])}"
+                         f"{'' if was.get('golden') else ' and --no-golden'}: run it with the same options")
 
 
 # -- the command ----------------------------------------------------------------------------------
@@ -857,6 +889,15 @@ def _missing(stages: tuple[str, ...]) -> str:
             f"not have: run riftsim mutate in a clone (pip install -e . there), or choose --stages verify")
 
 
+def _see_why(stage: str, kind: str, name: str) -> str:
+    """The command that shows why ``name`` (a test, a golden file or a scenario) fails."""
+    if stage.startswith("tests"):
+        return f"python -m pytest {name}" if "::" in name else "python -m pytest -x -q tests/"
+    if kind == "golden":
+        return f"riftsim approve --check {name}"
+    return f"riftsim simulate scenarios/{name}.yaml" if name and " " not in name else "riftsim simulate scenarios/"
+
+
 def _unmutated_failure(stage: str, why: str, stages: tuple[str, ...]) -> str:
     """The message when a stage fails on the unmutated declarations: nothing can be measured; what to do.
 
@@ -867,13 +908,8 @@ tests/test_a.py::test_b; fix it, or leave the stage out: --stages scenarios
     """
     kind, _, what = why.partition(": ") if why.startswith(("tests: ", "expect: ", "golden: ", "crash: ")) else ("", "", why)
     name = what.split(", ")[0].split(": ")[0]
-    if stage.startswith("tests"):
-        stage = "tests"
-        see = f"python -m pytest {name}" if "::" in name else "python -m pytest -x -q tests/"
-    elif kind == "golden":
-        see = f"riftsim approve --check {name}"
-    else:
-        see = f"riftsim simulate scenarios/{name}.yaml" if name and " " not in name else "riftsim simulate scenarios/"
+    see = _see_why(stage, kind, name)
+    stage = "tests" if stage.startswith("tests") else stage
     others = [st for st in stages if st != stage]
     skip = f", or leave the stage out: --stages {','.join(others)}" if others else ""
     return (f"stage '{stage}' already fails on the unmutated declarations ({what[:300]}), so no mutant can be "

@@ -134,10 +134,16 @@ def identity(g: State) -> tuple:
     if order == p.names and not tied:
         return k
     texts = {i: repr(k[i]) for i in _NAMING if k[i]}   # where a name may be (C-level: cheaper than a walk)
-    if tied and any(repr(n) in texts[i] for i in _UNSIGNED if i in texts for n in tied) and \
-            prod(factorial(len(grp)) for grp in groups) <= ORDERS:
+    if tied and _tied_named(tied, groups, texts):
         return _least(k, p, groups, texts)
     return k if order == p.names else _renamed(k, p, order, texts)
+
+
+def _tied_named(tied, groups: list[tuple[str, ...]], texts: dict[int, str]) -> bool:
+    """A part of the key that no signature covers names a tied battlefield, and their orders are few enough to
+    try them all."""
+    return any(repr(n) in texts[i] for i in _UNSIGNED if i in texts for n in tied) and \
+        prod(factorial(len(grp)) for grp in groups) <= ORDERS
 
 
 def _least(k: tuple, p: Plan, groups: list[tuple[str, ...]], texts: dict[int, str]) -> tuple:

@@ -194,16 +194,26 @@ def battlefield_status__Showdown__end_showdown(rt, g, inst, ctx):
     """battlefield.status: 'end_showdown' in Showdown (declaration order)."""
     # Showdown --end_showdown--> Calm: 348.2.a, 190.3.b, R6
     if GUARDS['control_settled'](g, inst, ctx):
-        g.ms[('battlefield.status', inst)] = 'Calm'
-        g.fresh &= -501  # the cleanup tasks that read this machine may act again (323)
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('battlefield.status', 'Showdown', 'end_showdown', 'Calm', ('control_settled',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[12], 'battlefield.status', inst, ctx, at, '348.2.a, 190.3.b, R6')
-        return _T[12]
+        return battlefield_status__Showdown__end_showdown__12(rt, g, inst, ctx)
     # Showdown --end_showdown--> Contested: 348.2, R6
+    return battlefield_status__Showdown__end_showdown__13(rt, g, inst, ctx)
+
+
+def battlefield_status__Showdown__end_showdown__12(rt, g, inst, ctx):
+    """battlefield.status: Showdown --end_showdown--> Calm: 348.2.a, 190.3.b, R6."""
+    g.ms[('battlefield.status', inst)] = 'Calm'
+    g.fresh &= -501  # the cleanup tasks that read this machine may act again (323)
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('battlefield.status', 'Showdown', 'end_showdown', 'Calm', ('control_settled',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[12], 'battlefield.status', inst, ctx, at, '348.2.a, 190.3.b, R6')
+    return _T[12]
+
+
+def battlefield_status__Showdown__end_showdown__13(rt, g, inst, ctx):
+    """battlefield.status: Showdown --end_showdown--> Contested: 348.2, R6."""
     g.ms[('battlefield.status', inst)] = 'Contested'
     g.fresh &= -501  # the cleanup tasks that read this machine may act again (323)
     cov = g.coverage
@@ -286,16 +296,26 @@ def battlefield_status__Combat__end_combat(rt, g, inst, ctx):
     """battlefield.status: 'end_combat' in Combat (declaration order)."""
     # Combat --end_combat--> StagedCombat: 466.3.d.1, R8
     if GUARDS['both_sides_remain'](g, inst, ctx):
-        g.ms[('battlefield.status', inst)] = 'StagedCombat'
-        g.fresh &= -501  # the cleanup tasks that read this machine may act again (323)
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('battlefield.status', 'Combat', 'end_combat', 'StagedCombat', ('both_sides_remain',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[19], 'battlefield.status', inst, ctx, at, '466.3.d.1, R8')
-        return _T[19]
+        return battlefield_status__Combat__end_combat__19(rt, g, inst, ctx)
     # Combat --end_combat--> Contested: 466.7, 190.3.a.1, R19
+    return battlefield_status__Combat__end_combat__20(rt, g, inst, ctx)
+
+
+def battlefield_status__Combat__end_combat__19(rt, g, inst, ctx):
+    """battlefield.status: Combat --end_combat--> StagedCombat: 466.3.d.1, R8."""
+    g.ms[('battlefield.status', inst)] = 'StagedCombat'
+    g.fresh &= -501  # the cleanup tasks that read this machine may act again (323)
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('battlefield.status', 'Combat', 'end_combat', 'StagedCombat', ('both_sides_remain',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[19], 'battlefield.status', inst, ctx, at, '466.3.d.1, R8')
+    return _T[19]
+
+
+def battlefield_status__Combat__end_combat__20(rt, g, inst, ctx):
+    """battlefield.status: Combat --end_combat--> Contested: 466.7, 190.3.a.1, R19."""
     g.ms[('battlefield.status', inst)] = 'Contested'
     g.fresh &= -501  # the cleanup tasks that read this machine may act again (323)
     cov = g.coverage

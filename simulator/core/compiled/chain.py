@@ -90,15 +90,25 @@ def chain__Order__order(rt, g, inst, ctx):
     """chain: 'order' in Order (declaration order)."""
     # Order --order--> Order: 383.3.d, 464.2.e
     if GUARDS['unordered_triggers'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Order'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Order', 'order', 'Order', ('unordered_triggers',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[5], 'chain', inst, ctx, at, '383.3.d, 464.2.e')
-        return _T[5]
+        return chain__Order__order__5(rt, g, inst, ctx)
     # Order --order--> Finalize: 383.3.d, 337
+    return chain__Order__order__6(rt, g, inst, ctx)
+
+
+def chain__Order__order__5(rt, g, inst, ctx):
+    """chain: Order --order--> Order: 383.3.d, 464.2.e."""
+    g.ms[('chain', inst)] = 'Order'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Order', 'order', 'Order', ('unordered_triggers',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[5], 'chain', inst, ctx, at, '383.3.d, 464.2.e')
+    return _T[5]
+
+
+def chain__Order__order__6(rt, g, inst, ctx):
+    """chain: Order --order--> Finalize: 383.3.d, 337."""
     g.ms[('chain', inst)] = 'Finalize'
     cov = g.coverage
     if cov is not None:
@@ -113,34 +123,54 @@ def chain__Order__withdraw(rt, g, inst, ctx):
     """chain: 'withdraw' in Order (declaration order)."""
     # Order --withdraw--> Empty: 652.4
     if GUARDS['chain_empty'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Empty'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Order', 'withdraw', 'Empty', ('chain_empty',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[7], 'chain', inst, ctx, at, '652.4')
-        rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
-        rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
-        return _T[7]
+        return chain__Order__withdraw__7(rt, g, inst, ctx)
     # Order --withdraw--> Order: 652.4, 383.3.d
     if GUARDS['unordered_triggers'](g, inst, ctx) and not GUARDS['chain_empty'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Order'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Order', 'withdraw', 'Order', ('unordered_triggers',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[8], 'chain', inst, ctx, at, '652.4, 383.3.d')
-        return _T[8]
+        return chain__Order__withdraw__8(rt, g, inst, ctx)
     # Order --withdraw--> Finalize: 652.4, 337
     if GUARDS['pending_remain'](g, inst, ctx) and not GUARDS['unordered_triggers'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Finalize'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Order', 'withdraw', 'Finalize', ('pending_remain',)))
-        return _T[9]
+        return chain__Order__withdraw__9(rt, g, inst, ctx)
     # Order --withdraw--> Execute: 652.4, 337.4, R17
+    return chain__Order__withdraw__10(rt, g, inst, ctx)
+
+
+def chain__Order__withdraw__7(rt, g, inst, ctx):
+    """chain: Order --withdraw--> Empty: 652.4."""
+    g.ms[('chain', inst)] = 'Empty'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Order', 'withdraw', 'Empty', ('chain_empty',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[7], 'chain', inst, ctx, at, '652.4')
+    rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
+    rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
+    return _T[7]
+
+
+def chain__Order__withdraw__8(rt, g, inst, ctx):
+    """chain: Order --withdraw--> Order: 652.4, 383.3.d."""
+    g.ms[('chain', inst)] = 'Order'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Order', 'withdraw', 'Order', ('unordered_triggers',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[8], 'chain', inst, ctx, at, '652.4, 383.3.d')
+    return _T[8]
+
+
+def chain__Order__withdraw__9(rt, g, inst, ctx):
+    """chain: Order --withdraw--> Finalize: 652.4, 337."""
+    g.ms[('chain', inst)] = 'Finalize'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Order', 'withdraw', 'Finalize', ('pending_remain',)))
+    return _T[9]
+
+
+def chain__Order__withdraw__10(rt, g, inst, ctx):
+    """chain: Order --withdraw--> Execute: 652.4, 337.4, R17."""
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
     if cov is not None:
@@ -171,24 +201,39 @@ def chain__Decide__decide(rt, g, inst, ctx):
     """chain: 'decide' in Decide (declaration order)."""
     # Decide --decide--> Empty: 383.3.a, 402.4
     if GUARDS['chain_empty'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Empty'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Decide', 'decide', 'Empty', ('chain_empty',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[12], 'chain', inst, ctx, at, '383.3.a, 402.4')
-        rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
-        rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
-        return _T[12]
+        return chain__Decide__decide__12(rt, g, inst, ctx)
     # Decide --decide--> Finalize: 383.3.a, 337
     if GUARDS['pending_remain'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Finalize'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Decide', 'decide', 'Finalize', ('pending_remain',)))
-        return _T[13]
+        return chain__Decide__decide__13(rt, g, inst, ctx)
     # Decide --decide--> Execute: 383.3.a, 337.4, R17
+    return chain__Decide__decide__14(rt, g, inst, ctx)
+
+
+def chain__Decide__decide__12(rt, g, inst, ctx):
+    """chain: Decide --decide--> Empty: 383.3.a, 402.4."""
+    g.ms[('chain', inst)] = 'Empty'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Decide', 'decide', 'Empty', ('chain_empty',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[12], 'chain', inst, ctx, at, '383.3.a, 402.4')
+    rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
+    rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
+    return _T[12]
+
+
+def chain__Decide__decide__13(rt, g, inst, ctx):
+    """chain: Decide --decide--> Finalize: 383.3.a, 337."""
+    g.ms[('chain', inst)] = 'Finalize'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Decide', 'decide', 'Finalize', ('pending_remain',)))
+    return _T[13]
+
+
+def chain__Decide__decide__14(rt, g, inst, ctx):
+    """chain: Decide --decide--> Execute: 383.3.a, 337.4, R17."""
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
     if cov is not None:
@@ -204,24 +249,39 @@ def chain__Decide__withdraw(rt, g, inst, ctx):
     """chain: 'withdraw' in Decide (declaration order)."""
     # Decide --withdraw--> Empty: 652.4
     if GUARDS['chain_empty'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Empty'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Decide', 'withdraw', 'Empty', ('chain_empty',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[15], 'chain', inst, ctx, at, '652.4')
-        rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
-        rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
-        return _T[15]
+        return chain__Decide__withdraw__15(rt, g, inst, ctx)
     # Decide --withdraw--> Finalize: 652.4, 337
     if GUARDS['pending_remain'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Finalize'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Decide', 'withdraw', 'Finalize', ('pending_remain',)))
-        return _T[16]
+        return chain__Decide__withdraw__16(rt, g, inst, ctx)
     # Decide --withdraw--> Execute: 652.4, 337.4, R17
+    return chain__Decide__withdraw__17(rt, g, inst, ctx)
+
+
+def chain__Decide__withdraw__15(rt, g, inst, ctx):
+    """chain: Decide --withdraw--> Empty: 652.4."""
+    g.ms[('chain', inst)] = 'Empty'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Decide', 'withdraw', 'Empty', ('chain_empty',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[15], 'chain', inst, ctx, at, '652.4')
+    rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
+    rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
+    return _T[15]
+
+
+def chain__Decide__withdraw__16(rt, g, inst, ctx):
+    """chain: Decide --withdraw--> Finalize: 652.4, 337."""
+    g.ms[('chain', inst)] = 'Finalize'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Decide', 'withdraw', 'Finalize', ('pending_remain',)))
+    return _T[16]
+
+
+def chain__Decide__withdraw__17(rt, g, inst, ctx):
+    """chain: Decide --withdraw--> Execute: 652.4, 337.4, R17."""
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
     if cov is not None:
@@ -237,24 +297,39 @@ def chain__Finalize__drop(rt, g, inst, ctx):
     """chain: 'drop' in Finalize (declaration order)."""
     # Finalize --drop--> Empty: 402.4
     if GUARDS['chain_empty'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Empty'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Finalize', 'drop', 'Empty', ('chain_empty',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[18], 'chain', inst, ctx, at, '402.4')
-        rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
-        rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
-        return _T[18]
+        return chain__Finalize__drop__18(rt, g, inst, ctx)
     # Finalize --drop--> Finalize: 402.4, 337
     if GUARDS['pending_remain'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Finalize'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Finalize', 'drop', 'Finalize', ('pending_remain',)))
-        return _T[19]
+        return chain__Finalize__drop__19(rt, g, inst, ctx)
     # Finalize --drop--> Execute: 402.4, 337.4, R17
+    return chain__Finalize__drop__20(rt, g, inst, ctx)
+
+
+def chain__Finalize__drop__18(rt, g, inst, ctx):
+    """chain: Finalize --drop--> Empty: 402.4."""
+    g.ms[('chain', inst)] = 'Empty'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Finalize', 'drop', 'Empty', ('chain_empty',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[18], 'chain', inst, ctx, at, '402.4')
+    rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
+    rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
+    return _T[18]
+
+
+def chain__Finalize__drop__19(rt, g, inst, ctx):
+    """chain: Finalize --drop--> Finalize: 402.4, 337."""
+    g.ms[('chain', inst)] = 'Finalize'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Finalize', 'drop', 'Finalize', ('pending_remain',)))
+    return _T[19]
+
+
+def chain__Finalize__drop__20(rt, g, inst, ctx):
+    """chain: Finalize --drop--> Execute: 402.4, 337.4, R17."""
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
     if cov is not None:
@@ -270,27 +345,42 @@ def chain__Finalize__finalize(rt, g, inst, ctx):
     """chain: 'finalize' in Finalize (declaration order)."""
     # Finalize --finalize--> Resolve: 337.2, 359.2, 429
     if GUARDS['item_immediate'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Resolve'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Finalize', 'finalize', 'Resolve', ('item_immediate',)))
-        at = len(g.trace)
-        EFFECTS['resolve_item'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[21], 'chain', inst, ctx, at, '337.2, 359.2, 429')
-        return _T[21]
+        return chain__Finalize__finalize__21(rt, g, inst, ctx)
     # Finalize --finalize--> Finalize: 337.3
     if GUARDS['pending_after'](g, inst, ctx) and not GUARDS['item_immediate'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Finalize'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Finalize', 'finalize', 'Finalize', ('pending_after',)))
-        at = len(g.trace)
-        EFFECTS['trigger_on_chosen'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[22], 'chain', inst, ctx, at, '337.3')
-        return _T[22]
+        return chain__Finalize__finalize__22(rt, g, inst, ctx)
     # Finalize --finalize--> Execute: 337.4, 312.2.c, R17
+    return chain__Finalize__finalize__23(rt, g, inst, ctx)
+
+
+def chain__Finalize__finalize__21(rt, g, inst, ctx):
+    """chain: Finalize --finalize--> Resolve: 337.2, 359.2, 429."""
+    g.ms[('chain', inst)] = 'Resolve'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Finalize', 'finalize', 'Resolve', ('item_immediate',)))
+    at = len(g.trace)
+    EFFECTS['resolve_item'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[21], 'chain', inst, ctx, at, '337.2, 359.2, 429')
+    return _T[21]
+
+
+def chain__Finalize__finalize__22(rt, g, inst, ctx):
+    """chain: Finalize --finalize--> Finalize: 337.3."""
+    g.ms[('chain', inst)] = 'Finalize'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Finalize', 'finalize', 'Finalize', ('pending_after',)))
+    at = len(g.trace)
+    EFFECTS['trigger_on_chosen'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[22], 'chain', inst, ctx, at, '337.3')
+    return _T[22]
+
+
+def chain__Finalize__finalize__23(rt, g, inst, ctx):
+    """chain: Finalize --finalize--> Execute: 337.4, 312.2.c, R17."""
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
     if cov is not None:
@@ -361,16 +451,26 @@ def chain__Execute__pass(rt, g, inst, ctx):
     """chain: 'pass' in Execute (declaration order)."""
     # Execute --pass--> Resolve: 339, 340
     if GUARDS['all_passed'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Resolve'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Execute', 'pass', 'Resolve', ('all_passed',)))
-        at = len(g.trace)
-        EFFECTS['resolve_item'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[29], 'chain', inst, ctx, at, '339, 340')
-        return _T[29]
+        return chain__Execute__pass__29(rt, g, inst, ctx)
     # Execute --pass--> Execute: 338.2, 312.2.d
+    return chain__Execute__pass__30(rt, g, inst, ctx)
+
+
+def chain__Execute__pass__29(rt, g, inst, ctx):
+    """chain: Execute --pass--> Resolve: 339, 340."""
+    g.ms[('chain', inst)] = 'Resolve'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Execute', 'pass', 'Resolve', ('all_passed',)))
+    at = len(g.trace)
+    EFFECTS['resolve_item'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[29], 'chain', inst, ctx, at, '339, 340')
+    return _T[29]
+
+
+def chain__Execute__pass__30(rt, g, inst, ctx):
+    """chain: Execute --pass--> Execute: 338.2, 312.2.d."""
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
     if cov is not None:
@@ -383,25 +483,35 @@ def chain__Resolve__await_choice(rt, g, inst, ctx):
     """chain: 'await_choice' in Resolve (declaration order)."""
     # Resolve --await_choice--> ResolveChoice: 422, 158.3, 321
     if GUARDS['resolving_discard'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'ResolveChoice'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Resolve', 'await_choice', 'ResolveChoice', ('resolving_discard',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[31], 'chain', inst, ctx, at, '422, 158.3, 321')
-        return _T[31]
+        return chain__Resolve__await_choice__31(rt, g, inst, ctx)
     # Resolve --await_choice--> ResolveChoice: 383.3.a.3, 158.3, 321
     if GUARDS['resolving_choice'](g, inst, ctx) and not GUARDS['resolving_discard'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'ResolveChoice'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Resolve', 'await_choice', 'ResolveChoice', ('resolving_choice',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[32], 'chain', inst, ctx, at, '383.3.a.3, 158.3, 321')
-        return _T[32]
+        return chain__Resolve__await_choice__32(rt, g, inst, ctx)
     return None
+
+
+def chain__Resolve__await_choice__31(rt, g, inst, ctx):
+    """chain: Resolve --await_choice--> ResolveChoice: 422, 158.3, 321."""
+    g.ms[('chain', inst)] = 'ResolveChoice'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Resolve', 'await_choice', 'ResolveChoice', ('resolving_discard',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[31], 'chain', inst, ctx, at, '422, 158.3, 321')
+    return _T[31]
+
+
+def chain__Resolve__await_choice__32(rt, g, inst, ctx):
+    """chain: Resolve --await_choice--> ResolveChoice: 383.3.a.3, 158.3, 321."""
+    g.ms[('chain', inst)] = 'ResolveChoice'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Resolve', 'await_choice', 'ResolveChoice', ('resolving_choice',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[32], 'chain', inst, ctx, at, '383.3.a.3, 158.3, 321')
+    return _T[32]
 
 
 def chain__ResolveChoice__decide(rt, g, inst, ctx):
@@ -430,35 +540,55 @@ def chain__Resolve__resolved(rt, g, inst, ctx):
     """chain: 'resolved' in Resolve (declaration order)."""
     # Resolve --resolved--> Empty: 340.2
     if GUARDS['chain_empty'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Empty'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Resolve', 'resolved', 'Empty', ('chain_empty',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[35], 'chain', inst, ctx, at, '340.2')
-        rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
-        rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
-        return _T[35]
+        return chain__Resolve__resolved__35(rt, g, inst, ctx)
     # Resolve --resolved--> Finalize: 340.3
     if GUARDS['pending_remain'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Finalize'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Resolve', 'resolved', 'Finalize', ('pending_remain',)))
-        return _T[36]
+        return chain__Resolve__resolved__36(rt, g, inst, ctx)
     # Resolve --resolved--> Execute: 429, 400.2, 338
     if GUARDS['priority_kept'](g, inst, ctx) and not GUARDS['chain_empty'](g, inst, ctx) and not GUARDS['pending_remain'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Execute'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Resolve', 'resolved', 'Execute', ('priority_kept',)))
-        at = len(g.trace)
-        EFFECTS['new_round'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[37], 'chain', inst, ctx, at, '429, 400.2, 338')
-        return _T[37]
+        return chain__Resolve__resolved__37(rt, g, inst, ctx)
     # Resolve --resolved--> Execute: 340.4, R17
+    return chain__Resolve__resolved__38(rt, g, inst, ctx)
+
+
+def chain__Resolve__resolved__35(rt, g, inst, ctx):
+    """chain: Resolve --resolved--> Empty: 340.2."""
+    g.ms[('chain', inst)] = 'Empty'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Resolve', 'resolved', 'Empty', ('chain_empty',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[35], 'chain', inst, ctx, at, '340.2')
+    rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
+    rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
+    return _T[35]
+
+
+def chain__Resolve__resolved__36(rt, g, inst, ctx):
+    """chain: Resolve --resolved--> Finalize: 340.3."""
+    g.ms[('chain', inst)] = 'Finalize'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Resolve', 'resolved', 'Finalize', ('pending_remain',)))
+    return _T[36]
+
+
+def chain__Resolve__resolved__37(rt, g, inst, ctx):
+    """chain: Resolve --resolved--> Execute: 429, 400.2, 338."""
+    g.ms[('chain', inst)] = 'Execute'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Resolve', 'resolved', 'Execute', ('priority_kept',)))
+    at = len(g.trace)
+    EFFECTS['new_round'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[37], 'chain', inst, ctx, at, '429, 400.2, 338')
+    return _T[37]
+
+
+def chain__Resolve__resolved__38(rt, g, inst, ctx):
+    """chain: Resolve --resolved--> Execute: 340.4, R17."""
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
     if cov is not None:
@@ -474,28 +604,43 @@ def chain__Execute__withdraw(rt, g, inst, ctx):
     """chain: 'withdraw' in Execute (declaration order)."""
     # Execute --withdraw--> Empty: 652.4
     if GUARDS['chain_empty'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Empty'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Execute', 'withdraw', 'Empty', ('chain_empty',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[39], 'chain', inst, ctx, at, '652.4')
-        rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
-        rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
-        return _T[39]
+        return chain__Execute__withdraw__39(rt, g, inst, ctx)
     # Execute --withdraw--> Resolve: 652.5
     if GUARDS['all_passed'](g, inst, ctx) and not GUARDS['chain_empty'](g, inst, ctx):
-        g.ms[('chain', inst)] = 'Resolve'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('chain', 'Execute', 'withdraw', 'Resolve', ('all_passed',)))
-        at = len(g.trace)
-        EFFECTS['resolve_item'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[40], 'chain', inst, ctx, at, '652.5')
-        return _T[40]
+        return chain__Execute__withdraw__40(rt, g, inst, ctx)
     # Execute --withdraw--> Execute: 652.5, R10
+    return chain__Execute__withdraw__41(rt, g, inst, ctx)
+
+
+def chain__Execute__withdraw__39(rt, g, inst, ctx):
+    """chain: Execute --withdraw--> Empty: 652.4."""
+    g.ms[('chain', inst)] = 'Empty'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Execute', 'withdraw', 'Empty', ('chain_empty',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[39], 'chain', inst, ctx, at, '652.4')
+    rt.fire_ctx(g, 'turn.window', 'open_state', None, dict(ctx))  # hand-off
+    rt.fire_ctx(g, 'focus', 'chain_closed', None, dict(ctx))  # hand-off
+    return _T[39]
+
+
+def chain__Execute__withdraw__40(rt, g, inst, ctx):
+    """chain: Execute --withdraw--> Resolve: 652.5."""
+    g.ms[('chain', inst)] = 'Resolve'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('chain', 'Execute', 'withdraw', 'Resolve', ('all_passed',)))
+    at = len(g.trace)
+    EFFECTS['resolve_item'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[40], 'chain', inst, ctx, at, '652.5')
+    return _T[40]
+
+
+def chain__Execute__withdraw__41(rt, g, inst, ctx):
+    """chain: Execute --withdraw--> Execute: 652.5, R10."""
     g.ms[('chain', inst)] = 'Execute'
     cov = g.coverage
     if cov is not None:

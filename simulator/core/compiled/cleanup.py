@@ -61,21 +61,36 @@ def cleanup__BoardState__next(rt, g, inst, ctx):
     """cleanup: 'next' in BoardState (declaration order)."""
     # BoardState --next--> CombatCleanup: 466.1, 324
     if GUARDS['combat_cleanup_due'](g, inst, ctx):
-        g.ms[('cleanup', inst)] = 'CombatCleanup'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('cleanup', 'BoardState', 'next', 'CombatCleanup', ('combat_cleanup_due',)))
-        EFFECTS['combat_cleanup'](g, inst, ctx)  # entering CombatCleanup
-        return _T[4]
+        return cleanup__BoardState__next__4(rt, g, inst, ctx)
     # BoardState --next--> EndingCleanup: 317.2, 324
     if GUARDS['ending_cleanup_due'](g, inst, ctx):
-        g.ms[('cleanup', inst)] = 'EndingCleanup'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('cleanup', 'BoardState', 'next', 'EndingCleanup', ('ending_cleanup_due',)))
-        EFFECTS['ending_cleanup'](g, inst, ctx)  # entering EndingCleanup
-        return _T[5]
+        return cleanup__BoardState__next__5(rt, g, inst, ctx)
     # BoardState --next--> LossOfControl: 323.6, 190.4.c
+    return cleanup__BoardState__next__8(rt, g, inst, ctx)
+
+
+def cleanup__BoardState__next__4(rt, g, inst, ctx):
+    """cleanup: BoardState --next--> CombatCleanup: 466.1, 324."""
+    g.ms[('cleanup', inst)] = 'CombatCleanup'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('cleanup', 'BoardState', 'next', 'CombatCleanup', ('combat_cleanup_due',)))
+    EFFECTS['combat_cleanup'](g, inst, ctx)  # entering CombatCleanup
+    return _T[4]
+
+
+def cleanup__BoardState__next__5(rt, g, inst, ctx):
+    """cleanup: BoardState --next--> EndingCleanup: 317.2, 324."""
+    g.ms[('cleanup', inst)] = 'EndingCleanup'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('cleanup', 'BoardState', 'next', 'EndingCleanup', ('ending_cleanup_due',)))
+    EFFECTS['ending_cleanup'](g, inst, ctx)  # entering EndingCleanup
+    return _T[5]
+
+
+def cleanup__BoardState__next__8(rt, g, inst, ctx):
+    """cleanup: BoardState --next--> LossOfControl: 323.6, 190.4.c."""
     g.ms[('cleanup', inst)] = 'LossOfControl'
     cov = g.coverage
     if cov is not None:

@@ -37,28 +37,43 @@ def combat__ShowdownStep__showdown_done(rt, g, inst, ctx):
     """combat: 'showdown_done' in ShowdownStep (declaration order)."""
     # ShowdownStep --showdown_done--> DamageStep: 465, 465.1, 465.2.c, 815.1.b, 826.3
     if GUARDS['both_sides_present'](g, inst, ctx) and not GUARDS['manual_assignment'](g, inst, ctx):
-        g.ms[('combat', inst)] = 'DamageStep'
-        g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('combat', 'ShowdownStep', 'showdown_done', 'DamageStep', ('both_sides_present',)))
-        at = len(g.trace)
-        EFFECTS['deal_combat_damage'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[1], 'combat', inst, ctx, at, '465, 465.1, 465.2.c, 815.1.b, 826.3')
-        return _T[1]
+        return combat__ShowdownStep__showdown_done__1(rt, g, inst, ctx)
     # ShowdownStep --showdown_done--> Assignment: 465, 465.1, 465.2.c
     if GUARDS['both_sides_present'](g, inst, ctx) and GUARDS['manual_assignment'](g, inst, ctx):
-        g.ms[('combat', inst)] = 'Assignment'
-        g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('combat', 'ShowdownStep', 'showdown_done', 'Assignment', ('both_sides_present', 'manual_assignment')))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[2], 'combat', inst, ctx, at, '465, 465.1, 465.2.c')
-        return _T[2]
+        return combat__ShowdownStep__showdown_done__2(rt, g, inst, ctx)
     # ShowdownStep --showdown_done--> ResolutionStep: 465.1, 466, 466.1
+    return combat__ShowdownStep__showdown_done__5(rt, g, inst, ctx)
+
+
+def combat__ShowdownStep__showdown_done__1(rt, g, inst, ctx):
+    """combat: ShowdownStep --showdown_done--> DamageStep: 465, 465.1, 465.2.c, 815.1.b, 826.3."""
+    g.ms[('combat', inst)] = 'DamageStep'
+    g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('combat', 'ShowdownStep', 'showdown_done', 'DamageStep', ('both_sides_present',)))
+    at = len(g.trace)
+    EFFECTS['deal_combat_damage'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[1], 'combat', inst, ctx, at, '465, 465.1, 465.2.c, 815.1.b, 826.3')
+    return _T[1]
+
+
+def combat__ShowdownStep__showdown_done__2(rt, g, inst, ctx):
+    """combat: ShowdownStep --showdown_done--> Assignment: 465, 465.1, 465.2.c."""
+    g.ms[('combat', inst)] = 'Assignment'
+    g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('combat', 'ShowdownStep', 'showdown_done', 'Assignment', ('both_sides_present', 'manual_assignment')))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[2], 'combat', inst, ctx, at, '465, 465.1, 465.2.c')
+    return _T[2]
+
+
+def combat__ShowdownStep__showdown_done__5(rt, g, inst, ctx):
+    """combat: ShowdownStep --showdown_done--> ResolutionStep: 465.1, 466, 466.1."""
     g.ms[('combat', inst)] = 'ResolutionStep'
     g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
     cov = g.coverage
@@ -75,28 +90,38 @@ def combat__Assignment__assign(rt, g, inst, ctx):
     """combat: 'assign' in Assignment (declaration order)."""
     # Assignment --assign--> Assignment: 465.2.c, 815.1.b, 826.3
     if not GUARDS['assignments_done'](g, inst, ctx):
-        g.ms[('combat', inst)] = 'Assignment'
-        g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('combat', 'Assignment', 'assign', 'Assignment', ()))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[3], 'combat', inst, ctx, at, '465.2.c, 815.1.b, 826.3')
-        return _T[3]
+        return combat__Assignment__assign__3(rt, g, inst, ctx)
     # Assignment --assign--> DamageStep: 465.2.c, 465.2.c.1.a, 465.3
     if GUARDS['assignments_done'](g, inst, ctx):
-        g.ms[('combat', inst)] = 'DamageStep'
-        g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('combat', 'Assignment', 'assign', 'DamageStep', ('assignments_done',)))
-        at = len(g.trace)
-        EFFECTS['deal_combat_damage'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[4], 'combat', inst, ctx, at, '465.2.c, 465.2.c.1.a, 465.3')
-        return _T[4]
+        return combat__Assignment__assign__4(rt, g, inst, ctx)
     return None
+
+
+def combat__Assignment__assign__3(rt, g, inst, ctx):
+    """combat: Assignment --assign--> Assignment: 465.2.c, 815.1.b, 826.3."""
+    g.ms[('combat', inst)] = 'Assignment'
+    g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('combat', 'Assignment', 'assign', 'Assignment', ()))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[3], 'combat', inst, ctx, at, '465.2.c, 815.1.b, 826.3')
+    return _T[3]
+
+
+def combat__Assignment__assign__4(rt, g, inst, ctx):
+    """combat: Assignment --assign--> DamageStep: 465.2.c, 465.2.c.1.a, 465.3."""
+    g.ms[('combat', inst)] = 'DamageStep'
+    g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('combat', 'Assignment', 'assign', 'DamageStep', ('assignments_done',)))
+    at = len(g.trace)
+    EFFECTS['deal_combat_damage'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[4], 'combat', inst, ctx, at, '465.2.c, 465.2.c.1.a, 465.3')
+    return _T[4]
 
 
 def combat__DamageStep__damage_dealt(rt, g, inst, ctx):
@@ -118,18 +143,28 @@ def combat__ResolutionStep__result(rt, g, inst, ctx):
     """combat: 'result' in ResolutionStep (declaration order)."""
     # ResolutionStep --result--> Result: 466.2, 466.3, 466.3.d.1, R8
     if GUARDS['both_sides_remain'](g, inst, ctx):
-        g.ms[('combat', inst)] = 'Result'
-        g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('combat', 'ResolutionStep', 'result', 'Result', ('both_sides_remain',)))
-        at = len(g.trace)
-        EFFECTS['combat_result'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[7], 'combat', inst, ctx, at, '466.2, 466.3, 466.3.d.1, R8')
-        rt.fire_ctx(g, 'battlefield.status', 'restage', (inst if inst in g.bfs else g.active), dict(ctx))  # hand-off
-        return _T[7]
+        return combat__ResolutionStep__result__7(rt, g, inst, ctx)
     # ResolutionStep --result--> Result: 466.2, 466.3
+    return combat__ResolutionStep__result__8(rt, g, inst, ctx)
+
+
+def combat__ResolutionStep__result__7(rt, g, inst, ctx):
+    """combat: ResolutionStep --result--> Result: 466.2, 466.3, 466.3.d.1, R8."""
+    g.ms[('combat', inst)] = 'Result'
+    g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('combat', 'ResolutionStep', 'result', 'Result', ('both_sides_remain',)))
+    at = len(g.trace)
+    EFFECTS['combat_result'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[7], 'combat', inst, ctx, at, '466.2, 466.3, 466.3.d.1, R8')
+    rt.fire_ctx(g, 'battlefield.status', 'restage', (inst if inst in g.bfs else g.active), dict(ctx))  # hand-off
+    return _T[7]
+
+
+def combat__ResolutionStep__result__8(rt, g, inst, ctx):
+    """combat: ResolutionStep --result--> Result: 466.2, 466.3."""
     g.ms[('combat', inst)] = 'Result'
     g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
     cov = g.coverage
@@ -146,16 +181,26 @@ def combat__Result__control(rt, g, inst, ctx):
     """combat: 'control' in Result (declaration order)."""
     # Result --control--> Control: 466.4, 466.5
     if GUARDS['restaged'](g, inst, ctx):
-        g.ms[('combat', inst)] = 'Control'
-        g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('combat', 'Result', 'control', 'Control', ('restaged',)))
-        at = len(g.trace)
-        if g.events_on:
-            say(g, _T[9], 'combat', inst, ctx, at, '466.4, 466.5')
-        return _T[9]
+        return combat__Result__control__9(rt, g, inst, ctx)
     # Result --control--> Control: 466.4, 466.5
+    return combat__Result__control__10(rt, g, inst, ctx)
+
+
+def combat__Result__control__9(rt, g, inst, ctx):
+    """combat: Result --control--> Control: 466.4, 466.5."""
+    g.ms[('combat', inst)] = 'Control'
+    g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('combat', 'Result', 'control', 'Control', ('restaged',)))
+    at = len(g.trace)
+    if g.events_on:
+        say(g, _T[9], 'combat', inst, ctx, at, '466.4, 466.5')
+    return _T[9]
+
+
+def combat__Result__control__10(rt, g, inst, ctx):
+    """combat: Result --control--> Control: 466.4, 466.5."""
     g.ms[('combat', inst)] = 'Control'
     g.fresh &= -2  # the cleanup tasks that read this machine may act again (323)
     cov = g.coverage

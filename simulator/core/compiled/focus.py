@@ -21,27 +21,42 @@ def focus__Off__award(rt, g, inst, ctx):
     """focus: 'award' in Off (declaration order)."""
     # Off --award--> Waiting: 345, 464.2.d, R4, R17
     if GUARDS['chain_exists'](g, inst, ctx):
-        g.ms[('focus', inst)] = 'Waiting'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('focus', 'Off', 'award', 'Waiting', ('chain_exists',)))
-        at = len(g.trace)
-        EFFECTS['focus_to_contester'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[0], 'focus', inst, ctx, at, '345, 464.2.d, R4, R17')
-        return _T[0]
+        return focus__Off__award__0(rt, g, inst, ctx)
     # Off --award--> Holding: 464.2.c.1.a, 313.2, R4
     if GUARDS['in_combat'](g, inst, ctx) and not GUARDS['chain_exists'](g, inst, ctx):
-        g.ms[('focus', inst)] = 'Holding'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('focus', 'Off', 'award', 'Holding', ('in_combat',)))
-        at = len(g.trace)
-        EFFECTS['focus_to_contester'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[1], 'focus', inst, ctx, at, '464.2.c.1.a, 313.2, R4')
-        return _T[1]
+        return focus__Off__award__1(rt, g, inst, ctx)
     # Off --award--> Holding: 345, 313.2, R4
+    return focus__Off__award__2(rt, g, inst, ctx)
+
+
+def focus__Off__award__0(rt, g, inst, ctx):
+    """focus: Off --award--> Waiting: 345, 464.2.d, R4, R17."""
+    g.ms[('focus', inst)] = 'Waiting'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('focus', 'Off', 'award', 'Waiting', ('chain_exists',)))
+    at = len(g.trace)
+    EFFECTS['focus_to_contester'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[0], 'focus', inst, ctx, at, '345, 464.2.d, R4, R17')
+    return _T[0]
+
+
+def focus__Off__award__1(rt, g, inst, ctx):
+    """focus: Off --award--> Holding: 464.2.c.1.a, 313.2, R4."""
+    g.ms[('focus', inst)] = 'Holding'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('focus', 'Off', 'award', 'Holding', ('in_combat',)))
+    at = len(g.trace)
+    EFFECTS['focus_to_contester'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[1], 'focus', inst, ctx, at, '464.2.c.1.a, 313.2, R4')
+    return _T[1]
+
+
+def focus__Off__award__2(rt, g, inst, ctx):
+    """focus: Off --award--> Holding: 345, 313.2, R4."""
     g.ms[('focus', inst)] = 'Holding'
     cov = g.coverage
     if cov is not None:
@@ -81,16 +96,26 @@ def focus__Waiting__chain_closed(rt, g, inst, ctx):
     """focus: 'chain_closed' in Waiting (declaration order)."""
     # Waiting --chain_closed--> Holding: 346.1, 340.2.a, R3
     if GUARDS['chain_by_trigger_or_add'](g, inst, ctx):
-        g.ms[('focus', inst)] = 'Holding'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('focus', 'Waiting', 'chain_closed', 'Holding', ('chain_by_trigger_or_add',)))
-        at = len(g.trace)
-        EFFECTS['focus_keeps'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[5], 'focus', inst, ctx, at, '346.1, 340.2.a, R3')
-        return _T[5]
+        return focus__Waiting__chain_closed__5(rt, g, inst, ctx)
     # Waiting --chain_closed--> Holding: 340.2.a, 347.1.b, R2, R3, R5
+    return focus__Waiting__chain_closed__6(rt, g, inst, ctx)
+
+
+def focus__Waiting__chain_closed__5(rt, g, inst, ctx):
+    """focus: Waiting --chain_closed--> Holding: 346.1, 340.2.a, R3."""
+    g.ms[('focus', inst)] = 'Holding'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('focus', 'Waiting', 'chain_closed', 'Holding', ('chain_by_trigger_or_add',)))
+    at = len(g.trace)
+    EFFECTS['focus_keeps'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[5], 'focus', inst, ctx, at, '346.1, 340.2.a, R3')
+    return _T[5]
+
+
+def focus__Waiting__chain_closed__6(rt, g, inst, ctx):
+    """focus: Waiting --chain_closed--> Holding: 340.2.a, 347.1.b, R2, R3, R5."""
     g.ms[('focus', inst)] = 'Holding'
     cov = g.coverage
     if cov is not None:
@@ -117,30 +142,45 @@ def focus__Holding__pass_focus(rt, g, inst, ctx):
     """focus: 'pass_focus' in Holding (declaration order)."""
     # Holding --pass_focus--> Off: 347.2.a, 348.1
     if GUARDS['all_passed_focus'](g, inst, ctx) and GUARDS['in_combat'](g, inst, ctx):
-        g.ms[('focus', inst)] = 'Off'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('focus', 'Holding', 'pass_focus', 'Off', ('all_passed_focus', 'in_combat')))
-        at = len(g.trace)
-        EFFECTS['focus_off'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[8], 'focus', inst, ctx, at, '347.2.a, 348.1')
-        rt.fire_ctx(g, 'combat', 'showdown_done', None, dict(ctx))  # hand-off
-        return _T[8]
+        return focus__Holding__pass_focus__8(rt, g, inst, ctx)
     # Holding --pass_focus--> Off: 347.2.a, 348.2, R6
     if GUARDS['all_passed_focus'](g, inst, ctx):
-        g.ms[('focus', inst)] = 'Off'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('focus', 'Holding', 'pass_focus', 'Off', ('all_passed_focus',)))
-        at = len(g.trace)
-        EFFECTS['settle_showdown'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[9], 'focus', inst, ctx, at, '347.2.a, 348.2, R6')
-        rt.fire_ctx(g, 'battlefield.status', 'end_showdown', (inst if inst in g.bfs else g.active), dict(ctx))  # hand-off
-        rt.fire_ctx(g, 'turn.mode', 'end_showdown', None, dict(ctx))  # hand-off
-        return _T[9]
+        return focus__Holding__pass_focus__9(rt, g, inst, ctx)
     # Holding --pass_focus--> Holding: 347.2.b, R2
+    return focus__Holding__pass_focus__10(rt, g, inst, ctx)
+
+
+def focus__Holding__pass_focus__8(rt, g, inst, ctx):
+    """focus: Holding --pass_focus--> Off: 347.2.a, 348.1."""
+    g.ms[('focus', inst)] = 'Off'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('focus', 'Holding', 'pass_focus', 'Off', ('all_passed_focus', 'in_combat')))
+    at = len(g.trace)
+    EFFECTS['focus_off'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[8], 'focus', inst, ctx, at, '347.2.a, 348.1')
+    rt.fire_ctx(g, 'combat', 'showdown_done', None, dict(ctx))  # hand-off
+    return _T[8]
+
+
+def focus__Holding__pass_focus__9(rt, g, inst, ctx):
+    """focus: Holding --pass_focus--> Off: 347.2.a, 348.2, R6."""
+    g.ms[('focus', inst)] = 'Off'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('focus', 'Holding', 'pass_focus', 'Off', ('all_passed_focus',)))
+    at = len(g.trace)
+    EFFECTS['settle_showdown'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[9], 'focus', inst, ctx, at, '347.2.a, 348.2, R6')
+    rt.fire_ctx(g, 'battlefield.status', 'end_showdown', (inst if inst in g.bfs else g.active), dict(ctx))  # hand-off
+    rt.fire_ctx(g, 'turn.mode', 'end_showdown', None, dict(ctx))  # hand-off
+    return _T[9]
+
+
+def focus__Holding__pass_focus__10(rt, g, inst, ctx):
+    """focus: Holding --pass_focus--> Holding: 347.2.b, R2."""
     g.ms[('focus', inst)] = 'Holding'
     cov = g.coverage
     if cov is not None:
@@ -156,16 +196,26 @@ def focus__Holding__convert(rt, g, inst, ctx):
     """focus: 'convert' in Holding (declaration order)."""
     # Holding --convert--> Holding: 464.2.d, R1
     if GUARDS['ruling_R1_attacker'](g, inst, ctx):
-        g.ms[('focus', inst)] = 'Holding'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('focus', 'Holding', 'convert', 'Holding', ('ruling_R1_attacker',)))
-        at = len(g.trace)
-        EFFECTS['focus_to_attacker'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[11], 'focus', inst, ctx, at, '464.2.d, R1')
-        return _T[11]
+        return focus__Holding__convert__11(rt, g, inst, ctx)
     # Holding --convert--> Holding: 464.2.c.1.b, R1
+    return focus__Holding__convert__12(rt, g, inst, ctx)
+
+
+def focus__Holding__convert__11(rt, g, inst, ctx):
+    """focus: Holding --convert--> Holding: 464.2.d, R1."""
+    g.ms[('focus', inst)] = 'Holding'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('focus', 'Holding', 'convert', 'Holding', ('ruling_R1_attacker',)))
+    at = len(g.trace)
+    EFFECTS['focus_to_attacker'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[11], 'focus', inst, ctx, at, '464.2.d, R1')
+    return _T[11]
+
+
+def focus__Holding__convert__12(rt, g, inst, ctx):
+    """focus: Holding --convert--> Holding: 464.2.c.1.b, R1."""
     g.ms[('focus', inst)] = 'Holding'
     cov = g.coverage
     if cov is not None:
@@ -181,16 +231,26 @@ def focus__Waiting__convert(rt, g, inst, ctx):
     """focus: 'convert' in Waiting (declaration order)."""
     # Waiting --convert--> Waiting: 464.2.d, R1
     if GUARDS['ruling_R1_attacker'](g, inst, ctx):
-        g.ms[('focus', inst)] = 'Waiting'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('focus', 'Waiting', 'convert', 'Waiting', ('ruling_R1_attacker',)))
-        at = len(g.trace)
-        EFFECTS['focus_to_attacker'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[13], 'focus', inst, ctx, at, '464.2.d, R1')
-        return _T[13]
+        return focus__Waiting__convert__13(rt, g, inst, ctx)
     # Waiting --convert--> Waiting: 464.2.c.1.b, R1
+    return focus__Waiting__convert__14(rt, g, inst, ctx)
+
+
+def focus__Waiting__convert__13(rt, g, inst, ctx):
+    """focus: Waiting --convert--> Waiting: 464.2.d, R1."""
+    g.ms[('focus', inst)] = 'Waiting'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('focus', 'Waiting', 'convert', 'Waiting', ('ruling_R1_attacker',)))
+    at = len(g.trace)
+    EFFECTS['focus_to_attacker'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[13], 'focus', inst, ctx, at, '464.2.d, R1')
+    return _T[13]
+
+
+def focus__Waiting__convert__14(rt, g, inst, ctx):
+    """focus: Waiting --convert--> Waiting: 464.2.c.1.b, R1."""
     g.ms[('focus', inst)] = 'Waiting'
     cov = g.coverage
     if cov is not None:
@@ -205,30 +265,45 @@ def focus__Holding__holder_left(rt, g, inst, ctx):
     """focus: 'holder_left' in Holding (declaration order)."""
     # Holding --holder_left--> Off: 652.5
     if GUARDS['all_passed_focus'](g, inst, ctx) and GUARDS['in_combat'](g, inst, ctx):
-        g.ms[('focus', inst)] = 'Off'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('focus', 'Holding', 'holder_left', 'Off', ('all_passed_focus', 'in_combat')))
-        at = len(g.trace)
-        EFFECTS['focus_off'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[15], 'focus', inst, ctx, at, '652.5')
-        rt.fire_ctx(g, 'combat', 'showdown_done', None, dict(ctx))  # hand-off
-        return _T[15]
+        return focus__Holding__holder_left__15(rt, g, inst, ctx)
     # Holding --holder_left--> Off: 652.5, 348.2
     if GUARDS['all_passed_focus'](g, inst, ctx):
-        g.ms[('focus', inst)] = 'Off'
-        cov = g.coverage
-        if cov is not None:
-            cov.add(('focus', 'Holding', 'holder_left', 'Off', ('all_passed_focus',)))
-        at = len(g.trace)
-        EFFECTS['settle_showdown'](g, inst, ctx)
-        if g.events_on:
-            say(g, _T[16], 'focus', inst, ctx, at, '652.5, 348.2')
-        rt.fire_ctx(g, 'battlefield.status', 'end_showdown', (inst if inst in g.bfs else g.active), dict(ctx))  # hand-off
-        rt.fire_ctx(g, 'turn.mode', 'end_showdown', None, dict(ctx))  # hand-off
-        return _T[16]
+        return focus__Holding__holder_left__16(rt, g, inst, ctx)
     # Holding --holder_left--> Holding: 652.5, R10
+    return focus__Holding__holder_left__17(rt, g, inst, ctx)
+
+
+def focus__Holding__holder_left__15(rt, g, inst, ctx):
+    """focus: Holding --holder_left--> Off: 652.5."""
+    g.ms[('focus', inst)] = 'Off'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('focus', 'Holding', 'holder_left', 'Off', ('all_passed_focus', 'in_combat')))
+    at = len(g.trace)
+    EFFECTS['focus_off'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[15], 'focus', inst, ctx, at, '652.5')
+    rt.fire_ctx(g, 'combat', 'showdown_done', None, dict(ctx))  # hand-off
+    return _T[15]
+
+
+def focus__Holding__holder_left__16(rt, g, inst, ctx):
+    """focus: Holding --holder_left--> Off: 652.5, 348.2."""
+    g.ms[('focus', inst)] = 'Off'
+    cov = g.coverage
+    if cov is not None:
+        cov.add(('focus', 'Holding', 'holder_left', 'Off', ('all_passed_focus',)))
+    at = len(g.trace)
+    EFFECTS['settle_showdown'](g, inst, ctx)
+    if g.events_on:
+        say(g, _T[16], 'focus', inst, ctx, at, '652.5, 348.2')
+    rt.fire_ctx(g, 'battlefield.status', 'end_showdown', (inst if inst in g.bfs else g.active), dict(ctx))  # hand-off
+    rt.fire_ctx(g, 'turn.mode', 'end_showdown', None, dict(ctx))  # hand-off
+    return _T[16]
+
+
+def focus__Holding__holder_left__17(rt, g, inst, ctx):
+    """focus: Holding --holder_left--> Holding: 652.5, R10."""
     g.ms[('focus', inst)] = 'Holding'
     cov = g.coverage
     if cov is not None:

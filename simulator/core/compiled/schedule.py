@@ -9,7 +9,7 @@ from __future__ import annotations
 from simulator.core.registry import EFFECTS, GUARDS
 
 
-def steps_1_to_10(g):
+def steps_1_to_2(g):
     ms = g.ms
     # 1. game over: 323.1, 651.1
     if (g.over):
@@ -19,6 +19,11 @@ def steps_1_to_10(g):
     if ms[('chain', None)] == 'Resolve' and (g.resolving is not None):
         EFFECTS['await_resolution_choice'](g, None, {})
         return True
+    return None
+
+
+def steps_3_to_5(g):
+    ms = g.ms
     # 3. deciding while resolving: 383.3.a.3, 321
     if ms[('chain', None)] == 'ResolveChoice':
         EFFECTS['priority_to_nobody'](g, None, {})
@@ -31,6 +36,11 @@ def steps_1_to_10(g):
     if (bool(g.choosing)):
         EFFECTS['priority_to_nobody'](g, None, {})
         return False
+    return None
+
+
+def steps_6_to_7(g):
+    ms = g.ms
     # 6. after a resolution: 340.2, 340.3, 340.4
     if ms[('chain', None)] == 'Resolve':
         EFFECTS['after_resolution'](g, None, {})
@@ -39,27 +49,42 @@ def steps_1_to_10(g):
     if (g.focus_due is not None):
         EFFECTS['award_focus'](g, None, {})
         return True
+    return None
+
+
+def steps_8_to_8(g):
+    ms = g.ms
     # 8. order triggers: 383.3.d
     if ms[('chain', None)] == 'Finalize' and GUARDS['unordered_triggers'](g, None, None):
         EFFECTS['await_order'](g, None, {})
         return True
+    return None
+
+
+def steps_9_to_9(g):
+    ms = g.ms
     # 9. no legal target: 402.4
     if ms[('chain', None)] == 'Finalize' and GUARDS['untargetable'](g, None, None):
         EFFECTS['drop_untargetable'](g, None, {})
         return True
+    return None
+
+
+def steps_10_to_11(g):
+    ms = g.ms
     # 10. choices at finalization: 383.3.a, 402.1
     if ms[('chain', None)] == 'Finalize' and GUARDS['decision_due'](g, None, None):
         EFFECTS['await_choice'](g, None, {})
         return True
-    return None
-
-
-def steps_11_to_20(g):
-    ms = g.ms
     # 11. finalize: 337
     if ms[('chain', None)] == 'Finalize':
         EFFECTS['finalize_oldest'](g, None, {})
         return True
+    return None
+
+
+def steps_12_to_14(g):
+    ms = g.ms
     # 12. ordering: 383.3.d
     if ms[('chain', None)] == 'Order':
         EFFECTS['priority_to_nobody'](g, None, {})
@@ -71,6 +96,11 @@ def steps_11_to_20(g):
     # 14. execute: 338
     if ms[('chain', None)] == 'Execute':
         return False
+    return None
+
+
+def steps_15_to_16(g):
+    ms = g.ms
     # 15. assignments made: 465.2.c
     if ms[('combat', None)] == 'Assignment' and GUARDS['assignments_done'](g, None, None):
         EFFECTS['assignments_made'](g, None, {})
@@ -79,6 +109,11 @@ def steps_11_to_20(g):
     if ms[('combat', None)] == 'Assignment':
         EFFECTS['priority_to_nobody'](g, None, {})
         return False
+    return None
+
+
+def steps_17_to_18(g):
+    ms = g.ms
     # 17. combat damage: 465
     if ms[('combat', None)] == 'DamageStep':
         EFFECTS['combat_damage'](g, None, {})
@@ -87,22 +122,32 @@ def steps_11_to_20(g):
     if ms[('combat', None)] == 'ResolutionStep' and ms[('chain', None)] == 'Empty':
         EFFECTS['combat_result_step'](g, None, {})
         return True
+    return None
+
+
+def steps_19_to_19(g):
+    ms = g.ms
     # 19. combat control: 466.4, 466.5
     if ms[('combat', None)] == 'Result' and ms[('chain', None)] == 'Empty':
         EFFECTS['combat_control_step'](g, None, {})
         return True
+    return None
+
+
+def steps_20_to_21(g):
+    ms = g.ms
     # 20. combat ends: 466.6, 466.7
     if ms[('combat', None)] == 'Control' and ms[('chain', None)] == 'Empty':
         EFFECTS['finish_combat'](g, None, {})
         return True
-    return None
-
-
-def steps_21_to_25(g):
-    ms = g.ms
     # 21. showdown: 347
     if ms[('turn.mode', None)] == 'Showdown':
         return False
+    return None
+
+
+def steps_22_to_23(g):
+    ms = g.ms
     # 22. game ended: 323.1
     if ms[('phases', None)] == 'GameOver':
         return False
@@ -110,6 +155,11 @@ def steps_21_to_25(g):
     if ms[('phases', None)] == 'Main' and (g.handoff):
         EFFECTS['turn_handoff'](g, None, {})
         return True
+    return None
+
+
+def steps_24_to_25(g):
+    ms = g.ms
     # 24. main phase: 335.1, 312.2.a, R13
     if ms[('phases', None)] == 'Main':
         EFFECTS['priority_to_turn_player'](g, None, {})
@@ -119,12 +169,14 @@ def steps_21_to_25(g):
     return True
 
 
+#: the functions tried in order before the last (which always decides)
+_STEPS = (steps_1_to_2, steps_3_to_5, steps_6_to_7, steps_8_to_8, steps_9_to_9, steps_10_to_11, steps_12_to_14, steps_15_to_16, steps_17_to_18, steps_19_to_19, steps_20_to_21, steps_22_to_23)
+
+
 def once(g):
     """One step of the schedule: True to settle on, False once a player must decide."""
-    r = steps_1_to_10(g)
-    if r is not None:
-        return r
-    r = steps_11_to_20(g)
-    if r is not None:
-        return r
-    return steps_21_to_25(g)
+    for steps in _STEPS:
+        r = steps(g)
+        if r is not None:
+            return r
+    return steps_24_to_25(g)
