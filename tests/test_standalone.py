@@ -28,7 +28,7 @@ from test_packaging import _run, install
 ROOT = Path(__file__).resolve().parents[1]
 # each test here builds or uses a non-editable install (a wheel built offline): .ci/run's slow step
 pytestmark = pytest.mark.slow
-SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
+SCENARIOS = bundled.under(ROOT / "scenarios")     # the folder's, then its subfolders' (cards/)
 MODES = ("duel", "skirmish", "war", "magma-chamber")
 
 
@@ -64,7 +64,7 @@ def test_the_bundled_scenarios_are_the_checkouts():
 
 def test_the_wheel_ships_the_scenarios(installed):
     site = installed[2]
-    shipped = sorted((site / "simulator" / "examples").glob("*.yaml"))
+    shipped = bundled.under(site / "simulator" / "examples")
     assert [p.name for p in shipped] == [p.name for p in SCENARIOS]
     assert all(a.read_bytes() == b.read_bytes() for a, b in zip(shipped, SCENARIOS))
 
@@ -97,10 +97,11 @@ def test_examples_copy_then_simulate_all_of_them(empty):
     folder, riftsim = empty
     done = riftsim("examples", "--copy", "scenarios")
     assert done.returncode == 0, done.stderr
-    copied = sorted((folder / "scenarios").iterdir())
-    assert [p.name for p in copied] == [p.name for p in SCENARIOS]
+    copied = bundled.under(folder / "scenarios")              # the subfolder cards/ kept, as in the checkout
+    relative = [p.relative_to(ROOT / "scenarios").as_posix() for p in SCENARIOS]
+    assert [p.relative_to(folder / "scenarios").as_posix() for p in copied] == relative
     assert all(a.read_bytes() == b.read_bytes() for a, b in zip(copied, SCENARIOS))
-    done = riftsim("simulate", "-q", *(f"scenarios/{p.name}" for p in SCENARIOS))
+    done = riftsim("simulate", "-q", *(f"scenarios/{r}" for r in relative))
     assert done.returncode == 0, done.stdout[-2000:]
     assert done.stdout.splitlines()[-1] == f"{len(SCENARIOS)} scenarios: {len(SCENARIOS)} passed, 0 failed, 0 invalid, 0 pending"
 

@@ -73,6 +73,15 @@ def _already_there(target: Path, data: bytes) -> bool:
     return True
 
 
+def _relative(path: Path) -> Path:
+    """Where a bundled scenario goes in the folder copied into: its place in the bundle (``cards/NAME.yaml`` for a
+    subfolder's), so that ``riftsim simulate FOLDER/*.yaml FOLDER/*/*.yaml`` runs them all, as in a checkout."""
+    try:
+        return path.relative_to(bundled.FOLDER)
+    except ValueError:
+        return Path(path.name)
+
+
 def copy(paths: list[Path], folder: Path) -> int:
     """Copy ``paths`` into ``folder``: every file checked first (nothing is written when one would replace a
     different file), then written atomically, a signal landing before or after the whole group."""
@@ -80,16 +89,17 @@ def copy(paths: list[Path], folder: Path) -> int:
         raise RiftsimError(f"{folder}: not a folder")
     todo, same = [], 0
     for path in paths:
-        target, data = folder / path.name, path.read_bytes()
+        target, data = folder / _relative(path), path.read_bytes()
         if _already_there(target, data):
             same += 1
         else:
             todo.append((target, data))
-    folder.mkdir(parents=True, exist_ok=True)
+    for target, _ in todo:
+        target.parent.mkdir(parents=True, exist_ok=True)       # the folder, and a subfolder such as cards/
     with signals_deferred():
         for target, data in todo:
             atomic_write(target, data)
     kept = f" ({same} already there, unchanged)" if same else ""
     print(f"copied {len(todo)} scenario{'s' if len(todo) != 1 else ''} into {folder}/{kept}; "
-          f"run them: riftsim simulate {folder}/*.yaml")
+          f"run them: riftsim simulate {folder}/*.yaml {folder}/*/*.yaml")
     return 0

@@ -156,8 +156,9 @@ def from_scenario(path: str, label: str | None = None) -> dict:
     rec: list[_Recorder] = []
 
     def watch(st: Step | None, game: Game, failure: str) -> None:
-        if st is None:
-            rec.append(_Recorder(game.state))
+        if st is None:                          # the start; a start mid-timing as after its step 0 (M2), which
+            settled = position_game(position, path)[0].state if "start" in position else game.state
+            rec.append(_Recorder(settled))      # is what an engine's setup answers
         elif st.action is not None and not failure:
             refusal = None
             if st.illegal:                      # the runner logged the expected refusal: not an event
